@@ -1,0 +1,17 @@
+/// Something an engine may honestly be unable to do.
+///
+/// An engine lists the capabilities it lacks, each with a reason (`Engine.limits`); a rule that needs a missing
+/// capability is reported `unsupported` with that reason. Capabilities name platform limits, not unfinished work.
+public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
+    /// A block may block its thread (sync onto another queue, wait on a group, semaphore or work item, run a nested
+    /// apply) without wedging the engine.
+    case blockingInBlocks = "blocking-in-blocks"
+    /// Read and write sources on file descriptors.
+    case descriptorSources = "descriptor-sources"
+    /// Sources counting delivered POSIX signals.
+    case signalSources = "signal-sources"
+    /// Changing the target of a queue that is already active (the change lands between two blocks).
+    case retargetActiveQueues = "retarget-active-queues"
+
+    public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
+}

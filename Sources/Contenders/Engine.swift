@@ -1,0 +1,108 @@
+/// A GCD-style concurrency engine: the factory for every object of the Grand Central Dispatch contract.
+///
+/// Code that drives an engine is generic over `E: Engine`, so every call is direct and specialisable; `any Engine`
+/// appears only where a name from the command line becomes an engine (`EngineRegistry`). An engine value is a cheap
+/// handle: copying it shares the same worker threads and global queue.
+public protocol Engine: Sendable {
+    /// The engine's serial and concurrent queues.
+    associatedtype Queue: EngineQueue
+    /// Groups that track work on this engine's queues.
+    associatedtype Group: EngineGroup where Group.Queue == Queue
+    /// Counting semaphores.
+    associatedtype Semaphore: EngineSemaphore
+    /// Tokens whose body runs exactly once.
+    associatedtype Once: EngineOnce
+    /// Sources fed by `merge` (add, or, replace).
+    associatedtype UserDataSource: EngineUserDataSource
+    /// Timer sources.
+    associatedtype TimerSource: EngineTimerSource
+    /// Read and write sources on file descriptors.
+    associatedtype DescriptorSource: EngineSource
+    /// Signal sources.
+    associatedtype SignalSource: EngineSource
+
+    /// Work items; they are submitted with `Queue.async(_:)`, so the queue names their type.
+    typealias WorkItem = Queue.WorkItem
+
+    /// The engine's registry name (`system`, `mutex`, …).
+    var name: String { get }
+
+    /// One sentence on how the engine is built.
+    var summary: String { get }
+
+    /// The capabilities this engine lacks, each with the reason a reader should accept.
+    var limits: [Capability: String] { get }
+
+    /// A new queue. An inactive queue runs nothing until `activate()`; `target` defaults to the global queue.
+    func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: Queue?) -> Queue
+
+    /// The engine's global concurrent queue, shared by every caller.
+    var globalQueue: Queue { get }
+
+    /// The value for `key` as seen from the caller: set on the queue whose block is running, or on the nearest
+    /// queue along its target chain; `nil` on a plain thread.
+    func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value?
+
+    /// A new, empty group. `label` names it in diagnostics.
+    func makeGroup(label: String) -> Group
+
+    /// A semaphore starting at `value`; `nil` when `value` is negative (libdispatch returns NULL there).
+    func makeSemaphore(value: Int) -> Semaphore?
+
+    /// A new once token. `label` names it in diagnostics.
+    func makeOnce(label: String) -> Once
+
+    /// Runs `body` once for every index in `0..<iterations`, in parallel where workers are free, and returns after
+    /// every call returned. The caller takes part. `iterations == 0` returns at once.
+    func apply(iterations: Int, _ body: @Sendable (Int) -> Void)
+
+    /// A work item wrapping `block`. `label` names it in diagnostics.
+    func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> WorkItem
+
+    /// A new, inactive user-data source whose handlers run on `queue`.
+    func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource
+
+    /// A new, inactive, unscheduled timer source whose handlers run on `queue`.
+    func makeTimerSource(label: String, queue: Queue) -> TimerSource
+
+    /// A new, inactive source that fires while `fileDescriptor` has bytes to read; `data` is the bytes available.
+    func makeReadSource(label: String, fileDescriptor: Int32, queue: Queue) -> DescriptorSource
+
+    /// A new, inactive source that fires while `fileDescriptor` can take bytes; `data` is an estimate of the room.
+    func makeWriteSource(label: String, fileDescriptor: Int32, queue: Queue) -> DescriptorSource
+
+    /// A new, inactive source counting deliveries of `signal`; the caller must set the signal's disposition to
+    /// ignore first, or the signal's default action runs.
+    func makeSignalSource(label: String, signal: Int32, queue: Queue) -> SignalSource
+}
+
+/// Whether a queue runs one block at a time or many.
+public enum QueueKind: String, Sendable, Codable {
+    /// One block at a time, in submission order.
+    case serial
+    /// Many blocks at once, started in submission order; barriers run alone.
+    case concurrent
+}
+
+/// How a user-data source combines merged values with its pending data.
+public enum DataMerge: String, Sendable, Codable, CaseIterable {
+    /// Pending data is the sum of the values merged since the last handler call.
+    case add
+    /// Pending data is the bitwise OR of the values merged since the last handler call.
+    case or
+    /// Pending data is the last value merged.
+    case replace
+}
+
+extension Engine {
+    /// The capabilities this engine has.
+    public var capabilities: [Capability] { Capability.allCases.filter { limits[$0] == nil } }
+
+    /// Why this engine lacks `capability`, or `nil` when it has it.
+    public func reasonUnsupported(_ capability: Capability) -> String? { limits[capability] }
+
+    /// A new active queue of `kind` targeting the global queue.
+    public func makeQueue(label: String, kind: QueueKind = .serial) -> Queue {
+        makeQueue(label: label, kind: kind, startsInactive: false, target: nil)
+    }
+}

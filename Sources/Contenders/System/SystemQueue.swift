@@ -1,0 +1,122 @@
+import CDispatch
+import Dispatch
+import Synchronization
+
+/// A `DispatchQueue` with its label and kind, plus the bookkeeping that names it in misuse diagnostics.
+public final class SystemQueue: EngineQueue {
+    public typealias WorkItem = SystemWorkItem
+
+    public let label: String
+    public let kind: QueueKind
+
+    /// The wrapped queue.
+    let dispatchQueue: DispatchQueue
+
+    /// Set on this queue only. `dispatch_get_specific` finds it from blocks of this queue and of every queue that
+    /// targets it, which is exactly when this thread already drains the queue and a serial sync would deadlock.
+    private let ownerKey = DispatchSpecificKey<Bool>()
+
+    /// `suspend()` calls minus `resume()` calls; names the queue on over-resume and on release while suspended.
+    private let suspensions = Atomic<Int>(0)
+
+    /// Whether the queue still waits for `activate()`; libdispatch also refuses to release an inactive queue.
+    private let inactive: Atomic<Bool>
+
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: SystemQueue?) {
+        self.label = label
+        self.kind = kind
+        var attributes: DispatchQueue.Attributes = kind == .concurrent ? [.concurrent] : []
+        if startsInactive { attributes.insert(.initiallyInactive) }
+        dispatchQueue = DispatchQueue(label: label, attributes: attributes, target: target?.dispatchQueue)
+        inactive = Atomic(startsInactive)
+        dispatchQueue.setSpecific(key: ownerKey, value: true)
+    }
+
+    /// Wraps a queue the library owns (the global queue).
+    init(wrapping queue: DispatchQueue, label: String) {
+        self.label = label
+        self.kind = .concurrent
+        dispatchQueue = queue
+        inactive = Atomic(false)
+    }
+
+    deinit {
+        if suspensions.load(ordering: .relaxed) > 0 { misuse("released while suspended: queue '\(label)'") }
+        if inactive.load(ordering: .relaxed) { misuse("released while inactive: queue '\(label)'") }
+    }
+
+    /// Whether the calling thread is running a block of this queue or of a queue targeting it.
+    @inline(__always)
+    private var callerDrainsThisQueue: Bool {
+        // The Swift overlay uses the key object's address as the C key; asking C skips the overlay's boxing.
+        dispatch_get_specific(UnsafeRawPointer(Unmanaged.passUnretained(ownerKey).toOpaque())) != nil
+    }
+
+    @inline(__always)
+    private func refuseSyncFromOwnQueue(_ what: String) {
+        if callerDrainsThisQueue {
+            misuse("\(what) called from a block already running on queue '\(label)' (deadlock)")
+        }
+    }
+
+    public func async(_ block: @escaping @Sendable () -> Void) {
+        dispatchQueue.async(execute: block)
+    }
+
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
+        dispatchQueue.async(flags: .barrier, execute: block)
+    }
+
+    public func sync<T>(_ block: () throws -> T) rethrows -> T {
+        if kind == .serial { refuseSyncFromOwnQueue("sync") }
+        return try dispatchQueue.sync(execute: block)
+    }
+
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
+        refuseSyncFromOwnQueue("barrier sync")
+        return try dispatchQueue.sync(flags: .barrier, execute: block)
+    }
+
+    public func async(_ item: SystemWorkItem) {
+        dispatchQueue.async(execute: item.dispatchItem)
+    }
+
+    public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        dispatchQueue.asyncAfter(deadline: deadline.dispatchTime, execute: block)
+    }
+
+    public func asyncAfter(deadline: Deadline, _ item: SystemWorkItem) {
+        dispatchQueue.asyncAfter(deadline: deadline.dispatchTime, execute: item.dispatchItem)
+    }
+
+    public func setTarget(_ target: SystemQueue) {
+        if !inactive.load(ordering: .relaxed) {
+            misuse("setTarget on an active queue: queue '\(label)' (libdispatch allows it only before activation)")
+        }
+        dispatchQueue.setTarget(queue: target.dispatchQueue)
+    }
+
+    public func suspend() {
+        suspensions.add(1, ordering: .relaxed)
+        dispatchQueue.suspend()
+    }
+
+    public func resume() {
+        if suspensions.subtract(1, ordering: .relaxed).newValue < 0 {
+            misuse("over-resume: resume() without a matching suspend() on queue '\(label)'")
+        }
+        dispatchQueue.resume()
+    }
+
+    public func activate() {
+        if inactive.exchange(false, ordering: .relaxed) { dispatchQueue.activate() }
+    }
+
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        dispatchQueue.setSpecific(key: key.dispatchKey, value: value.map(SpecificBox.init))
+    }
+
+    public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        dispatchQueue.getSpecific(key: key.dispatchKey)?.value
+    }
+}
