@@ -1,0 +1,94 @@
+import Contenders
+import FoundationEssentials
+
+/// The conformance matrix of one `arena conform` run, and its three renderings. It only formats: the results
+/// come from `ConformanceRunner`.
+public struct ConformanceReport: Sendable, Codable {
+    public struct RuleDescription: Sendable, Codable {
+        public let id: String
+        public let concept: String
+        public let title: String
+        public let source: String
+    }
+
+    public let engines: [EngineDescription]
+    public let rules: [RuleDescription]
+    public let results: [RuleResult]
+
+    public init(engines: [EngineDescription], rules: [Rule], results: [RuleResult]) {
+        self.engines = engines
+        self.rules = rules.map { RuleDescription(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source) }
+        self.results = results
+    }
+
+    /// Whether any result failed or timed out.
+    public var hasFailures: Bool { results.contains { $0.status.isFailure } }
+
+    private func result(_ engine: String, _ rule: String) -> RuleResult? {
+        results.first { $0.engine == engine && $0.rule == rule }
+    }
+
+    private func counts(_ engine: String) -> String {
+        Status.allCases.compactMap { status in
+            let count = results.filter { $0.engine == engine && $0.status == status }.count
+            return count == 0 ? nil : "\(count) \(status.rawValue)"
+        }.joined(separator: ", ")
+    }
+
+    private var notable: [RuleResult] { results.filter { $0.status != .pass } }
+
+    /// A fixed-width matrix for a terminal, with the details of every non-pass below it.
+    public func table() -> String {
+        let idWidth = max(4, rules.map(\.id.count).max() ?? 0)
+        let columnWidth = max(12, engines.map(\.name.count).max() ?? 0) + 2
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        var lines = [pad("rule", idWidth + 2) + engines.map { pad($0.name, columnWidth) }.joined()]
+        for rule in rules {
+            var line = pad(rule.id, idWidth + 2)
+            for engine in engines {
+                let cell = result(engine.name, rule.id).map { "\($0.status.rawValue) \(format($0.seconds))" } ?? "-"
+                line += pad(cell, columnWidth)
+            }
+            lines.append(line)
+        }
+        lines.append("")
+        for engine in engines { lines.append("\(engine.name): \(counts(engine.name))") }
+        if !notable.isEmpty {
+            lines.append("")
+            for result in notable { lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.detail)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Markdown matrix with a details section.
+    public func markdown() -> String {
+        var lines = ["| Rule | " + engines.map(\.name).joined(separator: " | ") + " |",
+                     "| --- |" + String(repeating: " --- |", count: engines.count)]
+        for rule in rules {
+            let cells = engines.map { engine in result(engine.name, rule.id).map { $0.status.rawValue } ?? "-" }
+            lines.append("| `\(rule.id)` | " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        for engine in engines { lines.append("- **\(engine.name)**: \(counts(engine.name))") }
+        if !notable.isEmpty {
+            lines.append("")
+            lines.append("### Details")
+            lines.append("")
+            for result in notable {
+                lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.detail)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The JSON other tools read: `{"engines": [...], "rules": [...], "results": [...]}`.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    private func format(_ seconds: Double) -> String {
+        seconds < 10 ? String(Double(Int(seconds * 100)) / 100) + "s" : "\(Int(seconds))s"
+    }
+}

@@ -1,0 +1,62 @@
+import Contenders
+
+/// A named rule of the GCD contract. Rules are types: metadata in static properties, the check a static generic
+/// function, so one rule runs specialised on every engine.
+public protocol ConformanceRule: SendableMetatype {
+    /// Dotted identifier, concept first (`barrier.after-earlier`).
+    static var id: String { get }
+    /// The rule in one sentence.
+    static var title: String { get }
+    /// Where the rule comes from: a man page, a seed document, a libdispatch test, a header.
+    static var source: String { get }
+    /// Capabilities the rule needs; an engine lacking one reports `unsupported` with its reason.
+    static var needs: Set<Capability> { get }
+}
+
+extension ConformanceRule {
+    public static var needs: Set<Capability> { [] }
+}
+
+/// A rule checked in the running process: `check` returns when the engine kept the rule and throws `RuleFailure`
+/// with what it observed otherwise. The runner bounds it with a watchdog.
+public protocol BehaviourRule: ConformanceRule {
+    static func check<E: Engine>(_ engine: E) throws
+}
+
+/// A rule about misuse: `trigger` breaks the contract and must not return; it runs in a child process, which must
+/// die with a message that names the object (`objectLabel`) and the misuse (one of `keywords`).
+public protocol MisuseRule: ConformanceRule {
+    /// The label `trigger` gives the misused object; the diagnostic must contain it.
+    static var objectLabel: String { get }
+    /// Words naming the misuse; the diagnostic must contain one (case-insensitive).
+    static var keywords: [String] { get }
+    /// Misuses the engine. Returning means the engine let the misuse pass.
+    static func trigger<E: Engine>(_ engine: E)
+}
+
+/// What a failing check observed.
+public struct RuleFailure: Error, CustomStringConvertible {
+    public let observed: String
+    public init(_ observed: String) { self.observed = observed }
+    public var description: String { observed }
+}
+
+/// Fails the check with `observed` unless `condition` holds.
+func expect(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
+    if !condition { throw RuleFailure(observed()) }
+}
+
+/// Fails the check unless `latch` opens within `timeout`; `what` says what was awaited.
+func expectOpens(_ latch: Latch, within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String) throws {
+    if !latch.wait(timeout) {
+        throw RuleFailure("\(what()) did not happen within \(timeout) (\(latch.remainingCount) still missing)")
+    }
+}
+
+/// Fails the check unless `condition` becomes true within `timeout`.
+func expectEventually(within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String,
+                      _ condition: () -> Bool) throws {
+    if !Timing.eventually(within: timeout, condition) {
+        throw RuleFailure("\(what()) did not happen within \(timeout)")
+    }
+}

@@ -1,0 +1,195 @@
+import Contenders
+
+/// Barrier blocks on concurrent queues.
+enum BarrierRules: RuleFamily {
+    static let concept = Concept.barriers
+    static let rules: [any ConformanceRule.Type] = [
+        BarrierAfterEarlier.self, BarrierBeforeLater.self, BarrierAlone.self, BarrierSync.self, BarrierOnSerial.self,
+    ]
+}
+
+private let rounds = 5
+private let blocksPerRound = 200
+
+enum BarrierAfterEarlier: BehaviourRule {
+    static let id = "barrier.after-earlier"
+    static let title = "A barrier block starts only after every block submitted before it has finished."
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 000_5fb2769de39c4097.txt (barriers)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.after-earlier", kind: .concurrent)
+        let finished = Counter()
+        let seenByBarrier = Recorder<Int>()
+        let done = Latch(rounds)
+        for round in 0..<rounds {
+            for _ in 0..<blocksPerRound {
+                queue.async {
+                    Timing.jitter(upTo: 50)
+                    finished.add()
+                }
+            }
+            queue.barrierAsync {
+                seenByBarrier.append(finished.value - (round + 1) * blocksPerRound)
+                done.countDown()
+            }
+        }
+        try expectOpens(done, "\(rounds) barriers")
+        let missing = seenByBarrier.elements
+        try expect(missing.allSatisfy { $0 == 0 }, "barriers started with earlier blocks still unfinished: \(missing) (0 = none)")
+    }
+}
+
+enum BarrierBeforeLater: BehaviourRule {
+    static let id = "barrier.before-later"
+    static let title = "No block submitted after a barrier starts before the barrier finished."
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 002_1559f9c9921a817c.txt (isolation with barriers)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.before-later", kind: .concurrent)
+        let barriersDone = Counter()
+        let early = Counter()
+        let done = Latch(rounds * blocksPerRound)
+        for round in 0..<rounds {
+            queue.barrierAsync {
+                Timing.spin(.milliseconds(2))
+                barriersDone.add()
+            }
+            for _ in 0..<blocksPerRound {
+                queue.async {
+                    if barriersDone.value < round + 1 { early.add() }
+                    done.countDown()
+                }
+            }
+        }
+        try expectOpens(done, "\(rounds * blocksPerRound) blocks after barriers")
+        try expect(early.value == 0, "\(early.value) blocks started before the barrier submitted ahead of them finished")
+    }
+}
+
+enum BarrierAlone: BehaviourRule {
+    static let id = "barrier.alone"
+    static let title = "While a barrier runs, nothing else of that queue runs."
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3): the barrier 'executes by itself'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.alone", kind: .concurrent)
+        let meter = ConcurrencyMeter()
+        let company = Recorder<Int>()
+        let total = 2 * 400
+        let done = Latch(total)
+        Threads.race(2) { _ in
+            for index in 0..<400 {
+                if index % 20 == 10 {
+                    queue.barrierAsync {
+                        meter.measure {
+                            for _ in 0..<4 {
+                                if meter.inside != 1 { company.append(meter.inside) }
+                                Timing.spin(.microseconds(50))
+                            }
+                        }
+                        done.countDown()
+                    }
+                } else {
+                    queue.async {
+                        meter.measure { Timing.jitter(upTo: 30) }
+                        done.countDown()
+                    }
+                }
+            }
+        }
+        try expectOpens(done, "\(total) blocks and barriers")
+        try expect(company.count == 0, "a barrier shared its queue with \(company.elements.prefix(5)) blocks")
+    }
+}
+
+enum BarrierSync: BehaviourRule {
+    static let id = "barrier.sync"
+    static let title = "A sync barrier returns after it ran; readers (sync) and writers (barrier async) never overlap, and readers do overlap."
+    static let source = "libdispatch tests/dispatch_readsync.c (reader threads with dispatch_sync, writers with dispatch_barrier_async)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.sync", kind: .concurrent)
+        let readers = ConcurrencyMeter()
+        let writers = ConcurrencyMeter()
+        let clashes = Counter()
+
+        // Readers overlap: two syncs that wait (bounded) for each other inside the queue.
+        let inside = Latch(2)
+        let met = Counter()
+        Threads.race(2) { _ in
+            queue.sync {
+                inside.countDown()
+                if inside.wait(.seconds(3)) { met.add() }
+            }
+        }
+        try expect(met.value == 2, "two sync readers never ran at the same time")
+
+        // Readers and writers never overlap: 8 reader threads, 100 writers.
+        let writes = 100
+        let written = Latch(writes)
+        let finished = Threads.race(8) { thread in
+            for round in 0..<200 {
+                queue.sync {
+                    readers.measure {
+                        if writers.inside != 0 { clashes.add() }
+                        Timing.jitter(upTo: 5)
+                    }
+                }
+                if thread == 0 && round % 2 == 0 {
+                    queue.barrierAsync {
+                        writers.measure {
+                            if readers.inside != 0 || writers.inside != 1 { clashes.add() }
+                            Timing.spin(.microseconds(20))
+                        }
+                        written.countDown()
+                    }
+                }
+            }
+        }
+        try expect(finished, "reader threads did not finish")
+        try expectOpens(written, "\(writes) writers")
+        try expect(clashes.value == 0, "readers and writers overlapped \(clashes.value) times")
+
+        // A sync barrier returns after it ran, alone.
+        for _ in 0..<50 {
+            queue.async { readers.measure { Timing.jitter(upTo: 20) } }
+        }
+        let ran = UnguardedCell()
+        let alone = queue.barrierSync { () -> Bool in
+            ran.value = 1
+            return readers.inside == 0
+        }
+        try expect(ran.value == 1, "barrier sync returned before its block ran")
+        try expect(alone, "barrier sync ran alongside readers")
+        try expect(readers.maximum >= 2, "readers never overlapped (peak \(readers.maximum))")
+    }
+}
+
+enum BarrierOnSerial: BehaviourRule {
+    static let id = "barrier.on-serial"
+    static let title = "On a serial queue a barrier behaves as a plain block: in order, one at a time."
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3): on a serial queue it behaves as dispatch_async"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.on-serial")
+        let log = Recorder<Int>()
+        let meter = ConcurrencyMeter()
+        let count = 1000
+        let done = Latch(count)
+        for index in 0..<count {
+            let block: @Sendable () -> Void = {
+                meter.measure {
+                    log.append(index)
+                    if index % 10 == 0 { Timing.jitter(upTo: 10) }
+                }
+                done.countDown()
+            }
+            if index % 3 == 0 { queue.barrierAsync(block) } else { queue.async(block) }
+        }
+        try expectOpens(done, "\(count) blocks and barriers")
+        try expect(log.elements == Array(0..<count), "mixed blocks and barriers ran out of submission order")
+        try expect(meter.maximum == 1, "\(meter.maximum) blocks of a serial queue ran at once")
+        let value = queue.barrierSync { log.count }
+        try expect(value == count, "barrier sync on a serial queue saw \(value) of \(count) earlier blocks")
+    }
+}

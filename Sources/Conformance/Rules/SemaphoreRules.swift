@@ -1,0 +1,131 @@
+import Contenders
+
+/// Counting semaphores.
+enum SemaphoreRules: RuleFamily {
+    static let concept = Concept.semaphores
+    static let rules: [any ConformanceRule.Type] = [
+        SemaphoreCount.self, SemaphoreTimeout.self, SemaphoreSignalWakes.self, SemaphoreNegative.self,
+    ]
+}
+
+enum SemaphoreCount: BehaviourRule {
+    static let id = "semaphore.count"
+    static let title = "A semaphore of value N lets at most N holders in at once, and N do get in."
+    static let source = "dispatch_semaphore_create(3); seed 002_1559f9c9921a817c.txt (limiting concurrency with semaphores)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for width in [1, 2, 3] {
+            guard let semaphore = engine.makeSemaphore(value: width) else {
+                throw RuleFailure("makeSemaphore(value: \(width)) returned nil")
+            }
+            // N get in without anyone signalling; the next one does not.
+            for taken in 0..<width {
+                try expect(semaphore.wait(until: .now() + .seconds(2)) == .success, "value \(width): wait \(taken + 1) did not get in")
+            }
+            try expect(semaphore.wait(until: .now() + .milliseconds(20)) == .timedOut, "value \(width): wait \(width + 1) got in")
+            for _ in 0..<width { semaphore.signal() }
+
+            // At most N inside, with 8 threads fighting for it.
+            let meter = ConcurrencyMeter()
+            let failures = Counter()
+            let finished = Threads.race(8) { _ in
+                for _ in 0..<200 {
+                    guard semaphore.wait(until: .now() + .seconds(5)) == .success else {
+                        failures.add()
+                        return
+                    }
+                    meter.measure { Timing.jitter(upTo: 10) }
+                    semaphore.signal()
+                }
+            }
+            try expect(finished && failures.value == 0, "value \(width): threads starved (\(failures.value) waits timed out)")
+            try expect(meter.maximum <= width, "value \(width): \(meter.maximum) holders at once")
+        }
+    }
+}
+
+enum SemaphoreTimeout: BehaviourRule {
+    static let id = "semaphore.timeout"
+    static let title = "A timed-out wait reports timed-out, takes nothing, and leaves the count as it was."
+    static let source = "dispatch_semaphore_wait(3): 'returns non-zero if the timeout occurred'; libdispatch tests/dispatch_sema.c"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure("makeSemaphore(value: 0) returned nil") }
+        for _ in 0..<5 {
+            try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, "a wait on value 0 did not time out")
+        }
+        semaphore.signal()
+        try expect(semaphore.wait(until: .now() + .seconds(2)) == .success, "after timed-out waits, a signal did not let one wait in")
+        try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, "one signal let two waits in")
+
+        // Timed-out waits racing signals: every signal must be taken exactly once.
+        let signals = 2000
+        let acquired = Counter()
+        let stop = Counter()
+        let waiters = Latch(2)
+        for _ in 0..<2 {
+            Threads.detach {
+                while stop.value == 0 {
+                    if semaphore.wait(until: .now() + .microseconds(Int.random(in: 1...50))) == .success { acquired.add() }
+                }
+                waiters.countDown()
+            }
+        }
+        for index in 0..<signals {
+            semaphore.signal()
+            if index % 50 == 0 { Timing.jitter(upTo: 30) }
+        }
+        let drained = Timing.eventually(within: .seconds(5)) { acquired.value >= signals }
+        stop.add()
+        try expectOpens(waiters, "waiter threads stopping")
+        while semaphore.wait(until: .now()) == .success { acquired.add() }
+        try expect(drained || acquired.value == signals, "waiters took \(acquired.value) of \(signals) signals")
+        try expect(acquired.value == signals, "\(signals) signals were taken \(acquired.value) times (timed-out waits changed the count)")
+    }
+}
+
+enum SemaphoreSignalWakes: BehaviourRule {
+    static let id = "semaphore.signal-wakes"
+    static let title = "signal wakes one waiter and reports that it did; with no waiter it reports none."
+    static let source = "dispatch_semaphore_signal(3): 'returns non-zero if a thread is woken'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for round in 0..<5 {
+            guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure("makeSemaphore(value: 0) returned nil") }
+            try expect(!semaphore.signal(), "round \(round): signal with no waiter reported a wake-up")
+            try expect(semaphore.wait(until: .now() + .seconds(1)) == .success, "round \(round): the signalled unit was not there")
+
+            let woken = Counter()
+            let returned = Latch(2)
+            for _ in 0..<2 {
+                Threads.detach {
+                    if semaphore.wait(until: .now() + .seconds(5)) == .success { woken.add() }
+                    returned.countDown()
+                }
+            }
+            // Generous: the two waiters must be blocked before the first signal.
+            Timing.pause(.milliseconds(100))
+            try expect(semaphore.signal(), "round \(round): signal with two blocked waiters reported no wake-up")
+            Timing.pause(.milliseconds(50))
+            try expect(woken.value == 1, "round \(round): one signal woke \(woken.value) waiters")
+            try expect(semaphore.signal(), "round \(round): signal with one blocked waiter reported no wake-up")
+            try expectOpens(returned, "round \(round): both waiters returning")
+            try expect(woken.value == 2, "round \(round): \(woken.value) of 2 waiters woke")
+            try expect(!semaphore.signal(), "round \(round): signal after the waiters left reported a wake-up")
+            _ = semaphore.wait(until: .now())
+        }
+    }
+}
+
+enum SemaphoreNegative: BehaviourRule {
+    static let id = "semaphore.negative"
+    static let title = "Creating a semaphore with a negative value is rejected."
+    static let source = "dispatch_semaphore_create(3): 'passing a value less than zero will cause NULL to be returned'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for value in [-1, -2, Int.min] {
+            try expect(engine.makeSemaphore(value: value) == nil, "makeSemaphore(value: \(value)) was accepted")
+        }
+        try expect(engine.makeSemaphore(value: 0) != nil, "makeSemaphore(value: 0) was rejected")
+    }
+}

@@ -1,0 +1,131 @@
+import Contenders
+
+/// Suspend, resume and activation of queues.
+enum SuspensionRules: RuleFamily {
+    static let concept = Concept.suspension
+    static let rules: [any ConformanceRule.Type] = [
+        SuspendNoNewStarts.self, SuspendCounted.self, SuspendOverResume.self, InactiveStart.self,
+    ]
+}
+
+/// How long a check watches a suspended or inactive queue for blocks that should not start. Long enough for an
+/// engine that ignores suspension to run a queued block on a loaded machine; short enough to keep the rule quick.
+let quietPeriod: Duration = .milliseconds(40)
+
+enum SuspendNoNewStarts: BehaviourRule {
+    static let id = "suspend.no-new-starts"
+    static let title = "A suspended queue starts no new block; a running block finishes."
+    static let source = "dispatch_suspend(3) in dispatch_object(3): 'suspension occurs after completion of any blocks running at the time of the call'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for kind in [QueueKind.serial, .concurrent] {
+            for round in 0..<4 {
+                let queue = engine.makeQueue(label: "arena.suspend.no-new-starts.\(kind).\(round)", kind: kind)
+                let running = Latch()
+                let release = Latch()
+                let first = Latch()
+                let started = Counter()
+                queue.async {
+                    running.countDown()
+                    release.wait(.seconds(5))
+                    first.countDown()
+                }
+                try expectOpens(running, "\(kind) queue starting its first block")
+                queue.suspend()
+                let later = 20
+                let done = Latch(later)
+                for _ in 0..<later {
+                    queue.async {
+                        started.add()
+                        done.countDown()
+                    }
+                }
+                release.countDown()
+                let firstFinished = first.wait(.seconds(5))
+                Timing.pause(quietPeriod)
+                let startedWhileSuspended = started.value
+                queue.resume()
+                try expect(firstFinished, "\(kind) queue: the block running at suspend() did not finish")
+                try expect(startedWhileSuspended == 0, "\(kind) queue: \(startedWhileSuspended) blocks started while suspended")
+                try expectOpens(done, "\(kind) queue: \(later) blocks after resume()")
+            }
+        }
+    }
+}
+
+enum SuspendCounted: BehaviourRule {
+    static let id = "suspend.counted"
+    static let title = "Suspensions nest: n suspends need n resumes before blocks start again."
+    static let source = "dispatch_object(3): 'suspension count'; seed 001_e0090210cb443119.txt (suspending and resuming queues)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for depth in 1...4 {
+            let queue = engine.makeQueue(label: "arena.suspend.counted.\(depth)", kind: depth % 2 == 0 ? .concurrent : .serial)
+            let ran = Counter()
+            let done = Latch()
+            for _ in 0..<depth { queue.suspend() }
+            queue.async {
+                ran.add()
+                done.countDown()
+            }
+            for remaining in stride(from: depth - 1, to: 0, by: -1) {
+                queue.resume()
+                Timing.pause(quietPeriod / 2)
+                if ran.value != 0 {
+                    for _ in 0..<remaining { queue.resume() }
+                    throw RuleFailure("after \(depth) suspends and \(depth - remaining) resumes a block ran")
+                }
+            }
+            queue.resume()
+            try expectOpens(done, "the block after \(depth) suspends and \(depth) resumes")
+        }
+    }
+}
+
+enum SuspendOverResume: MisuseRule {
+    static let id = "suspend.over-resume"
+    static let title = "Resuming a queue more often than it was suspended is misuse: the process stops with a message naming the queue."
+    static let source = "dispatch_object(3): 'calls to dispatch_suspend() must be balanced with calls to dispatch_resume()'; libdispatch crashes 'Over-resume of an object'"
+    static let objectLabel = "arena.misuse.over-resume"
+    static let keywords = ["resume"]
+
+    static func trigger<E: Engine>(_ engine: E) {
+        let queue = engine.makeQueue(label: objectLabel)
+        queue.suspend()
+        queue.resume()
+        queue.resume()
+    }
+}
+
+enum InactiveStart: BehaviourRule {
+    static let id = "inactive.start"
+    static let title = "A queue created inactive runs nothing until activated, then runs what was submitted, in order."
+    static let source = "dispatch_activate(3) in dispatch_object(3); DISPATCH_QUEUE_INACTIVE in dispatch_queue_create(3)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for kind in [QueueKind.serial, .concurrent] {
+            let queue = engine.makeQueue(label: "arena.inactive.start.\(kind)", kind: kind, startsInactive: true, target: nil)
+            let log = Recorder<Int>()
+            let count = 100
+            let done = Latch(count)
+            for index in 0..<count {
+                queue.async {
+                    log.append(index)
+                    done.countDown()
+                }
+            }
+            Timing.pause(quietPeriod)
+            let early = log.count
+            queue.activate()
+            try expect(early == 0, "\(kind) queue: \(early) blocks ran before activate()")
+            try expectOpens(done, "\(kind) queue: \(count) blocks after activate()")
+            if kind == .serial {
+                try expect(log.elements == Array(0..<count), "serial queue: blocks ran out of order after activation")
+            }
+            queue.activate()  // a second activation does nothing
+            let again = Latch()
+            queue.async { again.countDown() }
+            try expectOpens(again, "\(kind) queue: a block after a second activate()")
+        }
+    }
+}

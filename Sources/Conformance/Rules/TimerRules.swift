@@ -1,0 +1,287 @@
+import Contenders
+
+/// Timer sources.
+enum TimerRules: RuleFamily {
+    static let concept = Concept.timers
+    static let rules: [any ConformanceRule.Type] = [
+        TimerNotEarly.self, TimerRepeat.self, TimerLeeway.self, TimerDataCountsFires.self, TimerReschedule.self,
+        TimerCancel.self, TimerOneShot.self,
+    ]
+}
+
+/// When each handler call of a timer happened and the data it saw.
+final class FireLog: @unchecked Sendable {
+    private let fires = Recorder<(at: Deadline, data: UInt)>()
+
+    var entries: [(at: Deadline, data: UInt)] { fires.elements }
+    var count: Int { fires.count }
+    var totalData: UInt { entries.reduce(0) { $0 + $1.data } }
+
+    func attach<T: EngineTimerSource>(to timer: T, work: @escaping @Sendable () -> Void = {}) {
+        timer.setEventHandler { [weak timer, self] in
+            guard let timer else { return }
+            fires.append((.now(), timer.data))
+            work()
+        }
+    }
+}
+
+enum TimerNotEarly: BehaviourRule {
+    static let id = "timer.not-early"
+    static let title = "A timer never fires before its deadline, one-shot or repeating."
+    static let source = "dispatch_source_set_timer(3); libdispatch tests/dispatch_timer_short.c"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.not-early", kind: .concurrent)
+        var timers: [(E.TimerSource, FireLog, Deadline, Duration?)] = []
+        for index in 0..<20 {
+            let timer = engine.makeTimerSource(label: "arena.timer.not-early.\(index)", queue: queue)
+            let log = FireLog()
+            log.attach(to: timer)
+            let deadline = Deadline.now() + .milliseconds(Int.random(in: 1...80))
+            let interval: Duration? = index % 4 == 0 ? .milliseconds(15) : nil
+            timer.schedule(deadline: deadline, repeating: interval, leeway: .zero)
+            timer.activate()
+            timers.append((timer, log, deadline, interval))
+        }
+        Timing.pause(.milliseconds(200))
+        for (timer, _, _, _) in timers { cancelAndDrain(timer) }
+        for (index, (_, log, deadline, interval)) in timers.enumerated() {
+            try expect(log.count > 0, "timer \(index) never fired")
+            var fired: UInt = 0
+            for entry in log.entries {
+                fired += entry.data
+                // The k-th fire (counting coalesced ones) is due at deadline + (k-1)·interval.
+                let due = deadline + (interval ?? .zero) * Int(fired - 1)
+                try expect(entry.at >= due, "timer \(index): fire \(fired) came \(due - entry.at) early")
+            }
+        }
+    }
+}
+
+enum TimerRepeat: BehaviourRule {
+    static let id = "timer.repeat"
+    static let title = "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back."
+    static let source = "libdispatch tests/dispatch_drift.c (10 ms for 25 s, mean drift under 1 ms), scaled to 10 ms for 600 ms with a 5 ms bound on growth"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.repeat")
+        let timer = engine.makeTimerSource(label: "arena.timer.repeat", queue: queue)
+        let log = FireLog()
+        // A handler that takes a share of the interval: a timer that re-arms from the handler's end drifts.
+        log.attach(to: timer) { Timing.spin(.milliseconds(2)) }
+        let interval: Duration = .milliseconds(10)
+        let start = Deadline.now() + interval
+        timer.schedule(deadline: start, repeating: interval, leeway: .zero)
+        timer.activate()
+        Timing.pause(.milliseconds(600))
+        cancelAndDrain(timer)
+
+        var fired: UInt = 0
+        var lateness: [Duration] = []
+        for entry in log.entries {
+            fired += entry.data
+            lateness.append(entry.at - (start + interval * Int(fired - 1)))
+        }
+        try expect(fired >= 40 && fired <= 62, "in 600 ms a 10 ms timer counted \(fired) fires")
+        // Drift is lateness growing over time: compare the first and last ten calls (medians, robust to hiccups).
+        try expect(lateness.count >= 20, "only \(lateness.count) handler calls")
+        let head = median(lateness.prefix(10)), tail = median(lateness.suffix(10))
+        try expect(tail - head < .milliseconds(5), "lateness grew from \(head) to \(tail): the timer drifts")
+    }
+
+    private static func median<C: Collection<Duration>>(_ values: C) -> Duration {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+}
+
+enum TimerLeeway: BehaviourRule {
+    static let id = "timer.leeway"
+    static let title = "A fire lands within deadline + leeway + scheduling slack (500 ms, a generous bound), never before the deadline."
+    static let source = "dispatch_source_set_timer(3): 'leeway ... the amount of time the system can defer the timer'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.leeway", kind: .concurrent)
+        var timers: [(E.TimerSource, FireLog, Deadline, Duration)] = []
+        for (index, leeway) in [Duration.zero, .milliseconds(1), .milliseconds(20), .milliseconds(100), .milliseconds(300)].enumerated() {
+            for copy in 0..<3 {
+                let timer = engine.makeTimerSource(label: "arena.timer.leeway.\(index).\(copy)", queue: queue)
+                let log = FireLog()
+                log.attach(to: timer)
+                let deadline = Deadline.now() + .milliseconds(20 + 10 * copy)
+                timer.schedule(deadline: deadline, repeating: nil, leeway: leeway)
+                timer.activate()
+                timers.append((timer, log, deadline, leeway))
+            }
+        }
+        let allFired = Timing.eventually(within: .seconds(3)) { timers.allSatisfy { $0.1.count > 0 } }
+        for (timer, _, _, _) in timers { cancelAndDrain(timer) }
+        try expect(allFired, "\(timers.filter { $0.1.count == 0 }.count) timers never fired")
+        for (_, log, deadline, leeway) in timers {
+            let at = log.entries[0].at
+            try expect(at >= deadline, "a timer with leeway \(leeway) fired \(deadline - at) early")
+            try expect(at - deadline <= leeway + lateSlack, "a timer with leeway \(leeway) fired \(at - deadline) late")
+        }
+    }
+}
+
+enum TimerDataCountsFires: BehaviourRule {
+    static let id = "timer.data-counts-fires"
+    static let title = "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call."
+    static let source = "libdispatch tests/dispatch_suspend_timer.c (1 s timer suspended 3 s: one call, data 3), scaled to 20 ms and 110 ms"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for round in 0..<3 {
+            let queue = engine.makeQueue(label: "arena.timer.data.\(round)")
+            let timer = engine.makeTimerSource(label: "arena.timer.data.\(round)", queue: queue)
+            let log = FireLog()
+            log.attach(to: timer)
+            let start = Deadline.now() + .milliseconds(20)
+            timer.schedule(deadline: start, repeating: .milliseconds(20), leeway: .zero)
+            timer.activate()
+            timer.suspend()
+            Timing.pause(.milliseconds(110))  // about five fires
+            let whileSuspended = log.count
+            let resumedAt = Deadline.now()
+            timer.resume()
+            let firstCall = Timing.eventually(within: .seconds(2)) { log.count > whileSuspended }
+            Timing.pause(.milliseconds(5))
+            let stoppedAt = Deadline.now()
+            cancelAndDrain(timer)
+            try expect(whileSuspended == 0, "round \(round): \(whileSuspended) calls while suspended")
+            try expect(firstCall, "round \(round): no call after resume")
+            let first = log.entries[0]
+            // Fires due between start and resume: about 5; a generous window for a loaded machine.
+            let due = Int((resumedAt - start) / .milliseconds(20)) + 1
+            try expect(first.data >= 3 && Int(first.data) <= due + 1,
+                       "round \(round): the first call after resume had data \(first.data), about \(due) fires were due")
+            let total = log.totalData
+            let dueByStop = Int((stoppedAt - start) / .milliseconds(20)) + 1
+            try expect(Int(total) <= dueByStop + 1, "round \(round): data added up to \(total) fires, at most \(dueByStop) were due")
+        }
+    }
+}
+
+enum TimerReschedule: BehaviourRule {
+    static let id = "timer.reschedule"
+    static let title = "Scheduling again (also from inside the handler) replaces the next fire and clears pending fires."
+    static let source = "dispatch_source_set_timer(3): 'calling it again ... replaces the previous timer'; libdispatch tests/dispatch_timer_set_time.c"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.reschedule")
+
+        // Brought forward: a far deadline replaced by a near one fires near, once.
+        let forward = engine.makeTimerSource(label: "arena.timer.reschedule.forward", queue: queue)
+        let forwardLog = FireLog()
+        forwardLog.attach(to: forward)
+        forward.schedule(deadline: .now() + .seconds(30), repeating: nil, leeway: .zero)
+        forward.activate()
+        let near = Deadline.now() + .milliseconds(20)
+        forward.schedule(deadline: near, repeating: nil, leeway: .zero)
+        let firedNear = Timing.eventually(within: .seconds(2)) { forwardLog.count > 0 }
+        cancelAndDrain(forward)
+        try expect(firedNear, "a timer rescheduled from 30 s to 20 ms did not fire within 2 s")
+
+        // Pending fires are cleared: reschedule while suspended, with fires already due.
+        let pending = engine.makeTimerSource(label: "arena.timer.reschedule.pending", queue: queue)
+        let pendingLog = FireLog()
+        pendingLog.attach(to: pending)
+        pending.schedule(deadline: .now() + .milliseconds(5), repeating: .milliseconds(5), leeway: .zero)
+        pending.activate()
+        pending.suspend()
+        Timing.pause(.milliseconds(40))
+        let newDeadline = Deadline.now() + .milliseconds(60)
+        pending.schedule(deadline: newDeadline, repeating: nil, leeway: .zero)
+        pending.resume()
+        let firedAgain = Timing.eventually(within: .seconds(2)) { pendingLog.count > 0 }
+        Timing.pause(.milliseconds(30))
+        cancelAndDrain(pending)
+        try expect(firedAgain, "a rescheduled timer did not fire")
+        let entries = pendingLog.entries
+        try expect(entries.count == 1 && entries[0].data == 1 && entries[0].at >= newDeadline,
+                   "after rescheduling, calls were \(entries.map { "data \($0.data) at \($0.at - newDeadline) from the new deadline" })")
+
+        // From inside the handler: the first call turns a 10 ms repeater into a one-shot 50 ms later.
+        let inside = engine.makeTimerSource(label: "arena.timer.reschedule.inside", queue: queue)
+        let insideLog = FireLog()
+        let rescheduledAt = Locked<Deadline?>(nil)
+        insideLog.attach(to: inside) { [weak inside] in
+            guard let inside, rescheduledAt.snapshot == nil else { return }
+            let deadline = Deadline.now() + .milliseconds(50)
+            rescheduledAt.withLock { $0 = deadline }
+            inside.schedule(deadline: deadline, repeating: nil, leeway: .zero)
+        }
+        inside.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(10), leeway: .zero)
+        inside.activate()
+        Timing.pause(.milliseconds(200))
+        cancelAndDrain(inside)
+        let calls = insideLog.entries
+        try expect(calls.count == 2, "a timer rescheduled from its handler made \(calls.count) calls, expected 2")
+        if let deadline = rescheduledAt.snapshot {
+            try expect(calls[1].at >= deadline, "the rescheduled fire came \(deadline - calls[1].at) early")
+        }
+    }
+}
+
+enum TimerCancel: BehaviourRule {
+    static let id = "timer.cancel"
+    static let title = "Cancel stops a timer's fires; the cancel handler runs once, after the last handler call."
+    static let source = "dispatch_source_cancel(3) on timer sources; libdispatch tests/dispatch_timer.c"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for round in 0..<5 {
+            let queue = engine.makeQueue(label: "arena.timer.cancel.\(round)", kind: .concurrent)
+            let timer = engine.makeTimerSource(label: "arena.timer.cancel.\(round)", queue: queue)
+            let running = Counter()
+            let log = FireLog()
+            log.attach(to: timer) {
+                running.add(1)
+                Timing.spin(.milliseconds(1))
+                running.add(-1)
+            }
+            let cancelRuns = Counter()
+            let overlapped = Counter()
+            let cancelled = Latch()
+            timer.setCancelHandler {
+                if running.value != 0 { overlapped.add() }
+                cancelRuns.add()
+                cancelled.countDown()
+            }
+            timer.schedule(deadline: .now(), repeating: .milliseconds(2), leeway: .zero)
+            timer.activate()
+            let fired = Timing.eventually(within: .seconds(2)) { log.count >= 5 }
+            timer.cancel()
+            try expectOpens(cancelled, "round \(round): the cancel handler")
+            let atCancel = log.count
+            Timing.pause(.milliseconds(30))
+            try expect(fired, "round \(round): a 2 ms timer fired \(log.count) times in 2 s")
+            try expect(log.count == atCancel, "round \(round): \(log.count - atCancel) fires after the cancel handler ran")
+            try expect(cancelRuns.value == 1, "round \(round): the cancel handler ran \(cancelRuns.value) times")
+            try expect(overlapped.value == 0, "round \(round): the cancel handler overlapped a handler call")
+        }
+    }
+}
+
+enum TimerOneShot: BehaviourRule {
+    static let id = "timer.one-shot"
+    static let title = "A timer with no repeat interval fires once, with data 1."
+    static let source = "dispatch_source_set_timer(3) with interval DISPATCH_TIME_FOREVER; libdispatch tests/dispatch_timer_oneshot.c"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.one-shot", kind: .concurrent)
+        let timers = (0..<10).map { index in
+            let timer = engine.makeTimerSource(label: "arena.timer.one-shot.\(index)", queue: queue)
+            let log = FireLog()
+            log.attach(to: timer)
+            timer.schedule(deadline: .now() + .milliseconds(index * 3), repeating: nil, leeway: .zero)
+            timer.activate()
+            return (timer, log)
+        }
+        Timing.pause(.milliseconds(150))
+        for (timer, _) in timers { cancelAndDrain(timer) }
+        for (index, (_, log)) in timers.enumerated() {
+            try expect(log.entries.map(\.data) == [1], "one-shot timer \(index) delivered \(log.entries.map(\.data))")
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Contenders
+
+/// Work items: cancel, notify, wait.
+enum WorkItemRules: RuleFamily {
+    static let concept = Concept.workItems
+    static let rules: [any ConformanceRule.Type] = [
+        WorkItemCancelBefore.self, WorkItemCancelDuring.self, WorkItemNotify.self, WorkItemWait.self,
+        WorkItemAfterCancelled.self, WorkItemDoubleWait.self,
+    ]
+}
+
+enum WorkItemCancelBefore: BehaviourRule {
+    static let id = "workitem.cancel-before"
+    static let title = "An item cancelled before it starts never runs its body; its notify and wait still complete."
+    static let source = "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; seed 002_1559f9c9921a817c.txt (cancelling work items)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.cancel-before")
+        let ran = Counter()
+        for round in 0..<50 {
+            let item = engine.makeWorkItem(label: "arena.workitem.cancel-before.\(round)") { ran.add() }
+            let notified = Latch()
+            item.notify(queue: queue) { notified.countDown() }
+            if round % 2 == 0 {
+                queue.suspend()
+                queue.async(item)
+                item.cancel()
+                queue.resume()
+            } else {
+                item.cancel()
+                item.perform()
+            }
+            try expect(item.isCancelled, "round \(round): isCancelled is false after cancel()")
+            try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait on a cancelled item did not return")
+            try expectOpens(notified, "round \(round): notify of a cancelled item")
+        }
+        queue.sync {}
+        try expect(ran.value == 0, "cancelled items ran their body \(ran.value) times")
+    }
+}
+
+enum WorkItemCancelDuring: BehaviourRule {
+    static let id = "workitem.cancel-during"
+    static let title = "Cancelling a running item only sets isCancelled, which the body can observe; the body runs to its end."
+    static let source = "dispatch_block_cancel(3): 'cancellation has no effect on a block that is already in progress'; dispatch_block_testcancel(3)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.cancel-during", kind: .concurrent)
+        for round in 0..<10 {
+            let started = Latch()
+            let cancelled = Latch()
+            let observed = Counter()
+            let finished = Counter()
+            let box = Locked<E.WorkItem?>(nil)
+            let item = engine.makeWorkItem(label: "arena.workitem.cancel-during.\(round)") {
+                started.countDown()
+                cancelled.wait(.seconds(5))
+                if box.snapshot?.isCancelled == true { observed.add() }
+                finished.add()
+            }
+            box.withLock { $0 = item }
+            try expect(!item.isCancelled, "round \(round): a new item reports cancelled")
+            queue.async(item)
+            try expectOpens(started, "round \(round): the item starting")
+            item.cancel()
+            cancelled.countDown()
+            try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait did not return")
+            box.withLock { $0 = nil }
+            try expect(finished.value == 1, "round \(round): the cancelled running body did not run to its end")
+            try expect(observed.value == 1, "round \(round): the running body did not observe isCancelled")
+        }
+    }
+}
+
+enum WorkItemNotify: BehaviourRule {
+    static let id = "workitem.notify"
+    static let title = "notify runs after the item finished, whether it ran on a queue or by perform()."
+    static let source = "dispatch_block_notify(3)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.notify", kind: .concurrent)
+        let notifyQueue = engine.makeQueue(label: "arena.workitem.notify.target")
+        for round in 0..<40 {
+            let finished = Counter()
+            let item = engine.makeWorkItem(label: "arena.workitem.notify.\(round)") {
+                Timing.jitter(upTo: 500)
+                finished.add()
+            }
+            let seen = Recorder<Int>()
+            let notified = Latch(2)
+            for _ in 0..<2 {
+                item.notify(queue: notifyQueue) {
+                    seen.append(finished.value)
+                    notified.countDown()
+                }
+            }
+            if round % 2 == 0 { queue.async(item) } else { Threads.detach { item.perform() } }
+            try expectOpens(notified, "round \(round): two notifications")
+            try expect(seen.elements == [1, 1], "round \(round): notify ran with the body finished \(seen.elements) times (1 expected each)")
+        }
+    }
+}
+
+enum WorkItemWait: BehaviourRule {
+    static let id = "workitem.wait"
+    static let title = "wait returns after the item ran; with a deadline it can time out, and a later wait can still succeed."
+    static let source = "dispatch_block_wait(3): 'returns non-zero if the timeout elapsed'"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.wait", kind: .concurrent)
+        let finished = Counter()
+        let slow = engine.makeWorkItem(label: "arena.workitem.wait.slow") {
+            Timing.pause(.milliseconds(300))
+            finished.add()
+        }
+        queue.async(slow)
+        // 30 ms against a body of 300 ms: must time out even on a loaded machine.
+        let first = slow.wait(until: .now() + .milliseconds(30))
+        try expect(first == .timedOut, "a wait of 30 ms on a 300 ms item returned \(first)")
+        let second = slow.wait(until: .now() + .seconds(5))
+        try expect(second == .success, "the wait after a time-out returned \(second)")
+        try expect(finished.value == 1, "wait succeeded before the body finished")
+
+        for round in 0..<100 {
+            let done = Counter()
+            let item = engine.makeWorkItem(label: "arena.workitem.wait.\(round)") {
+                Timing.jitter(upTo: 100)
+                done.add()
+            }
+            queue.async(item)
+            try expect(item.wait(until: .now() + .seconds(5)) == .success && done.value == 1,
+                       "round \(round): wait returned with the body \(done.value == 1 ? "finished" : "unfinished")")
+        }
+    }
+}
+
+enum WorkItemAfterCancelled: BehaviourRule {
+    static let id = "workitem.after-cancelled"
+    static let title = "An item scheduled with asyncAfter and cancelled before its deadline never runs."
+    static let source = "dispatch_block_cancel(3) with dispatch_after(3); seed 002_1559f9c9921a817c.txt (cancelling a delayed work item)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.after-cancelled", kind: .concurrent)
+        let ran = Counter()
+        let kept = Counter()
+        let count = 40
+        let keptDone = Latch(count / 2)
+        for index in 0..<count {
+            let cancel = index % 2 == 0
+            let item = engine.makeWorkItem(label: "arena.workitem.after-cancelled.\(index)") {
+                if cancel { ran.add() } else { kept.add(); keptDone.countDown() }
+            }
+            queue.asyncAfter(deadline: .now() + .milliseconds(60), item)
+            if cancel { item.cancel() }
+        }
+        try expectOpens(keptDone, "the uncancelled delayed items")
+        Timing.pause(.milliseconds(100))
+        try expect(ran.value == 0, "\(ran.value) cancelled delayed items ran")
+        try expect(kept.value == count / 2, "\(kept.value) of \(count / 2) uncancelled items ran")
+    }
+}
+
+enum WorkItemDoubleWait: MisuseRule {
+    static let id = "workitem.double-wait"
+    static let title = "Waiting twice on one work item is misuse: the process stops with a message naming the item."
+    static let source = "dispatch_block_wait(3): 'may only be waited upon once'; libdispatch crashes 'A block object may not be waited for more than once'"
+    static let objectLabel = "arena.misuse.double-wait"
+    static let keywords = ["twice", "more than once"]
+
+    static func trigger<E: Engine>(_ engine: E) {
+        let item = engine.makeWorkItem(label: objectLabel) {}
+        engine.globalQueue.async(item)
+        _ = item.wait(until: .distantFuture)
+        _ = item.wait(until: .distantFuture)
+    }
+}

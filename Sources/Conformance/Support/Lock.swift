@@ -1,0 +1,90 @@
+import Contenders
+import Glibc
+
+/// A pthread mutex. The checks' own bookkeeping uses it rather than `Synchronization.Mutex`, whose Linux
+/// implementation (priority-inheritance futexes) collapses with more threads than cores and confuses
+/// ThreadSanitizer. It is independent of every engine, so a wedged engine cannot wedge the bookkeeping.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// For `Condition`, which waits on this mutex.
+    var pointer: UnsafeMutablePointer<pthread_mutex_t> { mutex }
+}
+
+/// A value behind a `Lock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+
+    /// A copy of the current value.
+    var snapshot: Value { lock.withLock { value } }
+}
+
+/// A condition variable on the monotonic clock, so timed waits agree with `Deadline`.
+final class Condition: @unchecked Sendable {
+    let lock = Lock()
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        condition = .allocate(capacity: 1)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Waits, with the lock held, until `done()` is true or `deadline` passed; returns `done()`.
+    func wait(until deadline: Deadline, _ done: () -> Bool) -> Bool {
+        pthread_mutex_lock(lock.pointer)
+        defer { pthread_mutex_unlock(lock.pointer) }
+        while !done() {
+            if deadline.isDistantFuture {
+                pthread_cond_wait(condition, lock.pointer)
+            } else {
+                if Deadline.now() >= deadline { return done() }
+                var time = timespec(
+                    tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
+                    tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+                pthread_cond_timedwait(condition, lock.pointer, &time)
+            }
+        }
+        return true
+    }
+
+    /// Changes state under the lock and wakes every waiter.
+    func update(_ change: () -> Void) {
+        pthread_mutex_lock(lock.pointer)
+        change()
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(lock.pointer)
+    }
+}
+

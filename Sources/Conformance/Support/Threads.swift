@@ -1,0 +1,48 @@
+import Contenders
+import Glibc
+
+/// Plain threads for checks: submitters, racing callers, waiters. They are pthreads, not engine workers, so a
+/// check can block them freely.
+enum Threads {
+    private final class Start: @unchecked Sendable {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Starts a detached thread running `body`.
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        var thread = pthread_t()
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            start.body()
+            return nil
+        }, start)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        pthread_detach(thread)
+    }
+
+    /// Runs `body(i)` for i in 0..<count on `count` threads that start together (a start barrier, so they race),
+    /// and returns when all returned or `deadline` passed. Returns whether all returned.
+    @discardableResult
+    static func race(_ count: Int, until deadline: Deadline = .now() + .seconds(8),
+                     _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+        let ready = Latch(count)
+        let go = Latch()
+        let done = Latch(count)
+        for index in 0..<count {
+            detach {
+                ready.countDown()
+                go.wait(until: .distantFuture)
+                body(index)
+                done.countDown()
+            }
+        }
+        ready.wait(until: deadline)
+        go.countDown()
+        return done.wait(until: deadline)
+    }
+
+    /// An identifier of the calling thread.
+    static var current: UInt { UInt(pthread_self()) }
+}

@@ -1,0 +1,35 @@
+import Contenders
+import Glibc
+
+/// Time helpers for checks. Timing bounds in rules are generous: the machines are loaded 2-core boxes.
+enum Timing {
+    /// Sleeps the calling thread.
+    static func pause(_ duration: Duration) {
+        var request = timespec(
+            tv_sec: Int(duration.components.seconds),
+            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Busy-waits without sleeping, as a block doing work would.
+    static func spin(_ duration: Duration) {
+        let end = Deadline.now() + duration
+        while Deadline.now() < end {}
+    }
+
+    /// Spins for a random 0..<`microseconds` µs: where races hide, vary the interleaving.
+    static func jitter(upTo microseconds: Int = 20) {
+        spin(.microseconds(Int.random(in: 0..<Swift.max(microseconds, 1))))
+    }
+
+    /// Polls `condition` every millisecond until it holds or `timeout` passed; returns whether it held.
+    static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+        let end = Deadline.now() + timeout
+        while !condition() {
+            if Deadline.now() >= end { return condition() }
+            pause(.milliseconds(1))
+        }
+        return true
+    }
+}
