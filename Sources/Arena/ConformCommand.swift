@@ -1,0 +1,93 @@
+import ArgumentParser
+import Conformance
+import Contenders
+import Glibc
+
+/// `arena conform`: runs the catalog on engines and prints the matrix. Exit 0 when nothing failed or timed out,
+/// 1 otherwise, 64 on a usage error.
+struct ConformCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conform", abstract: "Check engines against the conformance catalog.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, markdown, json
+    }
+
+    @Option(name: .customLong("engine"), help: "An engine to check (repeatable; default: all). Known: \(EngineRegistry.names.joined(separator: ", ")).")
+    var engines: [String] = []
+
+    @Option(name: .customLong("rule"), help: "Rules to run, as an id or a shell pattern such as 'barrier.*' (repeatable; default: all).")
+    var rules: [String] = []
+
+    @Option(name: .customLong("repeat"), help: "Run every rule this many times; it passes only if every run passes.")
+    var repeats: Int = 1
+
+    @Option(help: "Seconds one run of one rule may take before it counts as timed out.")
+    var timeout: Double = 10
+
+    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Format = .table
+
+    func validate() throws {
+        for name in engines where EngineRegistry.engine(named: name) == nil {
+            throw ValidationError("unknown engine '\(name)' (known: \(EngineRegistry.names.joined(separator: ", ")))")
+        }
+        for pattern in rules where Catalog.rules(matching: pattern).isEmpty {
+            throw ValidationError("no rule matches '\(pattern)' (see 'arena rules')")
+        }
+        guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let chosenEngines = engines.isEmpty ? EngineRegistry.all : EngineRegistry.all.filter { engines.contains($0.name) }
+        let chosenRules = rules.isEmpty ? Catalog.rules : Catalog.rules(matchingAny: rules)
+        let runner = ConformanceRunner(
+            timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats,
+            launcher: ReexecLauncher { engine, rule, timeout in
+                ["misuse-child", "--engine", engine, "--rule", rule, "--timeout", "\(timeout.seconds)"]
+            })
+        let progress = Progress(total: chosenEngines.count * chosenRules.count)
+        var results: [RuleResult] = []
+        for engine in chosenEngines {
+            results += run(chosenRules, on: engine, with: runner, progress: progress)
+        }
+        progress.finish()
+        let report = ConformanceReport(engines: chosenEngines.map { EngineDescription($0) }, rules: chosenRules, results: results)
+        switch format {
+        case .table: print(report.table(), terminator: "")
+        case .markdown: print(report.markdown(), terminator: "")
+        case .json: print(try report.json(), terminator: "")
+        }
+        if report.hasFailures { throw ExitCode.failure }
+    }
+
+    /// Opens the engine once; every rule then runs specialised on its concrete type.
+    private func run<E: Engine>(_ rules: [Rule], on engine: E, with runner: ConformanceRunner, progress: Progress) -> [RuleResult] {
+        rules.map { rule in
+            progress.show("\(engine.name) \(rule.id)")
+            return runner.run(rule, on: engine)
+        }
+    }
+}
+
+/// A one-line progress indicator on standard error, shown only on a terminal.
+final class Progress {
+    private let total: Int
+    private var done = 0
+    private let enabled = isatty(2) != 0
+
+    init(total: Int) { self.total = total }
+
+    func show(_ what: String) {
+        done += 1
+        guard enabled else { return }
+        let line = "\u{1B}[2K\r[\(done)/\(total)] \(what)"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        _ = "\u{1B}[2K\r".withCString { write(2, $0, strlen($0)) }
+    }
+}
