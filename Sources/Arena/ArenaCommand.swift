@@ -7,7 +7,7 @@ struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arena",
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract.",
-        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, MisuseChildCommand.self])
+        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, ChildCommand.self])
 
     /// Parses the process arguments and runs the chosen command.
     static func start() {

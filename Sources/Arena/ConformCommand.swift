@@ -44,9 +44,7 @@ struct ConformCommand: ParsableCommand {
         let chosenRules = rules.isEmpty ? Catalog.rules : Catalog.rules(matchingAny: rules)
         let runner = ConformanceRunner(
             timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats,
-            launcher: ReexecLauncher { engine, rule, timeout in
-                ["misuse-child", "--engine", engine, "--rule", rule, "--timeout", "\(timeout.seconds)"]
-            })
+            launcher: ReexecLauncher { $0.arenaArguments })
         let progress = Progress(total: chosenEngines.count * chosenRules.count)
         var results: [RuleResult] = []
         for engine in chosenEngines {

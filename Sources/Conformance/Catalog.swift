@@ -44,7 +44,8 @@ public struct Rule: Sendable, Identifiable {
     /// The rule's type: a `BehaviourRule` or a `MisuseRule`.
     public let type: any ConformanceRule.Type
 
-    init(_ type: any ConformanceRule.Type, concept: Concept) {
+    /// A rule of `concept`, described by its type (the catalog's own rules, or an executor author's).
+    public init(_ type: any ConformanceRule.Type, concept: Concept) {
         self.type = type
         self.concept = concept
         id = type.id
@@ -55,6 +56,9 @@ public struct Rule: Sendable, Identifiable {
 
     /// Whether the rule runs in a child process.
     public var isMisuse: Bool { type is any MisuseRule.Type }
+
+    /// The rule as a misuse rule, if it is one.
+    public var misuse: (any MisuseRule.Type)? { type as? any MisuseRule.Type }
 }
 
 /// Every rule, grouped by concept in the order reports show them.

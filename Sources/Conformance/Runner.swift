@@ -21,16 +21,20 @@ public struct RuleResult: Sendable, Codable {
     public let repeats: Int
 }
 
-/// Checks rules on engines: capability gate, repeats, a watchdog per run, misuse rules in a child process.
+/// Checks rules on engines: the capability gate, repeats, a watchdog per run.
+///
+/// With a `launcher`, every rule runs in a child process of its own (misuse rules one child per run, behaviour rules
+/// one child for all runs). Without one, behaviour rules run in this process, which is what the child itself does,
+/// and misuse rules cannot run.
 public struct ConformanceRunner: Sendable {
     /// The longest one run of one rule may take.
     public var timeout: Duration
     /// How many times each rule runs; it passes only if every run passes.
     public var repeats: Int
-    /// Starts the child process for misuse rules.
-    public var launcher: any MisuseLauncher
+    /// Starts child processes; `nil` runs behaviour rules in this process.
+    public var launcher: (any ChildLauncher)?
 
-    public init(timeout: Duration = .seconds(10), repeats: Int = 1, launcher: any MisuseLauncher) {
+    public init(timeout: Duration = .seconds(10), repeats: Int = 1, launcher: (any ChildLauncher)? = nil) {
         self.timeout = timeout
         self.repeats = repeats
         self.launcher = launcher
@@ -43,6 +47,10 @@ public struct ConformanceRunner: Sendable {
                               detail: "needs \(missing.rawValue): \(engine.limits[missing]!)", seconds: 0, repeats: 0)
         }
         let start = Deadline.now()
+        if let launcher, !rule.isMisuse {
+            let request = ChildRequest(engine: engine.name, rule: rule.id, repeats: repeats, timeout: timeout)
+            return ConformanceChild.result(of: launcher.launch(request), for: request, seconds: (Deadline.now() - start).seconds)
+        }
         var runs = 0
         var status = Status.pass
         var detail = ""
@@ -55,10 +63,20 @@ public struct ConformanceRunner: Sendable {
                           seconds: ((Deadline.now() - start).seconds * 1000).rounded() / 1000, repeats: runs)
     }
 
+    /// Runs `rule` on `engine` from async code without blocking the caller's executor: the run happens on a thread
+    /// of its own while the caller is suspended. On Linux the cooperative pool shares libdispatch's workers, so a
+    /// blocked pool thread would take one of the engine's workers away and hide concurrency from the checks.
+    public func run<E: Engine>(_ rule: Rule, on engine: E) async -> RuleResult {
+        await withCheckedContinuation { continuation in
+            Threads.detach { continuation.resume(returning: self.run(rule, on: engine)) }
+        }
+    }
+
     private func runOnce<E: Engine>(_ rule: Rule, on engine: E) -> (Status, String) {
-        if let misuse = rule.type as? any MisuseRule.Type {
-            let outcome = launcher.launch(engine: engine.name, rule: rule.id, timeout: timeout)
-            return MisuseVerdict.judge(outcome, rule: misuse)
+        if let misuse = rule.misuse {
+            guard let launcher else { return (.fail, "misuse rules need a child process, and no launcher was given") }
+            let request = ChildRequest(engine: engine.name, rule: rule.id, repeats: 1, timeout: timeout)
+            return MisuseVerdict.judge(launcher.launch(request), rule: misuse)
         }
         guard let behaviour = rule.type as? any BehaviourRule.Type else {
             return (.fail, "rule \(rule.id) is neither a behaviour nor a misuse rule")

@@ -22,9 +22,11 @@ enum BarrierAfterEarlier: BehaviourRule {
         let seenByBarrier = Recorder<Int>()
         let done = Latch(rounds)
         for round in 0..<rounds {
-            for _ in 0..<blocksPerRound {
+            for index in 0..<blocksPerRound {
                 queue.async {
                     Timing.jitter(upTo: 50)
+                    // The last blocks before the barrier sleep: a barrier that does not wait starts meanwhile.
+                    if index >= blocksPerRound - 3 { Timing.pause(.milliseconds(2)) }
                     finished.add()
                 }
             }
@@ -51,7 +53,7 @@ enum BarrierBeforeLater: BehaviourRule {
         let done = Latch(rounds * blocksPerRound)
         for round in 0..<rounds {
             queue.barrierAsync {
-                Timing.spin(.milliseconds(2))
+                Timing.pause(.milliseconds(2))  // blocking, so other workers are free to start later blocks
                 barriersDone.add()
             }
             for _ in 0..<blocksPerRound {
@@ -82,10 +84,11 @@ enum BarrierAlone: BehaviourRule {
                 if index % 20 == 10 {
                     queue.barrierAsync {
                         meter.measure {
-                            for _ in 0..<4 {
+                            for _ in 0..<2 {
                                 if meter.inside != 1 { company.append(meter.inside) }
-                                Timing.spin(.microseconds(50))
+                                Timing.pause(.milliseconds(1))
                             }
+                            if meter.inside != 1 { company.append(meter.inside) }
                         }
                         done.countDown()
                     }
@@ -181,6 +184,7 @@ enum BarrierOnSerial: BehaviourRule {
                 meter.measure {
                     log.append(index)
                     if index % 10 == 0 { Timing.jitter(upTo: 10) }
+                    Timing.linger(index, every: 100)
                 }
                 done.countDown()
             }

@@ -119,7 +119,7 @@ enum DescriptorWrite: BehaviourRule {
             drained += count
         }
         let fired = Timing.eventually { calls.count > whileFull }
-        if calls.count > 0 { source.resume() }
+        for _ in 0..<calls.count { source.resume() }  // one suspension per call: release it balanced
         cancelAndDrain(source)
         try expect(whileFull == 0, "a write source fired \(whileFull) times on a full pipe")
         try expect(fired, "a write source did not fire after the pipe was drained")

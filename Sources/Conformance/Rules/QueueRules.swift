@@ -66,6 +66,7 @@ enum SerialExclusive: BehaviourRule {
                             // Read, work, write back: overlapping blocks lose increments.
                             let seen = cell.value
                             if index % 16 == 0 { Timing.jitter(upTo: 5) }
+                            Timing.linger(index, every: 100)
                             cell.value = seen + 1
                         }
                         done.countDown()
@@ -153,7 +154,7 @@ enum ConcurrentStartOrder: BehaviourRule {
 enum SyncResult: BehaviourRule {
     static let id = "sync.result"
     static let title = "sync returns after its block finished, hands back the block's value, and rethrows its error."
-    static let source = "dispatch_sync(3): 'does not return until the block has finished'; Swift overlay DispatchQueue.sync rethrows"
+    static let source = "dispatch_async(3), dispatch_sync: 'does not return until the block has finished'; the Swift overlay's DispatchQueue.sync returns the value and rethrows"
 
     struct Thrown: Error, Equatable { let value: Int }
 
@@ -191,7 +192,7 @@ enum SyncResult: BehaviourRule {
 enum SyncAfterEarlier: BehaviourRule {
     static let id = "sync.after-earlier"
     static let title = "sync on a serial queue runs after every block submitted before it."
-    static let source = "dispatch_sync(3): blocks are ordered by definition; seed 002_1559f9c9921a817c.txt (isolation queues)"
+    static let source = "dispatch_async(3), RECURSIVE LOCKS: 'queues support both asynchronous and synchronous operations, and those operations are ordered by definition'"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.sync.after-earlier")
@@ -218,7 +219,7 @@ enum SyncAfterEarlier: BehaviourRule {
 enum SyncOnOtherQueueFromBlock: BehaviourRule {
     static let id = "sync.on-other-queue-from-block"
     static let title = "sync from inside a block of queue A onto queue B completes: no engine-wide deadlock."
-    static let source = "dispatch_sync(3): a block may sync onto another queue; libdispatch tests/dispatch_sync_on_main.c, dispatch_starfish.c"
+    static let source = "dispatch_async(3), RECURSIVE LOCKS: only a cycle (A syncs onto B which syncs onto A) deadlocks"
     static let needs: Set<Capability> = [.blockingInBlocks]
 
     static func check<E: Engine>(_ engine: E) throws {

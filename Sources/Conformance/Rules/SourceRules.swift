@@ -184,7 +184,11 @@ enum SourceHandlerNotReentrant: BehaviourRule {
         let queue = engine.makeQueue(label: "arena.source.not-reentrant", kind: .concurrent)
         let source = engine.makeUserDataSource(label: "arena.source.not-reentrant", merge: .add, queue: queue)
         let log = HandlerLog()
-        log.attach(to: source) { _ in Timing.jitter(upTo: 100) }
+        let calls = Counter()
+        log.attach(to: source) { _ in
+            Timing.jitter(upTo: 100)
+            Timing.linger(calls.add(), every: 20)
+        }
         source.activate()
         defer { cancelAndDrain(source) }
         Threads.race(4) { _ in

@@ -32,6 +32,7 @@ enum TargetSerializes: BehaviourRule {
                     meter.measure {
                         if lane < 2 { logs[lane].append(index) }
                         Timing.jitter(upTo: 5)
+                        Timing.linger(index, every: 50)
                     }
                     done.countDown()
                 }
@@ -60,7 +61,10 @@ enum TargetWidth: BehaviourRule {
         let done = Latch(count)
         for index in 0..<count {
             (index % 2 == 0 ? top : middle).async {
-                meter.measure { Timing.spin(.microseconds(20)) }
+                meter.measure {
+                    Timing.spin(.microseconds(20))
+                    Timing.linger(index, every: 40)
+                }
                 done.countDown()
             }
         }

@@ -29,7 +29,7 @@ final class FireLog: @unchecked Sendable {
 enum TimerNotEarly: BehaviourRule {
     static let id = "timer.not-early"
     static let title = "A timer never fires before its deadline, one-shot or repeating."
-    static let source = "dispatch_source_set_timer(3); libdispatch tests/dispatch_timer_short.c"
+    static let source = "dispatch_source_create(3), dispatch_source_set_timer: the start time is the earliest fire"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.not-early", kind: .concurrent)
@@ -266,7 +266,7 @@ enum TimerCancel: BehaviourRule {
 enum TimerOneShot: BehaviourRule {
     static let id = "timer.one-shot"
     static let title = "A timer with no repeat interval fires once, with data 1."
-    static let source = "dispatch_source_set_timer(3) with interval DISPATCH_TIME_FOREVER; libdispatch tests/dispatch_timer_oneshot.c"
+    static let source = "dispatch_source_create(3), dispatch_source_set_timer: an interval of DISPATCH_TIME_FOREVER fires once"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.one-shot", kind: .concurrent)

@@ -23,6 +23,13 @@ enum Timing {
         spin(.microseconds(Int.random(in: 0..<Swift.max(microseconds, 1))))
     }
 
+    /// Blocks the calling thread for 1 ms on every `every`-th call (by `index`). Inside a region that must be
+    /// exclusive this is what exposes an engine that overlaps blocks: while a worker sleeps, a pool that is allowed
+    /// to run another block of the same queue does so, whereas tiny blocks are often drained by one worker anyway.
+    static func linger(_ index: Int, every: Int) {
+        if index % every == every - 1 { pause(.milliseconds(1)) }
+    }
+
     /// Polls `condition` every millisecond until it holds or `timeout` passed; returns whether it held.
     static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
         let end = Deadline.now() + timeout

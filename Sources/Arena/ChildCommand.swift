@@ -1,0 +1,34 @@
+import ArgumentParser
+import Conformance
+import Contenders
+
+/// The child process of one rule: `arena conform` starts the executable again with this hidden command, so that a
+/// deadlocked or crashing engine takes down one rule's process, never the run.
+struct ChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "child", abstract: "Run one rule on one engine in this process (used by 'arena conform').",
+        shouldDisplay: false)
+
+    @Option var engine: String
+    @Option var rule: String
+    @Option(name: .customLong("repeat")) var repeats: Int = 1
+    @Option var timeout: Double = 10
+
+    func validate() throws {
+        guard EngineRegistry.engine(named: engine) != nil else { throw ValidationError("unknown engine '\(engine)'") }
+        guard Catalog.rule(id: rule) != nil else { throw ValidationError("unknown rule '\(rule)'") }
+        guard repeats >= 1, timeout > 0 else { throw ValidationError("--repeat and --timeout must be positive") }
+    }
+
+    func run() {
+        let request = ChildRequest(engine: engine, rule: rule, repeats: repeats, timeout: .milliseconds(Int64(timeout * 1000)))
+        ConformanceChild.main(request, engine: EngineRegistry.engine(named: engine)!, rule: Catalog.rule(id: rule)!)
+    }
+}
+
+extension ChildRequest {
+    /// The command line that makes `arena` run this request as `ChildCommand`.
+    var arenaArguments: [String] {
+        ["child", "--engine", engine, "--rule", rule, "--repeat", "\(repeats)", "--timeout", "\(timeoutSeconds)"]
+    }
+}
