@@ -1,0 +1,110 @@
+import Conformance
+import Contenders
+import Foundation
+import Testing
+
+/// The `arena` executable, run as a user runs it.
+enum ArenaExecutable {
+    /// `arena` sits beside the test bundle in the build folder (the test target depends on it).
+    static var url: URL {
+        let bundle = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return bundle.deletingLastPathComponent().appendingPathComponent("arena")
+    }
+
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                   errors: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+extension ArenaTests {
+    @Suite
+    struct CLITests {
+        @Test("usage errors: one line on stderr, nothing on stdout, exit 64", arguments: [
+            ["conform", "--engine", "nope"],
+            ["conform", "--rule", "no.such.*"],
+            ["conform", "--repeat", "0"],
+            ["conform", "--repeat", "many"],
+            ["conform", "--timeout", "-1"],
+            ["conform", "--timeout", "soon"],
+            ["conform", "--format", "xml"],
+            ["rules", "--format", "yaml"],
+            ["frobnicate"],
+            ["conform", "--no-such-flag"],
+        ])
+        func usageError(_ arguments: [String]) throws {
+            let run = try ArenaExecutable.run(arguments)
+            #expect(run.status == 64, "\(arguments): exit \(run.status)")
+            #expect(run.output.isEmpty, "\(arguments): wrote to stdout: \(run.output)")
+            let lines = run.errors.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)")
+        }
+
+        @Test("docs/RULES.md is the output of 'arena rules --format markdown'")
+        func rulesDocument() throws {
+            let run = try ArenaExecutable.run(["rules", "--format", "markdown"])
+            #expect(run.status == 0)
+            let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/RULES.md"), encoding: .utf8)
+            #expect(run.output == document, "docs/RULES.md is stale: regenerate it with 'swift run arena rules --format markdown > docs/RULES.md'")
+            #expect(run.output == CatalogReport.markdown())
+        }
+
+        @Test("conform --format json has the documented shape, runs misuse rules in children, and exits 0")
+        func conformJSON() throws {
+            let run = try ArenaExecutable.run(["conform", "--engine", "system", "--rule", "semaphore.*", "--rule", "suspend.over-resume",
+                                               "--rule", "target.change-between-blocks", "--format", "json"])
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            let engines = try #require(json["engines"] as? [[String: Any]])
+            #expect(engines.map { $0["name"] as? String } == ["system"])
+            #expect((engines[0]["capabilities"] as? [String])?.contains("descriptor-sources") == true)
+            let rules = try #require(json["rules"] as? [[String: Any]])
+            #expect(rules.count == 6)
+            for rule in rules {
+                for key in ["id", "concept", "title", "source"] {
+                    #expect((rule[key] as? String)?.isEmpty == false, "rule \(rule["id"] ?? "?") lacks \(key)")
+                }
+            }
+            let results = try #require(json["results"] as? [[String: Any]])
+            #expect(results.count == 6)
+            for result in results {
+                #expect(Set(result.keys) == ["engine", "rule", "status", "detail", "seconds", "repeats"])
+                let expected = result["rule"] as? String == "target.change-between-blocks" ? "unsupported" : "pass"
+                #expect(result["status"] as? String == expected, "\(result)")
+            }
+            let misuse = try #require(results.first { $0["rule"] as? String == "suspend.over-resume" })
+            #expect((misuse["detail"] as? String)?.contains("arena.misuse.over-resume") == true)
+        }
+
+        @Test("conform exits 1 when a rule fails, and list names the engines")
+        func listAndFailureExit() throws {
+            let list = try ArenaExecutable.run(["list"])
+            #expect(list.status == 0)
+            for name in EngineRegistry.names { #expect(list.output.contains("\(name):")) }
+            #expect(list.output.contains("Rules (\(Catalog.rules.count))"))
+            // A watchdog shorter than the rule's own waits turns a passing rule into a timeout: exit 1.
+            let timedOut = try ArenaExecutable.run(["conform", "--engine", "system", "--rule", "group.wait", "--timeout", "0.05"])
+            #expect(timedOut.status == 1, "exit \(timedOut.status)")
+            #expect(timedOut.output.contains("timeout"))
+        }
+    }
+}

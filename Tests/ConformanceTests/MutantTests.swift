@@ -1,0 +1,149 @@
+import Conformance
+import Contenders
+import Testing
+
+/// One mutant expected to fail one rule.
+struct Kill: Sendable, CustomTestStringConvertible {
+    let rule: String
+    let fault: Fault
+    var testDescription: String { "\(rule) ← \(fault.rawValue)" }
+}
+
+/// Proof that the rules can fail: for every rule, a mutant engine that it catches.
+extension ArenaTests {
+@Suite
+struct MutantTests {
+    static let kills: [Kill] = [
+        // Queues
+        Kill(rule: "serial.fifo", fault: .asyncHops),
+        Kill(rule: "serial.exclusive", fault: .serialOverlaps),
+        Kill(rule: "concurrent.parallel", fault: .concurrentIsSerial),
+        Kill(rule: "concurrent.start-order", fault: .startsLastFirst),
+        Kill(rule: "sync.result", fault: .syncLosesErrors),
+        Kill(rule: "sync.after-earlier", fault: .syncInline),
+        Kill(rule: "sync.on-other-queue-from-block", fault: .syncHoldsEngineLock),
+        Kill(rule: "sync.reentrant-concurrent", fault: .syncHoldsEngineLock),
+        Kill(rule: "global.concurrent", fault: .globalIsSerial),
+        // Barriers
+        Kill(rule: "barrier.after-earlier", fault: .barrierIgnored),
+        Kill(rule: "barrier.before-later", fault: .barrierIgnored),
+        Kill(rule: "barrier.alone", fault: .barrierIgnored),
+        Kill(rule: "barrier.sync", fault: .barrierIgnored),
+        Kill(rule: "barrier.sync", fault: .concurrentIsSerial),
+        Kill(rule: "barrier.on-serial", fault: .asyncHops),
+        Kill(rule: "barrier.on-serial", fault: .serialOverlaps),
+        // Targets
+        Kill(rule: "target.serializes", fault: .targetIgnored),
+        Kill(rule: "target.serializes", fault: .serialOverlaps),
+        Kill(rule: "target.width", fault: .targetIgnored),
+        Kill(rule: "target.set-while-inactive", fault: .targetIgnored),
+        Kill(rule: "target.change-between-blocks", fault: .retargetIgnored),
+        // Suspension
+        Kill(rule: "suspend.no-new-starts", fault: .suspendIgnored),
+        Kill(rule: "suspend.counted", fault: .suspendIgnored),
+        Kill(rule: "suspend.over-resume", fault: .suspendIgnored),
+        Kill(rule: "inactive.start", fault: .inactiveIgnored),
+        // Specific values
+        Kill(rule: "specific.own-queue", fault: .specificLeaks),
+        Kill(rule: "specific.inherited", fault: .targetIgnored),
+        // Groups
+        Kill(rule: "group.notify-after-all", fault: .groupNotifiesEarly),
+        Kill(rule: "group.notify-after-all", fault: .notifyDuplicated),
+        Kill(rule: "group.notify-empty", fault: .notifyDuplicated),
+        Kill(rule: "group.wait", fault: .groupWaitReturnsAtOnce),
+        Kill(rule: "group.enter-leave", fault: .groupNotifiesEarly),
+        Kill(rule: "group.reuse", fault: .groupNotifiesEarly),
+        Kill(rule: "group.multi-queue", fault: .groupNotifiesEarly),
+        Kill(rule: "group.many-waiters", fault: .groupWaitReturnsAtOnce),
+        Kill(rule: "group.unbalanced-leave", fault: .unbalancedLeaveIgnored),
+        // Semaphores
+        Kill(rule: "semaphore.count", fault: .semaphoreOverAdmits),
+        Kill(rule: "semaphore.timeout", fault: .semaphoreTimeoutTakes),
+        Kill(rule: "semaphore.signal-wakes", fault: .signalAlwaysWakes),
+        Kill(rule: "semaphore.negative", fault: .negativeAccepted),
+        // Once
+        Kill(rule: "once.exactly", fault: .onceRacy),
+        Kill(rule: "once.recursive", fault: .onceRecursionAllowed),
+        // Apply
+        Kill(rule: "apply.every-index", fault: .applySkipsLast),
+        Kill(rule: "apply.zero", fault: .applyZeroRunsOnce),
+        Kill(rule: "apply.parallel", fault: .applySerial),
+        Kill(rule: "apply.nested", fault: .applySkipsLast),
+        Kill(rule: "apply.busy-pool", fault: .applyWaitsForWorkers),
+        Kill(rule: "apply.from-serial", fault: .applySkipsLast),
+        // After
+        Kill(rule: "after.not-early", fault: .afterEarly),
+        Kill(rule: "after.zero", fault: .afterDropsPast),
+        // Work items
+        Kill(rule: "workitem.cancel-before", fault: .cancelIgnored),
+        Kill(rule: "workitem.cancel-during", fault: .cancelIgnored),
+        Kill(rule: "workitem.notify", fault: .workItemNotifyEarly),
+        Kill(rule: "workitem.wait", fault: .workItemWaitAtOnce),
+        Kill(rule: "workitem.after-cancelled", fault: .cancelIgnored),
+        Kill(rule: "workitem.double-wait", fault: .doubleWaitAllowed),
+        // Sources
+        Kill(rule: "source.add-coalesces", fault: .sourceNoCoalescing),
+        Kill(rule: "source.add-coalesces", fault: .sourceDropsMerges),
+        Kill(rule: "source.or-coalesces", fault: .sourceMergesAsAdd),
+        Kill(rule: "source.replace", fault: .sourceMergesAsAdd),
+        Kill(rule: "source.replace", fault: .sourceDropsMerges),
+        Kill(rule: "source.data-reset", fault: .sourceNoCoalescing),
+        Kill(rule: "source.zero-merge", fault: .sourceNoCoalescing),
+        Kill(rule: "source.handler-not-reentrant", fault: .sourceNoCoalescing),
+        Kill(rule: "source.on-target", fault: .sourceHandlerOffQueue),
+        Kill(rule: "source.inactive", fault: .sourceNoCoalescing),
+        Kill(rule: "source.suspend-coalesces", fault: .suspendIgnored),
+        Kill(rule: "source.cancel", fault: .cancelLate),
+        Kill(rule: "source.cancel", fault: .sourceNoCoalescing),
+        Kill(rule: "source.cancel-handler-only-if-cancelled", fault: .cancelHandlerOnRelease),
+        // Timers
+        Kill(rule: "timer.not-early", fault: .timerEarly),
+        Kill(rule: "timer.repeat", fault: .timerDrifts),
+        Kill(rule: "timer.leeway", fault: .timerLeewayIgnoredLate),
+        Kill(rule: "timer.data-counts-fires", fault: .timerDataAlwaysOne),
+        Kill(rule: "timer.data-counts-fires", fault: .suspendIgnored),
+        Kill(rule: "timer.reschedule", fault: .rescheduleIgnored),
+        Kill(rule: "timer.cancel", fault: .cancelLate),
+        Kill(rule: "timer.one-shot", fault: .oneShotRepeats),
+        // Descriptors and signals
+        Kill(rule: "fd.read", fault: .readDataOffByOne),
+        Kill(rule: "fd.write", fault: .writeAlwaysReady),
+        Kill(rule: "fd.close-in-cancel", fault: .closesDescriptorOnCancel),
+        Kill(rule: "signal.count", fault: .signalCountedTwice),
+        // Misuse
+        Kill(rule: "sync.on-own-queue", fault: .syncOnOwnQueueAllowed),
+        Kill(rule: "sync.on-own-queue-through-target", fault: .syncOnOwnQueueAllowed),
+        Kill(rule: "disposal.suspended-queue", fault: .releasesSuspendedSilently),
+    ]
+
+    static var behaviourKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == false } }
+    static var misuseKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == true } }
+
+    @Test("every rule is failed by at least one mutant, and every fault fails some rule")
+    func everyRuleHasAMutant() {
+        for rule in Catalog.rules {
+            #expect(Self.kills.contains { $0.rule == rule.id }, "no mutant is expected to fail \(rule.id)")
+        }
+        for kill in Self.kills {
+            #expect(Catalog.rule(id: kill.rule) != nil, "the kill table names an unknown rule \(kill.rule)")
+        }
+        for fault in Fault.allCases {
+            #expect(Self.kills.contains { $0.fault == fault }, "fault \(fault.rawValue) kills no rule")
+        }
+    }
+
+    @Test("a mutant fails the rule", arguments: behaviourKills)
+    func mutantFails(_ kill: Kill) async throws {
+        let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 1, timeout: .seconds(6))
+        let result = try #require(await runIsolated(request))
+        #expect(result.status == .fail || result.status == .timeout,
+                "\(kill.testDescription): \(result.status.rawValue) \(result.detail)")
+    }
+
+    @Test("a mutant lets the misuse pass, and the rule says so", arguments: misuseKills)
+    func mutantMisuse(_ kill: Kill) async throws {
+        let (status, detail) = try #require(await runMisuse(engine: MutantEngine(kill.fault).name, rule: kill.rule, expecting: .success))
+        #expect(status == .fail, "\(kill.testDescription): \(status.rawValue) \(detail)")
+    }
+}
+}

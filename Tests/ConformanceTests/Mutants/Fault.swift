@@ -1,0 +1,70 @@
+/// One deliberate defect. A mutant engine is the system engine with exactly one fault; every conformance rule must
+/// be failed by at least one of them, or the rule cannot tell a broken engine from a good one.
+enum Fault: String, CaseIterable, Codable, Sendable {
+    // Queues
+    case serialOverlaps          // serial queues run blocks concurrently
+    case asyncHops               // serial-queue async arrives after a random delay: order lost
+    case concurrentIsSerial      // concurrent queues run one block at a time
+    case startsLastFirst         // concurrent queues start the newest pending block first
+    case syncLosesErrors         // sync replaces the block's error with another
+    case syncInline              // sync runs on the caller at once, ahead of earlier blocks
+    case syncHoldsEngineLock     // every sync holds one engine-wide lock: nested syncs deadlock
+    case globalIsSerial          // the global queue runs one block at a time
+    case syncOnOwnQueueAllowed   // sync onto the queue the caller drains runs inline instead of stopping
+    // Barriers
+    case barrierIgnored          // barriers are plain blocks
+    // Targets
+    case targetIgnored           // targets given at creation or by setTarget are dropped
+    case retargetIgnored         // claims retarget-active-queues, then ignores the change
+    // Suspension
+    case suspendIgnored          // suspend and resume do nothing (so over-resume passes too)
+    case inactiveIgnored         // queues created inactive start active
+    case releasesSuspendedSilently // a suspended queue is resumed on release instead of diagnosed
+    // Specific values
+    case specificLeaks           // a value set on any queue is visible everywhere
+    // Groups
+    case groupNotifiesEarly      // notify runs at once, work outstanding or not
+    case notifyDuplicated        // notify runs its block twice
+    case groupWaitReturnsAtOnce  // wait reports success at once
+    case unbalancedLeaveIgnored  // a leave without enter is dropped silently
+    // Semaphores
+    case semaphoreOverAdmits     // a semaphore of value N admits N + 1
+    case semaphoreTimeoutTakes   // a timed-out wait still takes the next unit
+    case signalAlwaysWakes       // signal reports a woken waiter every time
+    case negativeAccepted        // a negative initial value is accepted
+    // Once
+    case onceRacy                // racing callers may all run the body
+    case onceRecursionAllowed    // a recursive call returns instead of stopping
+    // Apply
+    case applySkipsLast          // the last index never runs
+    case applyZeroRunsOnce       // apply(0) runs index 0
+    case applySerial             // apply is a plain loop on the caller
+    case applyWaitsForWorkers    // the caller waits for the pool instead of taking part
+    // After
+    case afterEarly              // asyncAfter runs at once
+    case afterDropsPast          // asyncAfter with a past deadline never runs
+    // Work items
+    case cancelIgnored           // cancel does nothing
+    case workItemNotifyEarly     // notify runs at once
+    case workItemWaitAtOnce      // wait reports success at once
+    case doubleWaitAllowed       // a second wait returns instead of stopping
+    // Sources
+    case sourceNoCoalescing      // every merge is its own handler call, at once, on the queue
+    case sourceMergesAsAdd       // or and replace sources add
+    case sourceDropsMerges       // every tenth merge is lost
+    case sourceHandlerOffQueue   // handlers run on the global queue, not the source's queue
+    case cancelLate              // cancel runs the cancel handler at once and stops the source later
+    case cancelHandlerOnRelease  // releasing a source runs its cancel handler
+    // Timers
+    case timerEarly              // timers fire 5 ms before their deadline
+    case timerDrifts             // repeating timers re-arm from the handler's end
+    case timerLeewayIgnoredLate  // timers fire four leeways after their deadline
+    case timerDataAlwaysOne      // a timer's data is 1 whatever was missed
+    case rescheduleIgnored       // only the first schedule counts
+    case oneShotRepeats          // a timer without interval repeats every 10 ms
+    // Descriptors and signals
+    case readDataOffByOne        // a read source reports one byte more than available
+    case writeAlwaysReady        // a write source fires whether or not there is room
+    case closesDescriptorOnCancel // cancel closes the descriptor before the cancel handler
+    case signalCountedTwice      // each signal counts twice
+}

@@ -1,0 +1,127 @@
+import Conformance
+import Contenders
+import Glibc
+import Synchronization
+
+struct MutantError: Error {}
+
+/// A system queue with the engine's fault applied.
+final class MutantQueue: EngineQueue, @unchecked Sendable {
+    typealias WorkItem = MutantWorkItem
+
+    let base: SystemQueue
+    let kind: QueueKind
+    private let shared: MutantShared
+    private var fault: Fault { shared.fault }
+    private let inactive: Atomic<Bool>
+    private let suspensions = Atomic<Int>(0)
+    /// Marks this queue, so `syncOnOwnQueueAllowed` can tell that the caller drains it.
+    private let ownKey = SpecificKey<Bool>("mutant.own")
+    /// Pending blocks, newest last, under `startsLastFirst`.
+    private let stack = Locked<[@Sendable () -> Void]>([])
+
+    init(base: SystemQueue, kind: QueueKind, inactive: Bool, shared: MutantShared) {
+        self.base = base
+        self.kind = kind
+        self.shared = shared
+        self.inactive = Atomic(inactive)
+        base.setSpecific(ownKey, true)
+    }
+
+    deinit {
+        if fault == .releasesSuspendedSilently {
+            for _ in 0..<suspensions.load(ordering: .relaxed) { base.resume() }
+        }
+    }
+
+    var label: String { base.label }
+
+    func async(_ block: @escaping @Sendable () -> Void) {
+        if fault == .asyncHops && kind == .serial {
+            // Each block reaches the queue after a random delay of up to 1 ms: submission order is lost.
+            base.asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...1000)), block)
+        } else if fault == .startsLastFirst && kind == .concurrent {
+            stack.withLock { $0.append(block) }
+            base.async { [stack] in stack.withLock { $0.popLast() }?() }
+        } else {
+            base.async(block)
+        }
+    }
+
+    func barrierAsync(_ block: @escaping @Sendable () -> Void) {
+        if fault == .barrierIgnored || (fault == .asyncHops && kind == .serial) { async(block) } else { base.barrierAsync(block) }
+    }
+
+    func sync<T>(_ block: () throws -> T) rethrows -> T {
+        switch fault {
+        case .syncInline:
+            return try block()
+        case .syncHoldsEngineLock:
+            pthread_mutex_lock(shared.engineLock)
+            defer { pthread_mutex_unlock(shared.engineLock) }
+            return try base.sync(block)
+        case .syncOnOwnQueueAllowed where SystemEngine().currentSpecific(ownKey) == true:
+            return try block()
+        case .syncLosesErrors:
+            return try withoutActuallyEscaping(block) { block in
+                try rethrowing(block)
+            }
+        default:
+            return try base.sync(block)
+        }
+    }
+
+    private func rethrowing<T>(_ block: () throws -> T) throws -> T {
+        do { return try base.sync(block) } catch { throw MutantError() }
+    }
+
+    func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
+        fault == .barrierIgnored ? try base.sync(block) : try base.barrierSync(block)
+    }
+
+    func async(_ item: MutantWorkItem) {
+        base.async(item.base)
+    }
+
+    func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        if fault == .afterEarly { return base.async(block) }
+        if fault == .afterDropsPast && deadline <= .now() { return }
+        base.asyncAfter(deadline: deadline, block)
+    }
+
+    func asyncAfter(deadline: Deadline, _ item: MutantWorkItem) {
+        if fault == .afterEarly { return base.async(item.base) }
+        base.asyncAfter(deadline: deadline, item.base)
+    }
+
+    func setTarget(_ target: MutantQueue) {
+        if fault == .targetIgnored { return }
+        if fault == .retargetIgnored && !inactive.load(ordering: .relaxed) { return }
+        base.setTarget(target.base)
+    }
+
+    func suspend() {
+        if fault == .suspendIgnored { return }
+        suspensions.add(1, ordering: .relaxed)
+        base.suspend()
+    }
+
+    func resume() {
+        if fault == .suspendIgnored { return }
+        suspensions.subtract(1, ordering: .relaxed)
+        base.resume()
+    }
+
+    func activate() {
+        inactive.store(false, ordering: .relaxed)
+        base.activate()
+    }
+
+    func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        if fault == .specificLeaks { shared.leaked.withLock { $0[ObjectIdentifier(key)] = value } }
+        base.setSpecific(key, value)
+    }
+
+    func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? { base.getSpecific(key) }
+}
+

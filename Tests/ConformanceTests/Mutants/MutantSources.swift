@@ -1,0 +1,155 @@
+import Conformance
+import Contenders
+import Glibc
+import Synchronization
+
+/// A system source of any kind with the engine's fault applied.
+class MutantSource: EngineSource, @unchecked Sendable {
+    enum Kind { case userData, timer, read, write, signal }
+
+    let base: any EngineSource
+    let fault: Fault
+    let kind: Kind
+    private let descriptor: Int32
+    private let onActivate: (@Sendable () -> Void)?
+    private let cancelHandler = Locked<(@Sendable () -> Void)?>(nil)
+    private let cancelledEarly = Atomic<Bool>(false)
+
+    init(base: any EngineSource, fault: Fault, descriptor: Int32, kind: Kind, onActivate: (@Sendable () -> Void)? = nil) {
+        self.base = base
+        self.fault = fault
+        self.kind = kind
+        self.descriptor = descriptor
+        self.onActivate = onActivate
+    }
+
+    deinit {
+        if fault == .cancelHandlerOnRelease, let handler = cancelHandler.withLock({ $0 }) { handler() }
+    }
+
+    var label: String { base.label }
+
+    func setEventHandler(_ handler: (@Sendable () -> Void)?) { base.setEventHandler(handler) }
+
+    func setCancelHandler(_ handler: (@Sendable () -> Void)?) {
+        cancelHandler.withLock { $0 = handler }
+        if fault != .cancelLate { base.setCancelHandler(handler) }
+    }
+
+    var data: UInt {
+        let data = base.data
+        switch (fault, kind) {
+        case (.readDataOffByOne, .read): return data + 1
+        case (.signalCountedTwice, .signal): return data * 2
+        case (.timerDataAlwaysOne, .timer): return 1
+        default: return data
+        }
+    }
+
+    func activate() {
+        base.activate()
+        onActivate?()
+    }
+
+    func suspend() {
+        if fault != .suspendIgnored { base.suspend() }
+    }
+
+    func resume() {
+        if fault != .suspendIgnored { base.resume() }
+    }
+
+    func cancel() {
+        switch fault {
+        case .cancelLate:
+            // The cancel handler runs now, while handlers may still run; the source stops 100 ms later.
+            cancelledEarly.store(true, ordering: .relaxed)
+            if let handler = cancelHandler.withLock({ $0 }) { SystemEngine().globalQueue.async(handler) }
+            let base = base
+            SystemEngine().globalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { base.cancel() }
+        case .closesDescriptorOnCancel where kind == .read || kind == .write:
+            close(descriptor)
+            base.cancel()
+        default:
+            base.cancel()
+        }
+    }
+
+    var isCancelled: Bool { cancelledEarly.load(ordering: .relaxed) || base.isCancelled }
+}
+
+/// A user-data source with the engine's fault applied. Under `sourceNoCoalescing` it bypasses the system source:
+/// every merge becomes a handler call of its own, submitted at once, active or not, cancelled or not.
+final class MutantUserDataSource: MutantSource, EngineUserDataSource, @unchecked Sendable {
+    private let queue: SystemQueue
+    private let merges = Atomic<Int>(0)
+    private let eagerHandler = Locked<(@Sendable () -> Void)?>(nil)
+    private let eagerData = Locked<UInt>(0)
+
+    init(base: SystemUserDataSource, fault: Fault, queue: SystemQueue) {
+        self.queue = queue
+        super.init(base: base, fault: fault, descriptor: -1, kind: .userData)
+    }
+
+    override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
+        if fault == .sourceNoCoalescing { eagerHandler.withLock { $0 = handler } } else { super.setEventHandler(handler) }
+    }
+
+    override var data: UInt {
+        fault == .sourceNoCoalescing ? eagerData.withLock { $0 } : super.data
+    }
+
+    func merge(_ value: UInt) {
+        switch fault {
+        case .sourceNoCoalescing:
+            queue.async { [eagerData, eagerHandler] in
+                eagerData.withLock { $0 = value }
+                eagerHandler.withLock { $0 }?()
+            }
+        case .sourceDropsMerges where merges.add(1, ordering: .relaxed).newValue % 10 == 0:
+            return
+        default:
+            (base as! SystemUserDataSource).merge(value)
+        }
+    }
+}
+
+/// A timer source with the engine's fault applied.
+final class MutantTimerSource: MutantSource, EngineTimerSource, @unchecked Sendable {
+    private let scheduled = Atomic<Bool>(false)
+    /// Under `timerDrifts`: the interval the handler re-arms with, in nanoseconds (0: none).
+    private let rearm = Atomic<Int64>(0)
+
+    init(base: SystemTimerSource, fault: Fault) {
+        super.init(base: base, fault: fault, descriptor: -1, kind: .timer)
+    }
+
+    private var timer: SystemTimerSource { base as! SystemTimerSource }
+
+    override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
+        guard fault == .timerDrifts, let handler else { return super.setEventHandler(handler) }
+        super.setEventHandler { [weak self] in
+            handler()
+            guard let self else { return }
+            let interval = rearm.load(ordering: .relaxed)
+            if interval > 0 { timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: nil, leeway: .zero) }
+        }
+    }
+
+    func schedule(deadline: Deadline, repeating: Duration?, leeway: Duration) {
+        if fault == .rescheduleIgnored && scheduled.exchange(true, ordering: .relaxed) { return }
+        switch fault {
+        case .timerEarly:
+            timer.schedule(deadline: deadline + .milliseconds(-5), repeating: repeating, leeway: leeway)
+        case .timerLeewayIgnoredLate:
+            timer.schedule(deadline: deadline + leeway * 4, repeating: repeating, leeway: .zero)
+        case .oneShotRepeats:
+            timer.schedule(deadline: deadline, repeating: repeating ?? .milliseconds(10), leeway: leeway)
+        case .timerDrifts:
+            rearm.store(repeating?.nanosecondsClamped ?? 0, ordering: .relaxed)
+            timer.schedule(deadline: deadline, repeating: nil, leeway: leeway)
+        default:
+            timer.schedule(deadline: deadline, repeating: repeating, leeway: leeway)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Conformance
+import Contenders
+
+/// Every engine a test can name: the registered ones and the mutants.
+enum TestEngines {
+    static func named(_ name: String) -> (any Engine)? {
+        EngineRegistry.engine(named: name) ?? Mutants.engine(named: name)
+    }
+
+    /// Ids of the catalog's behaviour rules and misuse rules.
+    static let behaviourRules = Catalog.rules.filter { !$0.isMisuse }.map(\.id)
+    static let misuseRules = Catalog.rules.filter(\.isMisuse).map(\.id)
+}
+
+extension ChildOutcome {
+    /// The outcome of a Swift Testing exit test, in the terms `MisuseVerdict` judges.
+    init(_ result: ExitTest.Result) {
+        let termination: ChildTermination = switch result.exitStatus {
+        case .exitCode(let code): .exited(code)
+        case .signal(let signal): .signalled(signal)
+        @unknown default: .exited(-1)
+        }
+        self.init(termination: termination,
+                  standardOutput: String(decoding: result.standardOutputContent, as: UTF8.self),
+                  standardError: String(decoding: result.standardErrorContent, as: UTF8.self))
+    }
+}
+
+/// Runs a behaviour rule in a child process of its own (a Swift Testing exit test), as `arena conform` does, and
+/// returns what the child reported: a deadlocked engine keeps its stuck threads in the child.
+func runIsolated(_ request: ChildRequest) async -> RuleResult? {
+    let start = Deadline.now()
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as ChildRequest] in
+        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.rule(id: request.rule)!)
+    }
+    return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
+}
+
+/// Runs a misuse rule's trigger in a child process and judges how the child ended.
+func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> (Status, String)? {
+    let request = ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))
+    let result = await #expect(processExitsWith: exit, observing: [\.standardErrorContent]) { [request = request as ChildRequest] in
+        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.rule(id: request.rule)!)
+    }
+    guard let result, let misuse = Catalog.rule(id: rule)?.misuse else { return nil }
+    return MisuseVerdict.judge(ChildOutcome(result), rule: misuse)
+}
+
+import Testing
