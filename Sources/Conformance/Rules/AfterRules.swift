@@ -39,7 +39,7 @@ enum AfterNotEarly: BehaviourRule {
 
 enum AfterZero: BehaviourRule {
     static let id = "after.zero"
-    static let title = "asyncAfter with a deadline now or in the past behaves as async: it runs once, promptly."
+    static let title = "asyncAfter with a deadline now or in the past behaves as async: it runs once, promptly (within 500 ms, a generous bound)."
     static let source = "dispatch_after(3): 'DISPATCH_TIME_NOW ... is supported, but not as optimal as calling dispatch_async()'"
 
     static func check<E: Engine>(_ engine: E) throws {

@@ -107,7 +107,7 @@ enum TargetSetWhileInactive: BehaviourRule {
 
 enum TargetChangeBetweenBlocks: BehaviourRule {
     static let id = "target.change-between-blocks"
-    static let title = "Changing the target of an active queue takes effect between blocks, never during one: blocks submitted after the change run through the new target."
+    static let title = "Changing the target of an active queue takes effect between blocks, never during one: blocks submitted after the change run through the new target. Known deviation of the reference: libdispatch through Swift terminates the process instead, so `system` lacks retarget-active-queues."
     static let source = "queue.h, dispatch_set_target_queue: 'changing the target queue of an object is an asynchronous operation ... doesn't affect blocks already associated'"
     static let needs: Set<Capability> = [.retargetActiveQueues]
 

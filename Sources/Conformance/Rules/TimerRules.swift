@@ -61,7 +61,7 @@ enum TimerNotEarly: BehaviourRule {
 
 enum TimerRepeat: BehaviourRule {
     static let id = "timer.repeat"
-    static let title = "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back."
+    static let title = "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back (over 600 ms, lateness may grow by under 5 ms, a generous bound)."
     static let source = "libdispatch tests/dispatch_drift.c (10 ms for 25 s, mean drift under 1 ms), scaled to 10 ms for 600 ms with a 5 ms bound on growth"
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -128,7 +128,7 @@ enum TimerLeeway: BehaviourRule {
 
 enum TimerDataCountsFires: BehaviourRule {
     static let id = "timer.data-counts-fires"
-    static let title = "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call."
+    static let title = "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call (about five fires, counted within a generous window of 3 to due + 1)."
     static let source = "libdispatch tests/dispatch_suspend_timer.c (1 s timer suspended 3 s: one call, data 3), scaled to 20 ms and 110 ms"
 
     static func check<E: Engine>(_ engine: E) throws {
