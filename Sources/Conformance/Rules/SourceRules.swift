@@ -33,6 +33,16 @@ final class HandlerLog: @unchecked Sendable {
     }
 }
 
+/// A user-data source with a `HandlerLog` attached, its handlers on `queue` (default: a new serial queue of the same
+/// label). It is not activated: each rule decides when.
+func makeLoggedSource<E: Engine>(_ engine: E, _ label: String, merge: DataMerge = .add, on queue: E.Queue? = nil,
+                                 work: @escaping @Sendable (UInt) -> Void = { _ in }) -> (source: E.UserDataSource, log: HandlerLog) {
+    let source = engine.makeUserDataSource(label: label, merge: merge, queue: queue ?? engine.makeQueue(label: label))
+    let log = HandlerLog()
+    log.attach(to: source, work: work)
+    return (source, log)
+}
+
 /// Cancels `source` and waits (bounded) until its cancel handler ran, so no handler outlives the check.
 func cancelAndDrain<S: EngineSource>(_ source: S) {
     let cancelled = Latch()
@@ -47,10 +57,8 @@ enum SourceAddCoalesces: BehaviourRule {
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_ADD; seed 002_1559f9c9921a817c.txt (custom sources coalesce)"
 
     static func check<E: Engine>(_ engine: E) throws {
-        let queue = engine.makeQueue(label: "arena.source.add")
-        let source = engine.makeUserDataSource(label: "arena.source.add", merge: .add, queue: queue)
-        let log = HandlerLog()
-        log.attach(to: source) { _ in Timing.spin(.microseconds(50)) }  // slower than the merges
+        // The handler is slower than the merges.
+        let (source, log) = makeLoggedSource(engine, "arena.source.add") { _ in Timing.spin(.microseconds(50)) }
         source.activate()
         defer { cancelAndDrain(source) }
         let merged = Counter()
@@ -76,10 +84,7 @@ enum SourceOrCoalesces: BehaviourRule {
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_OR"
 
     static func check<E: Engine>(_ engine: E) throws {
-        let queue = engine.makeQueue(label: "arena.source.or")
-        let source = engine.makeUserDataSource(label: "arena.source.or", merge: .or, queue: queue)
-        let log = HandlerLog()
-        log.attach(to: source) { _ in Timing.spin(.microseconds(30)) }
+        let (source, log) = makeLoggedSource(engine, "arena.source.or", merge: .or) { _ in Timing.spin(.microseconds(30)) }
         source.activate()
         defer { cancelAndDrain(source) }
         // Bits 0..<48 are merged, bits 48..<64 never are.
@@ -103,10 +108,7 @@ enum SourceReplace: BehaviourRule {
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_REPLACE"
 
     static func check<E: Engine>(_ engine: E) throws {
-        let queue = engine.makeQueue(label: "arena.source.replace")
-        let source = engine.makeUserDataSource(label: "arena.source.replace", merge: .replace, queue: queue)
-        let log = HandlerLog()
-        log.attach(to: source) { _ in Timing.spin(.microseconds(20)) }
+        let (source, log) = makeLoggedSource(engine, "arena.source.replace", merge: .replace) { _ in Timing.spin(.microseconds(20)) }
         source.activate()
         defer { cancelAndDrain(source) }
         let last: UInt = 5000
@@ -128,12 +130,9 @@ enum SourceDataReset: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<10 {
-            let queue = engine.makeQueue(label: "arena.source.data-reset.\(round)")
-            let source = engine.makeUserDataSource(label: "arena.source.data-reset.\(round)", merge: .add, queue: queue)
             let inFirst = Latch()
             let release = Latch()
-            let log = HandlerLog()
-            log.attach(to: source) { _ in
+            let (source, log) = makeLoggedSource(engine, "arena.source.data-reset.\(round)") { _ in
                 inFirst.countDown()
                 release.wait(.seconds(5))
             }
@@ -158,10 +157,7 @@ enum SourceZeroMerge: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         for merge in DataMerge.allCases {
-            let queue = engine.makeQueue(label: "arena.source.zero-merge.\(merge)")
-            let source = engine.makeUserDataSource(label: "arena.source.zero-merge.\(merge)", merge: merge, queue: queue)
-            let log = HandlerLog()
-            log.attach(to: source)
+            let (source, log) = makeLoggedSource(engine, "arena.source.zero-merge.\(merge)", merge: merge)
             source.activate()
             for _ in 0..<100 { source.merge(0) }
             Timing.pause(quietPeriod)
@@ -182,10 +178,8 @@ enum SourceHandlerNotReentrant: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.source.not-reentrant", kind: .concurrent)
-        let source = engine.makeUserDataSource(label: "arena.source.not-reentrant", merge: .add, queue: queue)
-        let log = HandlerLog()
         let calls = Counter()
-        log.attach(to: source) { _ in
+        let (source, log) = makeLoggedSource(engine, "arena.source.not-reentrant", on: queue) { _ in
             Timing.jitter(upTo: 100)
             Timing.linger(calls.add(), every: 20)
         }
@@ -211,11 +205,9 @@ enum SourceOnTarget: BehaviourRule {
         let key = SpecificKey<String>("arena.source.on-target")
         let queue = engine.makeQueue(label: "arena.source.on-target")
         queue.setSpecific(key, "target")
-        let source = engine.makeUserDataSource(label: "arena.source.on-target", merge: .add, queue: queue)
         let meter = ConcurrencyMeter()
         let wrongQueue = Counter()
-        let log = HandlerLog()
-        log.attach(to: source) { _ in
+        let (source, log) = makeLoggedSource(engine, "arena.source.on-target", on: queue) { _ in
             meter.measure {
                 if engine.currentSpecific(key) != "target" { wrongQueue.add() }
                 Timing.jitter(upTo: 20)
@@ -251,10 +243,7 @@ enum SourceInactive: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
-            let queue = engine.makeQueue(label: "arena.source.inactive.\(round)")
-            let source = engine.makeUserDataSource(label: "arena.source.inactive.\(round)", merge: .add, queue: queue)
-            let log = HandlerLog()
-            log.attach(to: source)
+            let (source, log) = makeLoggedSource(engine, "arena.source.inactive.\(round)")
             source.merge(2)
             source.merge(1)
             Timing.pause(quietPeriod)
@@ -275,10 +264,7 @@ enum SourceSuspendCoalesces: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
-            let queue = engine.makeQueue(label: "arena.source.suspend.\(round)")
-            let source = engine.makeUserDataSource(label: "arena.source.suspend.\(round)", merge: .add, queue: queue)
-            let log = HandlerLog()
-            log.attach(to: source)
+            let (source, log) = makeLoggedSource(engine, "arena.source.suspend.\(round)")
             source.activate()
             source.merge(1)
             let first = Timing.eventually { log.count == 1 }
@@ -305,12 +291,10 @@ enum SourceCancel: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<10 {
             let queue = engine.makeQueue(label: "arena.source.cancel.\(round)", kind: round % 2 == 0 ? .serial : .concurrent)
-            let source = engine.makeUserDataSource(label: "arena.source.cancel.\(round)", merge: .add, queue: queue)
             let inHandler = Latch()
             let release = Latch()
-            let log = HandlerLog()
             let handlerRunning = Counter()
-            log.attach(to: source) { _ in
+            let (source, log) = makeLoggedSource(engine, "arena.source.cancel.\(round)", on: queue) { _ in
                 handlerRunning.add(1)
                 inHandler.countDown()
                 release.wait(.seconds(5))

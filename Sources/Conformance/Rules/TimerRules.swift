@@ -17,13 +17,26 @@ final class FireLog: @unchecked Sendable {
     var count: Int { fires.count }
     var totalData: UInt { entries.reduce(0) { $0 + $1.data } }
 
-    func attach<T: EngineTimerSource>(to timer: T, work: @escaping @Sendable () -> Void = {}) {
+    func attach<T: EngineTimerSource>(to timer: T, work: @escaping @Sendable (T) -> Void = { _ in }) {
         timer.setEventHandler { [weak timer, self] in
             guard let timer else { return }
             fires.append((.now(), timer.data))
-            work()
+            work(timer)
         }
     }
+}
+
+/// A timer with a `FireLog` attached, scheduled and activated: the setup most timer rules share. `work` runs inside
+/// each handler call, after the call was logged.
+func startTimer<E: Engine>(_ engine: E, _ label: String, on queue: E.Queue, deadline: Deadline, repeating: Duration? = nil,
+                           leeway: Duration = .zero, work: @escaping @Sendable (E.TimerSource) -> Void = { _ in })
+    -> (timer: E.TimerSource, log: FireLog) {
+    let timer = engine.makeTimerSource(label: label, queue: queue)
+    let log = FireLog()
+    log.attach(to: timer, work: work)
+    timer.schedule(deadline: deadline, repeating: repeating, leeway: leeway)
+    timer.activate()
+    return (timer, log)
 }
 
 enum TimerNotEarly: BehaviourRule {
@@ -35,13 +48,9 @@ enum TimerNotEarly: BehaviourRule {
         let queue = engine.makeQueue(label: "arena.timer.not-early", kind: .concurrent)
         var timers: [(E.TimerSource, FireLog, Deadline, Duration?)] = []
         for index in 0..<20 {
-            let timer = engine.makeTimerSource(label: "arena.timer.not-early.\(index)", queue: queue)
-            let log = FireLog()
-            log.attach(to: timer)
             let deadline = Deadline.now() + .milliseconds(Int.random(in: 1...80))
             let interval: Duration? = index % 4 == 0 ? .milliseconds(15) : nil
-            timer.schedule(deadline: deadline, repeating: interval, leeway: .zero)
-            timer.activate()
+            let (timer, log) = startTimer(engine, "arena.timer.not-early.\(index)", on: queue, deadline: deadline, repeating: interval)
             timers.append((timer, log, deadline, interval))
         }
         Timing.pause(.milliseconds(200))
@@ -66,14 +75,12 @@ enum TimerRepeat: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.repeat")
-        let timer = engine.makeTimerSource(label: "arena.timer.repeat", queue: queue)
-        let log = FireLog()
-        // A handler that takes a share of the interval: a timer that re-arms from the handler's end drifts.
-        log.attach(to: timer) { Timing.spin(.milliseconds(2)) }
         let interval: Duration = .milliseconds(10)
         let start = Deadline.now() + interval
-        timer.schedule(deadline: start, repeating: interval, leeway: .zero)
-        timer.activate()
+        // A handler that takes a share of the interval: a timer that re-arms from the handler's end drifts.
+        let (timer, log) = startTimer(engine, "arena.timer.repeat", on: queue, deadline: start, repeating: interval) { _ in
+            Timing.spin(.milliseconds(2))
+        }
         Timing.pause(.milliseconds(600))
         cancelAndDrain(timer)
 
@@ -106,12 +113,8 @@ enum TimerLeeway: BehaviourRule {
         var timers: [(E.TimerSource, FireLog, Deadline, Duration)] = []
         for (index, leeway) in [Duration.zero, .milliseconds(1), .milliseconds(20), .milliseconds(100), .milliseconds(300)].enumerated() {
             for copy in 0..<3 {
-                let timer = engine.makeTimerSource(label: "arena.timer.leeway.\(index).\(copy)", queue: queue)
-                let log = FireLog()
-                log.attach(to: timer)
                 let deadline = Deadline.now() + .milliseconds(20 + 10 * copy)
-                timer.schedule(deadline: deadline, repeating: nil, leeway: leeway)
-                timer.activate()
+                let (timer, log) = startTimer(engine, "arena.timer.leeway.\(index).\(copy)", on: queue, deadline: deadline, leeway: leeway)
                 timers.append((timer, log, deadline, leeway))
             }
         }
@@ -134,12 +137,8 @@ enum TimerDataCountsFires: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<3 {
             let queue = engine.makeQueue(label: "arena.timer.data.\(round)")
-            let timer = engine.makeTimerSource(label: "arena.timer.data.\(round)", queue: queue)
-            let log = FireLog()
-            log.attach(to: timer)
             let start = Deadline.now() + .milliseconds(20)
-            timer.schedule(deadline: start, repeating: .milliseconds(20), leeway: .zero)
-            timer.activate()
+            let (timer, log) = startTimer(engine, "arena.timer.data.\(round)", on: queue, deadline: start, repeating: .milliseconds(20))
             timer.suspend()
             Timing.pause(.milliseconds(110))  // about five fires
             let whileSuspended = log.count
@@ -172,11 +171,7 @@ enum TimerReschedule: BehaviourRule {
         let queue = engine.makeQueue(label: "arena.timer.reschedule")
 
         // Brought forward: a far deadline replaced by a near one fires near, once.
-        let forward = engine.makeTimerSource(label: "arena.timer.reschedule.forward", queue: queue)
-        let forwardLog = FireLog()
-        forwardLog.attach(to: forward)
-        forward.schedule(deadline: .now() + .seconds(30), repeating: nil, leeway: .zero)
-        forward.activate()
+        let (forward, forwardLog) = startTimer(engine, "arena.timer.reschedule.forward", on: queue, deadline: .now() + .seconds(30))
         let near = Deadline.now() + .milliseconds(20)
         forward.schedule(deadline: near, repeating: nil, leeway: .zero)
         let firedNear = Timing.eventually(within: .seconds(2)) { forwardLog.count > 0 }
@@ -184,11 +179,8 @@ enum TimerReschedule: BehaviourRule {
         try expect(firedNear, "a timer rescheduled from 30 s to 20 ms did not fire within 2 s")
 
         // Pending fires are cleared: reschedule while suspended, with fires already due.
-        let pending = engine.makeTimerSource(label: "arena.timer.reschedule.pending", queue: queue)
-        let pendingLog = FireLog()
-        pendingLog.attach(to: pending)
-        pending.schedule(deadline: .now() + .milliseconds(5), repeating: .milliseconds(5), leeway: .zero)
-        pending.activate()
+        let (pending, pendingLog) = startTimer(engine, "arena.timer.reschedule.pending", on: queue,
+                                               deadline: .now() + .milliseconds(5), repeating: .milliseconds(5))
         pending.suspend()
         Timing.pause(.milliseconds(40))
         let newDeadline = Deadline.now() + .milliseconds(60)
@@ -203,17 +195,14 @@ enum TimerReschedule: BehaviourRule {
                    "after rescheduling, calls were \(entries.map { "data \($0.data) at \($0.at - newDeadline) from the new deadline" })")
 
         // From inside the handler: the first call turns a 10 ms repeater into a one-shot 50 ms later.
-        let inside = engine.makeTimerSource(label: "arena.timer.reschedule.inside", queue: queue)
-        let insideLog = FireLog()
         let rescheduledAt = Locked<Deadline?>(nil)
-        insideLog.attach(to: inside) { [weak inside] in
-            guard let inside, rescheduledAt.snapshot == nil else { return }
+        let (inside, insideLog) = startTimer(engine, "arena.timer.reschedule.inside", on: queue,
+                                             deadline: .now() + .milliseconds(10), repeating: .milliseconds(10)) { timer in
+            guard rescheduledAt.snapshot == nil else { return }
             let deadline = Deadline.now() + .milliseconds(50)
             rescheduledAt.withLock { $0 = deadline }
-            inside.schedule(deadline: deadline, repeating: nil, leeway: .zero)
+            timer.schedule(deadline: deadline, repeating: nil, leeway: .zero)
         }
-        inside.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(10), leeway: .zero)
-        inside.activate()
         Timing.pause(.milliseconds(200))
         cancelAndDrain(inside)
         let calls = insideLog.entries
@@ -232,10 +221,9 @@ enum TimerCancel: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
             let queue = engine.makeQueue(label: "arena.timer.cancel.\(round)", kind: .concurrent)
-            let timer = engine.makeTimerSource(label: "arena.timer.cancel.\(round)", queue: queue)
             let running = Counter()
-            let log = FireLog()
-            log.attach(to: timer) {
+            let (timer, log) = startTimer(engine, "arena.timer.cancel.\(round)", on: queue, deadline: .now(),
+                                          repeating: .milliseconds(2)) { _ in
                 running.add(1)
                 Timing.spin(.milliseconds(1))
                 running.add(-1)
@@ -248,8 +236,6 @@ enum TimerCancel: BehaviourRule {
                 cancelRuns.add()
                 cancelled.countDown()
             }
-            timer.schedule(deadline: .now(), repeating: .milliseconds(2), leeway: .zero)
-            timer.activate()
             let fired = Timing.eventually(within: .seconds(2)) { log.count >= 5 }
             timer.cancel()
             try expectOpens(cancelled, "round \(round): the cancel handler")
@@ -271,12 +257,7 @@ enum TimerOneShot: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.one-shot", kind: .concurrent)
         let timers = (0..<10).map { index in
-            let timer = engine.makeTimerSource(label: "arena.timer.one-shot.\(index)", queue: queue)
-            let log = FireLog()
-            log.attach(to: timer)
-            timer.schedule(deadline: .now() + .milliseconds(index * 3), repeating: nil, leeway: .zero)
-            timer.activate()
-            return (timer, log)
+            startTimer(engine, "arena.timer.one-shot.\(index)", on: queue, deadline: .now() + .milliseconds(index * 3))
         }
         Timing.pause(.milliseconds(150))
         for (timer, _) in timers { cancelAndDrain(timer) }
