@@ -26,21 +26,21 @@ public final class SystemOnce: EngineOnce {
             misuse("once called recursively from its own body: once '\(label)'")
         }
         withoutActuallyEscaping(body) { body in
-            var call = Callout(body: body, runner: self)
+            var call = Callout(body: body, token: self)
             withUnsafeMutablePointer(to: &call) { pointer in
                 dispatch_once_f(predicate, pointer) { context in
                     let call = context!.assumingMemoryBound(to: Callout.self).pointee
-                    call.runner.runner.store(UInt(pthread_self()), ordering: .relaxed)
+                    call.token.runner.store(UInt(pthread_self()), ordering: .relaxed)
                     call.body()
-                    call.runner.runner.store(0, ordering: .relaxed)
+                    call.token.runner.store(0, ordering: .relaxed)
                 }
             }
         }
     }
 
-    /// What the C callout needs: the body and the token to mark.
+    /// What the C callout needs: the body and the token whose runner it marks.
     private struct Callout {
         let body: () -> Void
-        let runner: SystemOnce
+        let token: SystemOnce
     }
 }
