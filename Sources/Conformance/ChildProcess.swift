@@ -93,8 +93,14 @@ public enum ConformanceChild {
         _exit(0)
     }
 
-    /// The result a behaviour child reported, or what its ending says when it reported none.
+    /// The result a behaviour child reported, or what its ending says when it reported none. A sanitizer report on
+    /// the child's standard error fails the rule whatever the check said: under `swift test --sanitize=thread` a
+    /// data race is a result.
     public static func result(of outcome: ChildOutcome, for request: ChildRequest, seconds: Double) -> RuleResult {
+        if let report = sanitizerReport(in: outcome.standardError) {
+            return RuleResult(engine: request.engine, rule: request.rule, status: .fail, detail: report,
+                              seconds: seconds, repeats: request.repeats)
+        }
         let reported = outcome.standardOutput.split(separator: "\n").last { $0.hasPrefix(resultMarker) }
         if let reported, let result = try? JSONDecoder().decode(RuleResult.self, from: Data(reported.dropFirst(resultMarker.count).utf8)) {
             return result
@@ -106,5 +112,14 @@ public enum ConformanceChild {
         }
         return RuleResult(engine: request.engine, rule: request.rule, status: status, detail: detail,
                           seconds: seconds, repeats: request.repeats)
+    }
+
+    /// The first sanitizer warning on `standardError` with the first frame of ours it names, if there is one.
+    static func sanitizerReport(in standardError: String) -> String? {
+        let lines = standardError.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer") })
+        else { return nil }
+        let frame = lines[start...].first { $0.contains("/Sources/") || $0.contains("/Tests/") }
+        return ([lines[start]] + (frame.map { [String($0.drop { $0 == " " })] } ?? [])).joined(separator: " at ")
     }
 }

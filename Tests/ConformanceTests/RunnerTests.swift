@@ -79,6 +79,23 @@ extension ArenaTests {
             let hung = ConformanceChild.result(of: ChildOutcome(termination: .timedOut, standardError: ""), for: request, seconds: 0)
             #expect(hung.status == .timeout)
         }
+
+        @Test("a sanitizer report in a child fails the rule even when the check passed")
+        func sanitizerReportFails() {
+            let request = ChildRequest(engine: "system", rule: "serial.fifo", repeats: 1, timeout: .seconds(1))
+            let passed = #"arena-result: {"engine":"system","rule":"serial.fifo","status":"pass","detail":"","seconds":0.1,"repeats":1}"#
+            let clean = ConformanceChild.result(of: ChildOutcome(termination: .exited(0), standardOutput: passed, standardError: ""), for: request, seconds: 0)
+            #expect(clean.status == .pass)
+            let race = """
+                ==================
+                WARNING: ThreadSanitizer: data race (pid=42)
+                  Write of size 8 at 0x7b0400000010 by thread T3:
+                    #0 closure in check /work/main/Sources/Conformance/Rules/QueueRules.swift:61:40 (tests+0x1234)
+                """
+            let raced = ConformanceChild.result(of: ChildOutcome(termination: .exited(0), standardOutput: passed, standardError: race), for: request, seconds: 0)
+            #expect(raced.status == .fail)
+            #expect(raced.detail.hasPrefix("WARNING: ThreadSanitizer: data race") && raced.detail.contains("QueueRules.swift:61"))
+        }
     }
 
     @Suite

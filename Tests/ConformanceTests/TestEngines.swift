@@ -1,5 +1,6 @@
 import Conformance
 import Contenders
+import Glibc
 
 /// Every engine a test can name: the registered ones and the mutants.
 enum TestEngines {
@@ -29,12 +30,22 @@ extension ChildOutcome {
 /// Runs a behaviour rule in a child process of its own (a Swift Testing exit test), as `arena conform` does, and
 /// returns what the child reported: a deadlocked engine keeps its stuck threads in the child.
 func runIsolated(_ request: ChildRequest) async -> RuleResult? {
+    _ = sanitizerKeepsExitCode
     let start = Deadline.now()
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as ChildRequest] in
         await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.rule(id: request.rule)!)
     }
     return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
 }
+
+/// Under `swift test --sanitize=thread`, a child that saw a race would exit 66 and the failed exit test would drop
+/// its output. With `exitcode=0` the child exits as usual and `ConformanceChild.result` finds the report on its
+/// standard error and fails the rule with the report's text. Set once, before the first child starts; harmless
+/// without a sanitizer.
+let sanitizerKeepsExitCode: Void = {
+    let options = getenv("TSAN_OPTIONS").map { String(cString: $0) + ":" } ?? ""
+    setenv("TSAN_OPTIONS", options + "exitcode=0", 1)
+}()
 
 /// Runs a misuse rule's trigger in a child process and judges how the child ended.
 func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> (Status, String)? {
