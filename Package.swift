@@ -3,6 +3,8 @@ import PackageDescription
 
 // Dependencies, each for a reason:
 // - swift-argument-parser: the `arena` command line (subcommands, validation, exit code 64 on usage errors).
+// - swift-collections: `Deque` (FIFO queues without O(n) removal at the front) and `Heap` (the timer thread's
+//   deadlines) for the mutex engine.
 let package = Package(
     name: "DispatchArena",
     products: [
@@ -12,9 +14,19 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
-        .target(name: "Contenders"),
+        // Linux calls Glibc does not import (epoll, eventfd): thin C wrappers, no engine logic.
+        .target(name: "CLinux"),
+        .target(
+            name: "Contenders",
+            dependencies: [
+                "CLinux",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
         .target(name: "Conformance", dependencies: ["Contenders"]),
         .executableTarget(
             name: "Arena",

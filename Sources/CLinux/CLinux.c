@@ -1,0 +1,43 @@
+#define _GNU_SOURCE
+#include "CLinux.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+_Static_assert(CLINUX_EPOLL_CTL_ADD == EPOLL_CTL_ADD && CLINUX_EPOLL_CTL_DEL == EPOLL_CTL_DEL && CLINUX_EPOLL_CTL_MOD == EPOLL_CTL_MOD, "epoll ops");
+_Static_assert(CLINUX_EPOLLIN == EPOLLIN && CLINUX_EPOLLOUT == EPOLLOUT && CLINUX_EPOLLONESHOT == EPOLLONESHOT, "epoll events");
+
+int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int clinux_epoll_ctl(int epoll, int op, int descriptor, uint32_t events, uint64_t identifier) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.u64 = identifier;
+    return epoll_ctl(epoll, op, descriptor, &event);
+}
+
+int clinux_epoll_wait(int epoll, uint64_t *identifiers, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll, events, capacity, timeout_ms);
+    for (int index = 0; index < count; index++) identifiers[index] = events[index].data.u64;
+    return count;
+}
+
+int clinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+int clinux_pipe_capacity(int descriptor) { return fcntl(descriptor, F_GETPIPE_SZ); }
+
+int clinux_thread_id(void) { return (int)gettid(); }
+
+void clinux_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(pthread_self(), truncated);
+}

@@ -1,0 +1,32 @@
+// Linux calls the Glibc module does not import (epoll, eventfd, pipe sizes, thread names), wrapped in small
+// functions so Swift never handles the packed `struct epoll_event` or `_GNU_SOURCE` macros itself.
+#ifndef CLINUX_H
+#define CLINUX_H
+
+#include <stdint.h>
+
+/// epoll_create1(EPOLL_CLOEXEC).
+int clinux_epoll_create(void);
+/// epoll_ctl with an event mask and a 64-bit identifier; `op` is one of the CLINUX_EPOLL_CTL_* values.
+int clinux_epoll_ctl(int epoll, int op, int descriptor, uint32_t events, uint64_t identifier);
+/// epoll_wait storing the identifiers of up to `capacity` (at most 64) ready registrations.
+int clinux_epoll_wait(int epoll, uint64_t *identifiers, int capacity, int timeout_ms);
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK).
+int clinux_eventfd(void);
+/// fcntl(F_GETPIPE_SZ): a pipe's capacity in bytes, or -1 for other descriptors.
+int clinux_pipe_capacity(int descriptor);
+/// The calling thread's kernel id (gettid).
+int clinux_thread_id(void);
+/// Names the calling thread (at most 15 characters are kept).
+void clinux_set_thread_name(const char *name);
+
+enum {
+    CLINUX_EPOLL_CTL_ADD = 1,
+    CLINUX_EPOLL_CTL_DEL = 2,
+    CLINUX_EPOLL_CTL_MOD = 3,
+    CLINUX_EPOLLIN = 0x001,
+    CLINUX_EPOLLOUT = 0x004,
+    CLINUX_EPOLLONESHOT = 1u << 30,
+};
+
+#endif
