@@ -1,0 +1,72 @@
+/// A group: a count of outstanding work and the notifications waiting for it to reach zero, under one mutex.
+public final class MutexGroup: EngineGroup, @unchecked Sendable {
+    public let label: String
+    private let lock = PthreadMutex()
+    private let emptied = PthreadCondition()
+    // Guarded by `lock`:
+    private var outstanding = 0
+    /// Manual `enter()`s not yet left; a `leave()` beyond them is misuse.
+    private var entered = 0
+    private var notifications: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
+
+    init(label: String) { self.label = label }
+
+    public func async(on queue: MutexQueue, _ block: @escaping @Sendable () -> Void) {
+        lock.withLock { outstanding += 1 }
+        queue.async { [self] in
+            block()
+            finishOne()
+        }
+    }
+
+    public func enter() {
+        lock.withLock {
+            outstanding += 1
+            entered += 1
+        }
+    }
+
+    public func leave() {
+        lock.lock()
+        guard entered > 0 else {
+            lock.unlock()
+            misuse("unbalanced leave: leave() without a matching enter() on group '\(label)'")
+        }
+        entered -= 1
+        lock.unlock()
+        finishOne()
+    }
+
+    private func finishOne() {
+        lock.lock()
+        outstanding -= 1
+        var ready: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
+        if outstanding == 0 {
+            swap(&ready, &notifications)
+            emptied.broadcast()
+        }
+        lock.unlock()
+        for notification in ready { notification.queue.async(notification.block) }
+    }
+
+    public func notify(queue: MutexQueue, _ block: @escaping @Sendable () -> Void) {
+        lock.lock()
+        if outstanding == 0 {
+            lock.unlock()
+            return queue.async(block)
+        }
+        notifications.append((queue, block))
+        lock.unlock()
+    }
+
+    public func wait(until deadline: Deadline) -> WaitResult {
+        MutexThreadContext.blocking {
+            lock.withLock {
+                while outstanding > 0 {
+                    if !emptied.wait(lock, until: deadline) && outstanding > 0 { return .timedOut }
+                }
+                return .success
+            }
+        }
+    }
+}

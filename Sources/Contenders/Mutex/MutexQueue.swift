@@ -1,0 +1,194 @@
+import DequeModule
+
+/// A serial or concurrent queue of the mutex engine: a `Deque` of items under one pthread mutex.
+///
+/// A queue runs *through* its target: when it has work it asks its target (or, without a target, the worker pool)
+/// to run it, by enqueuing a `.drain(self)` item there. A target that is serial runs that item like any of its own
+/// blocks, so everything targeting a serial queue is serialised with it; a chain is as wide as its narrowest link.
+///
+/// - Serial: `busy` is set while a drain is scheduled or running, or while a sync caller owns the queue, so exactly
+///   one thread runs its blocks. A drain runs at most `batch` items, then re-enqueues itself behind whatever else
+///   its target has, so one busy queue cannot starve others.
+/// - Concurrent: `running` blocks run at once; a barrier (or a retarget) at the head waits for `running` to drop
+///   to zero and then runs alone. The queue keeps up to one outstanding request per pending item in its target;
+///   each request starts items from the head while the head may start.
+public final class MutexQueue: EngineQueue, @unchecked Sendable {
+    public typealias WorkItem = MutexWorkItem
+
+    public let label: String
+    public let kind: QueueKind
+    let runtime: MutexRuntime
+    /// The global queue ignores suspension, as libdispatch's global queues do.
+    let isGlobal: Bool
+
+    /// Items one drain or request runs before yielding its thread.
+    static let batch = 16
+
+    let lock = PthreadMutex()
+    // Everything below is guarded by `lock`.
+    var items = Deque<MutexQueueItem>()
+    var target: MutexQueue?
+    var suspensions = 0
+    var inactive: Bool
+    var specifics: [ObjectIdentifier: Any] = [:]
+    /// Serial: a drain is scheduled or running, or a sync caller owns the queue.
+    var busy = false
+    /// Concurrent: blocks running now, whether a barrier runs, requests outstanding in the target, and the target
+    /// generation (a retarget makes requests still waiting in the old target stale).
+    var running = 0
+    var barrierRunning = false
+    var requests = 0
+    var generation: UInt64 = 0
+    /// Barrier-like items waiting in `items`; a non-barrier sync may run inline only when there are none.
+    var pendingBarriers = 0
+
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime, isGlobal: Bool = false) {
+        self.label = label
+        self.kind = kind
+        self.runtime = runtime
+        self.isGlobal = isGlobal
+        inactive = startsInactive
+        self.target = target
+    }
+
+    deinit {
+        if suspensions > 0 { misuse("released while suspended: queue '\(label)'") }
+        if inactive { misuse("released while inactive: queue '\(label)'") }
+    }
+
+    /// Whether blocks may start (lock held).
+    var isRunnable: Bool { (suspensions == 0 || isGlobal) && !inactive }
+
+    // MARK: Submission
+
+    public func async(_ block: @escaping @Sendable () -> Void) { enqueue(.block(block)) }
+
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) { enqueue(.barrier(block)) }
+
+    public func async(_ item: MutexWorkItem) { enqueue(.block { item.perform() }) }
+
+    public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(block) }
+    }
+
+    public func asyncAfter(deadline: Deadline, _ item: MutexWorkItem) {
+        asyncAfter(deadline: deadline) { item.perform() }
+    }
+
+    /// Appends `item` and asks the target for a turn if the queue just became runnable work.
+    func enqueue(_ item: MutexQueueItem) {
+        lock.lock()
+        items.append(item)
+        if item.isBarrier { pendingBarriers += 1 }
+        scheduleAndUnlock()
+    }
+
+    /// With `lock` held: asks the target (or the pool) for as many turns as the queue now needs, then unlocks.
+    func scheduleAndUnlock() {
+        switch kind {
+        case .serial:
+            guard !busy && isRunnable && !items.isEmpty else { return lock.unlock() }
+            busy = true
+            let target = target
+            lock.unlock()
+            submit(to: target, generation: 0)
+        case .concurrent:
+            let added = requestsToAdd()
+            requests += added
+            let target = target, generation = generation
+            lock.unlock()
+            for _ in 0..<added { submit(to: target, generation: generation) }
+        }
+    }
+
+    /// How many more requests a concurrent queue needs in its target (lock held).
+    private func requestsToAdd() -> Int {
+        guard isRunnable, !barrierRunning, let head = items.first else { return 0 }
+        if head.isBarrier { return running == 0 && requests == 0 ? 1 : 0 }
+        return max(0, min(items.count, runtime.pool.maxThreads) - requests)
+    }
+
+    private func submit(to target: MutexQueue?, generation: UInt64) {
+        if let target { target.enqueue(.drain(self, generation: generation)) } else { runtime.pool.push(.drain(self, generation: generation)) }
+    }
+
+    // MARK: Draining
+
+    /// Runs the queue's work on the calling thread: a batch of a serial queue, or one request of a concurrent one.
+    func drain(generation: UInt64) {
+        switch kind {
+        case .serial: drainSerial()
+        case .concurrent: serveRequest(generation: generation)
+        }
+    }
+
+    private func drainSerial() {
+        let context = MutexThreadContext.current
+        var budget = Self.batch
+        lock.lock()
+        while true {
+            guard isRunnable, let item = items.first else {
+                busy = false
+                return lock.unlock()
+            }
+            if budget == 0 {  // yield: stay busy, queue up behind the target's other work
+                let target = target
+                lock.unlock()
+                return submit(to: target, generation: 0)
+            }
+            items.removeFirst()
+            if item.isBarrier { pendingBarriers -= 1 }
+            if case .retarget(let newTarget) = item {
+                // Between two blocks: later ones run through the new target.
+                target = newTarget
+                busy = false
+                return scheduleAndUnlock()
+            }
+            lock.unlock()
+            context.within(self) { run(item) }
+            budget -= 1
+            lock.lock()
+        }
+    }
+
+    private func serveRequest(generation request: UInt64) {
+        let context = MutexThreadContext.current
+        var budget = Self.batch
+        lock.lock()
+        guard request == generation else { return lock.unlock() }  // stale: issued before a retarget
+        requests -= 1
+        while budget > 0, isRunnable, !barrierRunning, let head = items.first {
+            let alone = head.isBarrier
+            if alone {
+                guard running == 0 else { break }
+                barrierRunning = true
+                pendingBarriers -= 1
+            } else {
+                running += 1
+            }
+            items.removeFirst()
+            if case .retarget(let newTarget) = head {
+                target = newTarget
+                generation &+= 1
+                requests = 0
+                barrierRunning = false
+                break
+            }
+            lock.unlock()
+            context.within(self) { run(head) }
+            lock.lock()
+            if alone { barrierRunning = false } else { running -= 1 }
+            budget -= 1
+        }
+        scheduleAndUnlock()
+    }
+
+    private func run(_ item: MutexQueueItem) {
+        switch item {
+        case .block(let block), .barrier(let block): block()
+        case .sync(let request): request.execute()
+        case .drain(let queue, let generation): queue.drain(generation: generation)
+        case .retarget: break
+        }
+    }
+}

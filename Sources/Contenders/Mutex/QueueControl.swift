@@ -1,0 +1,64 @@
+/// Suspension, activation, target changes and specific values.
+extension MutexQueue {
+    public func suspend() {
+        lock.withLock { suspensions += 1 }
+    }
+
+    public func resume() {
+        lock.lock()
+        guard suspensions > 0 else {
+            lock.unlock()
+            misuse("over-resume: resume() without a matching suspend() on queue '\(label)'")
+        }
+        suspensions -= 1
+        scheduleAndUnlock()
+    }
+
+    public func activate() {
+        lock.lock()
+        guard inactive else { return lock.unlock() }
+        inactive = false
+        scheduleAndUnlock()
+    }
+
+    /// Inactive or idle: the target changes now. Busy: a `.retarget` item goes into the FIFO, so the change lands
+    /// between the blocks submitted before and after it (on a concurrent queue it waits, like a barrier, for the
+    /// running blocks).
+    public func setTarget(_ newTarget: MutexQueue) {
+        var link: MutexQueue? = newTarget
+        while let queue = link {
+            if queue === self { misuse("setTarget would make a cycle: queue '\(label)' would target itself") }
+            link = queue.lock.withLock { queue.target }
+        }
+        lock.lock()
+        let idle = kind == .serial ? !busy && items.isEmpty : running == 0 && !barrierRunning && items.isEmpty
+        if inactive || idle {
+            target = newTarget
+            generation &+= 1
+            requests = 0
+            return lock.unlock()
+        }
+        items.append(.retarget(newTarget))
+        pendingBarriers += 1
+        scheduleAndUnlock()
+    }
+
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        lock.withLock { specifics[ObjectIdentifier(key)] = value }
+    }
+
+    public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        lock.withLock { specifics[ObjectIdentifier(key)] } as? Value
+    }
+
+    /// The value for `key` on this queue or the nearest queue above it.
+    func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        var link: MutexQueue? = self
+        while let queue = link {
+            let (value, above) = queue.lock.withLock { (queue.specifics[ObjectIdentifier(key)], queue.target) }
+            if let value { return value as? Value }
+            link = above
+        }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// What the mutex engine knows about the calling thread: which queues it is draining right now (outermost first),
+/// and whether it is one of the engine's workers. Queues use it to find the current queue for specific values and
+/// to diagnose a sync onto a queue the thread already drains; the pool uses it to count workers that block.
+final class MutexThreadContext {
+    /// Queues whose blocks this thread runs right now, through every target link, outermost first.
+    var entered: [MutexQueue] = []
+    /// The pool this thread works for, if it is a worker.
+    var pool: MutexWorkerPool?
+
+    init() { entered.reserveCapacity(8) }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in Unmanaged<MutexThreadContext>.fromOpaque(raw!).release() }
+        return key
+    }()
+
+    /// The calling thread's context, made on first use and released when the thread exits.
+    static var current: MutexThreadContext {
+        if let raw = pthread_getspecific(key) { return Unmanaged<MutexThreadContext>.fromOpaque(raw).takeUnretainedValue() }
+        let context = MutexThreadContext()
+        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// Whether this thread is draining `queue` (directly, or because it drains a queue targeting it).
+    func drains(_ queue: MutexQueue) -> Bool { entered.contains { $0 === queue } }
+
+    /// The innermost queue this thread runs a block of.
+    var innermost: MutexQueue? { entered.last }
+
+    /// Runs `body` with `queue` entered.
+    @inline(__always)
+    func within<T>(_ queue: MutexQueue, _ body: () throws -> T) rethrows -> T {
+        entered.append(queue)
+        defer { entered.removeLast() }
+        return try body()
+    }
+
+    /// Runs `body` as a wait that may block this thread: a worker tells its pool, which may start another
+    /// thread so that runnable work is not stranded behind blocked workers.
+    @inline(__always)
+    static func blocking<T>(_ body: () throws -> T) rethrows -> T {
+        guard let pool = current.pool else { return try body() }
+        pool.workerWillBlock()
+        defer { pool.workerDidUnblock() }
+        return try body()
+    }
+}

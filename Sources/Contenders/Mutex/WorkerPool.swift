@@ -1,0 +1,179 @@
+import CLinux
+import DequeModule
+import Glibc
+
+/// Work the pool runs: a queue targeting the pool itself (drain it, or serve one request of a concurrent queue),
+/// or a plain task (apply's helpers).
+enum MutexPoolItem {
+    case drain(MutexQueue, generation: UInt64)
+    case task(@Sendable () -> Void)
+}
+
+/// The threads that run everything. One FIFO of ready items under one mutex; idle workers sleep on a condition.
+///
+/// Width is the number of active CPUs: the pool keeps that many workers *runnable*. When a worker blocks inside the
+/// engine (a sync waiting its turn, a group, semaphore, work item or once wait, apply waiting for helpers) it says so,
+/// and if work is waiting the pool starts another thread at once. Blocking the engine cannot see (sleep, I/O, a
+/// foreign lock) is caught by a starvation watch, as libdispatch's Linux monitor does: while ready work waits and no
+/// worker is idle, every 10 ms it reads the workers' kernel states (/proc/self/task/TID/stat) and adds a thread when
+/// fewer than `width` are runnable. Workers that are busy computing are runnable, so CPU-bound blocks never grow the
+/// pool. Threads beyond the width retire after 1 s idle. The total never exceeds `maxThreads` (128, as
+/// MADispatchQueue); past it, work waits for a worker to free up.
+final class MutexWorkerPool: @unchecked Sendable {
+    /// The number of workers kept runnable: the active CPUs.
+    let width: Int
+    /// The most threads the pool will ever run at once.
+    let maxThreads = 128
+
+    private let lock = PthreadMutex()
+    private let workAvailable = PthreadCondition()
+    private let watchWake = PthreadCondition()
+    private var ready = Deque<MutexPoolItem>()
+    private var threadCount = 0
+    private var idle = 0
+    private var blocked = 0
+    private var watching = false
+    /// Kernel thread ids of the live workers, for the starvation watch.
+    private var workerIDs: Set<Int32> = []
+    private var stopping = false
+    /// Every worker running; `shutdown` joins them. A worker that retires detaches itself and leaves the list.
+    private var threads: [pthread_t] = []
+    private var watch: pthread_t?
+
+    init() {
+        width = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    /// Threads running now (for tests and reports).
+    var liveThreads: Int { lock.withLock { threadCount } }
+
+    /// Queues `item` and wakes or starts a worker for it.
+    func push(_ item: MutexPoolItem) {
+        lock.lock()
+        precondition(!stopping, "mutex engine: work submitted after shutdown")
+        ready.append(item)
+        if idle > 0 {
+            workAvailable.signal()
+        } else if threadCount - blocked < width && threadCount < maxThreads {
+            startWorker()
+        } else {
+            startWatching()
+        }
+        lock.unlock()
+    }
+
+    /// A worker is about to wait inside the engine.
+    func workerWillBlock() {
+        lock.lock()
+        blocked += 1
+        if !ready.isEmpty && idle == 0 && threadCount - blocked < width && threadCount < maxThreads { startWorker() }
+        lock.unlock()
+    }
+
+    /// A worker's wait ended.
+    func workerDidUnblock() {
+        lock.withLock { blocked -= 1 }
+    }
+
+    /// Stops every thread after the ready work ran, and joins them. Nothing may be submitted afterwards.
+    func shutdown() {
+        lock.lock()
+        stopping = true
+        workAvailable.broadcast()
+        watchWake.broadcast()
+        let all = threads + (watch.map { [$0] } ?? [])
+        threads = []
+        watch = nil
+        lock.unlock()
+        for thread in all { pthread_join(thread, nil) }
+    }
+
+    // MARK: Workers (called with `lock` held)
+
+    private func startWorker() {
+        threadCount += 1
+        threads.append(startMutexEngineThread("mutex.worker") { [self] in work() })
+    }
+
+    private func work() {
+        MutexThreadContext.current.pool = self
+        let id = clinux_thread_id()
+        lock.lock()
+        workerIDs.insert(id)
+        while true {
+            while ready.isEmpty && !stopping {
+                idle += 1
+                let extra = threadCount > width
+                let woken = workAvailable.wait(lock, until: extra ? .now() + .seconds(1) : .distantFuture)
+                idle -= 1
+                if !woken && ready.isEmpty && threadCount > width && !stopping {
+                    return leave(id, retiring: true)
+                }
+            }
+            guard let item = ready.popFirst() else {  // stopping, nothing left
+                return leave(id, retiring: false)
+            }
+            lock.unlock()
+            switch item {
+            case .drain(let queue, let generation): queue.drain(generation: generation)
+            case .task(let task): task()
+            }
+            lock.lock()
+        }
+    }
+
+    /// A worker's way out, called with `lock` held; unlocks. A worker retiring while the pool runs on detaches
+    /// itself (nobody will join it); at shutdown, `shutdown` joins it.
+    private func leave(_ id: Int32, retiring: Bool) {
+        threadCount -= 1
+        workerIDs.remove(id)
+        if retiring {
+            let me = pthread_self()
+            threads.removeAll { pthread_equal($0, me) != 0 }
+            pthread_detach(me)
+        }
+        lock.unlock()
+    }
+
+    // MARK: Starvation watch
+
+    private func startWatching() {
+        guard !watching else { return }
+        watching = true
+        if watch == nil {
+            watch = startMutexEngineThread("mutex.watch") { [self] in watchLoop() }
+        } else {
+            watchWake.signal()
+        }
+    }
+
+    private func watchLoop() {
+        lock.lock()
+        while !stopping {
+            if !watching || ready.isEmpty {
+                watching = false
+                watchWake.wait(lock)
+                continue
+            }
+            watchWake.wait(lock, until: .now() + .milliseconds(10))
+            guard !ready.isEmpty && idle == 0 && threadCount < maxThreads else { continue }
+            let workers = workerIDs
+            lock.unlock()
+            let runnable = workers.count { Self.isRunnable($0) }
+            lock.lock()
+            if !ready.isEmpty && idle == 0 && runnable < width && threadCount < maxThreads { startWorker() }
+        }
+        lock.unlock()
+    }
+
+    /// Whether the kernel has thread `id` of this process running or ready to run (state R in its stat line).
+    private static func isRunnable(_ id: Int32) -> Bool {
+        let descriptor = open("/proc/self/task/\(id)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else { return false }
+        return buffer[close + 2] == UInt8(ascii: "R")  // "pid (name) S ...": the state follows the name
+    }
+}
