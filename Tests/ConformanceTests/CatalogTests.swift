@@ -6,13 +6,13 @@ extension ArenaTests {
     /// The whole catalog on every registered engine, each rule in a child process of its own.
     @Suite
     struct CatalogTests {
-        @Test("behaviour rule", arguments: EngineRegistry.names, TestEngines.behaviourRules)
+        @Test("behaviour rule", arguments: TestEngines.catalogEngines, TestEngines.behaviourRules)
         func behaviour(engine: String, rule: String) async throws {
             let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
-        @Test("misuse is diagnosed", arguments: EngineRegistry.names, TestEngines.misuseRules)
+        @Test("misuse is diagnosed", arguments: TestEngines.catalogEngines, TestEngines.misuseRules)
         func misuse(engine: String, rule: String) async throws {
             let (status, detail) = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
             #expect(status == .pass, "\(engine) \(rule): \(detail)")

@@ -8,6 +8,16 @@ enum TestEngines {
         EngineRegistry.engine(named: name) ?? Mutants.engine(named: name)
     }
 
+    /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`
+    /// (comma-separated), so that a ThreadSanitizer run can look at one engine.
+    static let catalogEngines: [String] = {
+        guard let chosen = getenv("ARENA_ENGINES").map({ String(cString: $0) }), !chosen.isEmpty else {
+            return EngineRegistry.names
+        }
+        let names = chosen.split(separator: ",").map(String.init)
+        return EngineRegistry.names.filter(names.contains)
+    }()
+
     /// Ids of the catalog's behaviour rules and misuse rules.
     static let behaviourRules = Catalog.rules.filter { !$0.isMisuse }.map(\.id)
     static let misuseRules = Catalog.rules.filter(\.isMisuse).map(\.id)
