@@ -19,6 +19,11 @@ public final class MutexDescriptorSource: MutexSource, @unchecked Sendable {
         super.init(label: label, queue: queue)
     }
 
+    deinit {
+        // Released without cancel: stop watching and close the duplicate (no handler can run any more).
+        if registration != 0 { reactor.unregister(registration) }
+    }
+
     override func didActivate() {
         // Under the source's lock: the first report may arrive before `register` returns, and it must find the id.
         lock.withLock { registration = reactor.register(self, descriptor: descriptor, writable: direction == .write) }

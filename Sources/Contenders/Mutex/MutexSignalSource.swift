@@ -48,12 +48,17 @@ private func countSignal(_ number: Int32) {
     _ = write(signalPipeWrite.load(ordering: .relaxed), &byte, 1)
 }
 
+private struct WeakSignalSource {
+    weak var source: MutexSignalSource?
+}
+
 /// The process-wide side of signal sources.
 final class MutexSignalHub: @unchecked Sendable {
     static let shared = MutexSignalHub()
 
     private let lock = PthreadMutex()
-    private var sources: [Int32: [MutexSignalSource]] = [:]
+    /// Weak: a source released without cancel stops counting, as it would in libdispatch.
+    private var sources: [Int32: [WeakSignalSource]] = [:]
     private var previous: [Int32: sigaction] = [:]
     private let readEnd: Int32
 
@@ -81,14 +86,14 @@ final class MutexSignalHub: @unchecked Sendable {
                 sigaction(number, &action, &old)
                 previous[number] = old
             }
-            sources[number, default: []].append(source)
+            sources[number, default: []].append(WeakSignalSource(source: source))
         }
     }
 
     func remove(_ source: MutexSignalSource) {
         lock.withLock {
             let number = source.signal
-            sources[number]?.removeAll { $0 === source }
+            sources[number]?.removeAll { $0.source == nil || $0.source === source }
             if sources[number]?.isEmpty == true, var old = previous.removeValue(forKey: number) {
                 sigaction(number, &old, nil)
                 sources[number] = nil
@@ -104,7 +109,7 @@ final class MutexSignalHub: @unchecked Sendable {
             for (number, listeners) in watched {
                 let count = signalCounts[Int(number)].exchange(0, ordering: .relaxed)
                 guard count > 0 else { continue }
-                for source in listeners { source.merge { $0 &+= UInt(count) } }
+                for listener in listeners { listener.source?.merge { $0 &+= UInt(count) } }
             }
         }
     }

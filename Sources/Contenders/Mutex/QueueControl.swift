@@ -25,6 +25,7 @@ extension MutexQueue {
     /// between the blocks submitted before and after it (on a concurrent queue it waits, like a barrier, for the
     /// running blocks).
     public func setTarget(_ newTarget: MutexQueue) {
+        if isGlobal { misuse("setTarget on the global queue '\(label)'") }
         var link: MutexQueue? = newTarget
         while let queue = link {
             if queue === self { misuse("setTarget would make a cycle: queue '\(label)' would target itself") }
