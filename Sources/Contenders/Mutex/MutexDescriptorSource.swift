@@ -1,18 +1,16 @@
-import CLinux
-import Glibc
 
 /// A read or write source: the reactor reports readiness once per arming; the source sets the pending data to the
 /// bytes available (read) or an estimate of the room (write), delivers, and re-arms after the handler ran. It
 /// registers on activation and stays unarmed while suspended.
-public final class MutexDescriptorSource: MutexSource, @unchecked Sendable {
+public final class MutexDescriptorSource: MutexSource, ReadinessListener, @unchecked Sendable {
     enum Direction { case read, write }
 
     private let descriptor: Int32
     private let direction: Direction
-    private let reactor: MutexReactor
+    private let reactor: EpollReactor
     private var registration: UInt64 = 0  // guarded by `lock`; 0 before activation and after cancel
 
-    init(label: String, descriptor: Int32, direction: Direction, queue: MutexQueue, reactor: MutexReactor) {
+    init(label: String, descriptor: Int32, direction: Direction, queue: MutexQueue, reactor: EpollReactor) {
         self.descriptor = descriptor
         self.direction = direction
         self.reactor = reactor
@@ -33,23 +31,10 @@ public final class MutexDescriptorSource: MutexSource, @unchecked Sendable {
     func descriptorReady() {
         let id = lock.withLock { registration }
         guard id != 0 else { return }
-        let watched = reactor.descriptor(id)
-        var available: Int32 = 0
-        let measured = ioctl(watched, UInt(FIONREAD), &available) == 0
-        let data: UInt
-        switch direction {
-        case .read:
-            data = measured ? UInt(max(available, 0)) : 1
-        case .write:
-            // Room left in a pipe: its capacity minus what waits in it; 1 when the descriptor cannot say.
-            let capacity = clinux_pipe_capacity(watched)
-            data = capacity > 0 && measured ? UInt(max(1, capacity - available)) : 1
-        }
+        let (data, ended) = reactor.readiness(id, writable: direction == .write)
         if data == 0 {
-            // Nothing to read: a report overtaken by a reader (ask again), or end of file (stay quiet: nothing more
-            // will come, and re-arming would report it again at once, forever).
-            var probe = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
-            let ended = poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLHUP | POLLERR) != 0
+            // Nothing to report: a report overtaken by a reader (ask again), or end of file (stay quiet: nothing
+            // more will come, and re-arming would report it again at once, forever).
             return ended ? () : rearm()
         }
         merge { $0 = data }

@@ -9,8 +9,8 @@
 /// queue (and its whole target chain) and runs the block on the caller's thread when all of it is free; otherwise it
 /// waits in the queue's FIFO on a condition variable and a drainer runs the block in order. The pool keeps one
 /// runnable worker per CPU and starts another when workers block (up to 128 threads). One timer thread keeps a heap
-/// of deadlines for asyncAfter and timer sources; one epoll thread watches descriptors; a process-wide signal
-/// handler feeds signal sources. Misuse stops the process with the object's label.
+/// of deadlines for asyncAfter and timer sources; an epoll reactor thread watches descriptors and the process-wide
+/// signal hub feeds signal sources (both neutral plumbing, in Contenders/Plumbing). Misuse stops the process with the object's label.
 public struct MutexEngine: Engine {
     public typealias Queue = MutexQueue
     public typealias Group = MutexGroup

@@ -5,7 +5,7 @@ final class MutexRuntime: @unchecked Sendable {
     private(set) var global: MutexQueue!
     private let lazyLock = PthreadMutex()
     private var startedTimers: MutexTimerThread?
-    private var startedReactor: MutexReactor?
+    private var startedReactor: EpollReactor?
 
     init() {
         global = MutexQueue(label: "mutex.global", kind: .concurrent, startsInactive: false, target: nil, runtime: self, isGlobal: true)
@@ -22,10 +22,10 @@ final class MutexRuntime: @unchecked Sendable {
     }
 
     /// The epoll reactor, started on first use.
-    var reactor: MutexReactor {
+    var reactor: EpollReactor {
         lazyLock.withLock {
             if let startedReactor { return startedReactor }
-            let reactor = MutexReactor()
+            let reactor = EpollReactor(name: "mutex.reactor")
             startedReactor = reactor
             return reactor
         }

@@ -35,7 +35,7 @@ final class MutexTimerThread: @unchecked Sendable {
     private var thread: pthread_t?
 
     init() {
-        thread = startMutexEngineThread("mutex.timers") { [self] in run() }
+        thread = startEngineThread("mutex.timers") { [self] in run() }
     }
 
     /// Runs `action` once, at or after `deadline`, at most `leeway` later (plus scheduling slack).

@@ -92,7 +92,7 @@ final class MutexWorkerPool: @unchecked Sendable {
 
     private func startWorker() {
         threadCount += 1
-        threads.append(startMutexEngineThread("mutex.worker") { [self] in work() })
+        threads.append(startEngineThread("mutex.worker") { [self] in work() })
     }
 
     private func work() {
@@ -141,7 +141,7 @@ final class MutexWorkerPool: @unchecked Sendable {
         guard !watching else { return }
         watching = true
         if watch == nil {
-            watch = startMutexEngineThread("mutex.watch") { [self] in watchLoop() }
+            watch = startEngineThread("mutex.watch") { [self] in watchLoop() }
         } else {
             watchWake.signal()
         }

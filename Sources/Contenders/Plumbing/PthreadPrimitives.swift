@@ -1,6 +1,9 @@
 import CLinux
 import Glibc
 
+/// Neutral plumbing shared by the engines: pthread primitives for their cold paths (and for the mutex engine, whose
+/// design they are).
+
 /// A pthread mutex with a stable address (it must not move once initialised, so it lives on the heap).
 /// Uncontended lock and unlock cost about 20 ns; contended, the waiter parks in the kernel (futex).
 final class PthreadMutex: @unchecked Sendable {
@@ -61,8 +64,8 @@ final class PthreadCondition: @unchecked Sendable {
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// Starts a joinable thread running `body`.
-func startMutexEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
+/// Starts a joinable, named thread running `body` (engines own their threads: workers, timers, reactors).
+func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
     final class Start {
         let name: String
         let body: () -> Void
@@ -76,6 +79,6 @@ func startMutexEngineThread(_ name: String, _ body: @escaping () -> Void) -> pth
         start.body()
         return nil
     }, start)
-    precondition(result == 0, "mutex engine: pthread_create failed (\(result))")
+    precondition(result == 0, "engine thread: pthread_create failed (\(result))")
     return thread
 }

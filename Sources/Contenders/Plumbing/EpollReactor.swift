@@ -1,0 +1,116 @@
+import CLinux
+import Glibc
+
+/// Something an `EpollReactor` reports readiness to.
+protocol ReadinessListener: AnyObject, Sendable {
+    /// Called on the reactor thread, once per arming, when the watched descriptor is ready.
+    func descriptorReady()
+}
+
+/// One thread in `epoll_wait` watching descriptors for an engine's read and write sources (neutral plumbing: the
+/// engines differ in how a report becomes a handler call, not in how the kernel is asked).
+///
+/// Each registration watches a duplicate of the caller's descriptor (so an engine never depends on the caller's
+/// descriptor, and a read and a write source may watch the same one) with `EPOLLONESHOT`: one report per arming; the
+/// source re-arms after its handler ran. `unregister` removes the watch and closes the duplicate, after which no report
+/// for it arrives, so a caller may close the original in a cancel handler and a reused number reaches nobody.
+///
+/// Locks: the registration table is under a pthread mutex, taken once per registration, re-arm and report. Every
+/// report already costs an `epoll_wait` and an `ioctl`; the lock is not on any queue's path.
+final class EpollReactor: @unchecked Sendable {
+    private let epoll: Int32
+    /// An eventfd that wakes the loop for shutdown.
+    private let wakeup: Int32
+    private let lock = PthreadMutex()
+    // Guarded by `lock`:
+    private var registrations: [UInt64: Registration] = [:]
+    private var nextID: UInt64 = 1
+    private var stopping = false
+    private var thread: pthread_t?
+
+    private struct Registration {
+        weak var listener: (any ReadinessListener)?
+        let descriptor: Int32
+        let events: UInt32
+    }
+
+    init(name: String) {
+        epoll = clinux_epoll_create()
+        wakeup = clinux_eventfd()
+        precondition(epoll >= 0 && wakeup >= 0, "epoll_create1 or eventfd failed (errno \(errno))")
+        clinux_epoll_ctl(epoll, Int32(CLINUX_EPOLL_CTL_ADD), wakeup, UInt32(CLINUX_EPOLLIN), 0)
+        thread = startEngineThread(name) { [self] in run() }
+    }
+
+    /// Starts watching `descriptor` for `listener`; returns the registration to re-arm or remove.
+    func register(_ listener: any ReadinessListener, descriptor: Int32, writable: Bool) -> UInt64 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        let events = UInt32(writable ? CLINUX_EPOLLOUT : CLINUX_EPOLLIN) | UInt32(CLINUX_EPOLLONESHOT)
+        return lock.withLock {
+            let id = nextID
+            nextID += 1
+            registrations[id] = Registration(listener: listener, descriptor: copy, events: events)
+            clinux_epoll_ctl(epoll, Int32(CLINUX_EPOLL_CTL_ADD), copy, events, id)
+            return id
+        }
+    }
+
+    /// Asks for the next readiness report.
+    func rearm(_ id: UInt64) {
+        lock.withLock {
+            guard let registration = registrations[id] else { return }
+            clinux_epoll_ctl(epoll, Int32(CLINUX_EPOLL_CTL_MOD), registration.descriptor, registration.events, id)
+        }
+    }
+
+    /// Stops watching and closes the duplicate descriptor; no report for `id` arrives afterwards.
+    func unregister(_ id: UInt64) {
+        lock.withLock {
+            guard let registration = registrations.removeValue(forKey: id) else { return }
+            clinux_epoll_ctl(epoll, Int32(CLINUX_EPOLL_CTL_DEL), registration.descriptor, 0, 0)
+            close(registration.descriptor)
+        }
+    }
+
+    /// What a report means for registration `id`: for a read source the bytes available, for a write source an
+    /// estimate of the room (a pipe's capacity minus what waits in it; 1 when the descriptor cannot say). Zero means
+    /// nothing to report now: ask again (`rearm`), unless `ended` (end of file: nothing more will come).
+    func readiness(_ id: UInt64, writable: Bool) -> (data: UInt, ended: Bool) {
+        let watched = lock.withLock { registrations[id]?.descriptor ?? -1 }
+        guard watched >= 0 else { return (0, true) }
+        var available: Int32 = 0
+        let measured = ioctl(watched, UInt(FIONREAD), &available) == 0
+        if writable {
+            let capacity = clinux_pipe_capacity(watched)
+            return (capacity > 0 && measured ? UInt(max(1, capacity - available)) : 1, false)
+        }
+        if measured && available > 0 { return (UInt(available), false) }
+        if !measured { return (1, false) }
+        var probe = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
+        let ended = poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLHUP | POLLERR) != 0
+        return (0, ended)
+    }
+
+    func shutdown() {
+        let thread = lock.withLock {
+            stopping = true
+            return self.thread
+        }
+        var one: UInt64 = 1
+        _ = write(wakeup, &one, 8)
+        if let thread { pthread_join(thread, nil) }
+    }
+
+    private func run() {
+        var ready = [UInt64](repeating: 0, count: 64)
+        while true {
+            let count = clinux_epoll_wait(epoll, &ready, Int32(ready.count), -1)
+            if count < 0 { continue }  // EINTR
+            if lock.withLock({ stopping }) { return }
+            for id in ready.prefix(Int(count)) where id != 0 {
+                let listener = lock.withLock { registrations[id]?.listener }
+                listener?.descriptorReady()
+            }
+        }
+    }
+}
