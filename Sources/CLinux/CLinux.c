@@ -5,7 +5,10 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <linux/futex.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 _Static_assert(CLINUX_EPOLL_CTL_ADD == EPOLL_CTL_ADD && CLINUX_EPOLL_CTL_DEL == EPOLL_CTL_DEL && CLINUX_EPOLL_CTL_MOD == EPOLL_CTL_MOD, "epoll ops");
@@ -32,6 +35,21 @@ int clinux_epoll_wait(int epoll, uint64_t *identifiers, int capacity, int timeou
 int clinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 int clinux_pipe_capacity(int descriptor) { return fcntl(descriptor, F_GETPIPE_SZ); }
+
+int clinux_futex_wait(uint32_t *word, uint32_t expected, uint64_t deadline_ns) {
+    struct timespec deadline;
+    struct timespec *until = NULL;
+    if (deadline_ns != UINT64_MAX) {
+        deadline.tv_sec = (time_t)(deadline_ns / 1000000000u);
+        deadline.tv_nsec = (long)(deadline_ns % 1000000000u);
+        until = &deadline;
+    }
+    return (int)syscall(SYS_futex, word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected, until, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+int clinux_futex_wake(uint32_t *word, int count) {
+    return (int)syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+}
 
 int clinux_thread_id(void) { return (int)gettid(); }
 

@@ -15,6 +15,12 @@ int clinux_epoll_wait(int epoll, uint64_t *identifiers, int capacity, int timeou
 int clinux_eventfd(void);
 /// fcntl(F_GETPIPE_SZ): a pipe's capacity in bytes, or -1 for other descriptors.
 int clinux_pipe_capacity(int descriptor);
+/// futex(FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG): sleeps while `*word == expected`, until woken or until the
+/// absolute CLOCK_MONOTONIC time `deadline_ns` (UINT64_MAX: no deadline). Returns 0 when woken, -1 with errno
+/// EAGAIN (the word differed), ETIMEDOUT or EINTR otherwise.
+int clinux_futex_wait(uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+/// futex(FUTEX_WAKE | FUTEX_PRIVATE_FLAG): wakes up to `count` threads sleeping on `word`; returns how many woke.
+int clinux_futex_wake(uint32_t *word, int count);
 /// The calling thread's kernel id (gettid).
 int clinux_thread_id(void);
 /// Names the calling thread (at most 15 characters are kept).

@@ -23,19 +23,18 @@ public final class MutexDescriptorSource: MutexSource, ReadinessListener, @unche
     }
 
     override func didActivate() {
-        // Under the source's lock: the first report may arrive before `register` returns, and it must find the id.
-        lock.withLock { registration = reactor.register(self, descriptor: descriptor, writable: direction == .write) }
+        let id = reactor.register(self, descriptor: descriptor, writable: direction == .write)
+        lock.withLock { registration = id }
     }
 
     /// Called by the reactor thread.
-    func descriptorReady() {
-        let id = lock.withLock { registration }
-        guard id != 0 else { return }
+    func descriptorReady(_ id: UInt64) {
         let (data, ended) = reactor.readiness(id, writable: direction == .write)
         if data == 0 {
             // Nothing to report: a report overtaken by a reader (ask again), or end of file (stay quiet: nothing
             // more will come, and re-arming would report it again at once, forever).
-            return ended ? () : rearm()
+            if !ended { reactor.rearm(id) }
+            return
         }
         merge { $0 = data }
     }

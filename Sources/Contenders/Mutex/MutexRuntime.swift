@@ -4,7 +4,7 @@ final class MutexRuntime: @unchecked Sendable {
     let pool = MutexWorkerPool()
     private(set) var global: MutexQueue!
     private let lazyLock = PthreadMutex()
-    private var startedTimers: MutexTimerThread?
+    private var startedTimers: TimerThread?
     private var startedReactor: EpollReactor?
 
     init() {
@@ -12,10 +12,10 @@ final class MutexRuntime: @unchecked Sendable {
     }
 
     /// The timer thread, started on first use.
-    var timers: MutexTimerThread {
+    var timers: TimerThread {
         lazyLock.withLock {
             if let startedTimers { return startedTimers }
-            let timers = MutexTimerThread()
+            let timers = TimerThread(name: "mutex.timers")
             startedTimers = timers
             return timers
         }

@@ -2,7 +2,7 @@
 /// entries of an earlier schedule fire into nothing; fires are counted from the schedule's start, so a late wake-up
 /// makes one call with the missed fires and no drift.
 public final class MutexTimerSource: MutexSource, EngineTimerSource, @unchecked Sendable {
-    private let timers: MutexTimerThread
+    private let timers: TimerThread
     // Guarded by `lock`:
     private var generation: UInt64 = 0
     private var start = Deadline.distantFuture
@@ -11,7 +11,7 @@ public final class MutexTimerSource: MutexSource, EngineTimerSource, @unchecked 
     /// Fires counted so far in this generation.
     private var fired: Int64 = 0
 
-    init(label: String, queue: MutexQueue, timers: MutexTimerThread) {
+    init(label: String, queue: MutexQueue, timers: TimerThread) {
         self.timers = timers
         super.init(label: label, queue: queue)
     }

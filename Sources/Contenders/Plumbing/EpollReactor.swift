@@ -3,8 +3,9 @@ import Glibc
 
 /// Something an `EpollReactor` reports readiness to.
 protocol ReadinessListener: AnyObject, Sendable {
-    /// Called on the reactor thread, once per arming, when the watched descriptor is ready.
-    func descriptorReady()
+    /// Called on the reactor thread, once per arming, when registration `id` is ready. The id comes with the
+    /// report, so a report arriving before `register` returned is never lost.
+    func descriptorReady(_ id: UInt64)
 }
 
 /// One thread in `epoll_wait` watching descriptors for an engine's read and write sources (neutral plumbing: the
@@ -109,7 +110,7 @@ final class EpollReactor: @unchecked Sendable {
             if lock.withLock({ stopping }) { return }
             for id in ready.prefix(Int(count)) where id != 0 {
                 let listener = lock.withLock { registrations[id]?.listener }
-                listener?.descriptorReady()
+                listener?.descriptorReady(id)
             }
         }
     }

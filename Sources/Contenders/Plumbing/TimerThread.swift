@@ -1,12 +1,16 @@
 import Glibc
 import HeapModule
 
-/// One thread owning a `Heap` of deadlines, for asyncAfter and timer sources, sleeping on a timed condition wait.
+/// One thread owning a `Heap` of deadlines, for asyncAfter and timer sources, sleeping on a timed condition wait
+/// (neutral plumbing: every engine that keeps time on a thread of its own uses it).
+///
+/// Locks: the heap is under a pthread mutex, taken to insert an entry and by the timer thread around each wake-up;
+/// fired actions run without it. Timers are a cold path next to the queues.
 ///
 /// An entry may fire anywhere between its deadline and its deadline plus leeway. The thread sleeps until the
 /// earliest of those latest moments and then fires every entry already due, so timers with leeway coalesce with
 /// the ones around them; nothing ever fires before its deadline.
-final class MutexTimerThread: @unchecked Sendable {
+final class TimerThread: @unchecked Sendable {
     /// What an entry does when it fires: a one-shot action, or a repeating one that says when to fire next.
     enum Action {
         case once(() -> Void)
@@ -34,8 +38,8 @@ final class MutexTimerThread: @unchecked Sendable {
     private var stopping = false
     private var thread: pthread_t?
 
-    init() {
-        thread = startEngineThread("mutex.timers") { [self] in run() }
+    init(name: String) {
+        thread = startEngineThread(name) { [self] in run() }
     }
 
     /// Runs `action` once, at or after `deadline`, at most `leeway` later (plus scheduling slack).
