@@ -11,19 +11,10 @@ final class MutexThreadContext {
 
     init() { entered.reserveCapacity(8) }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { raw in Unmanaged<MutexThreadContext>.fromOpaque(raw!).release() }
-        return key
-    }()
+    private static let slot = ThreadLocal { MutexThreadContext() }
 
     /// The calling thread's context, made on first use and released when the thread exits.
-    static var current: MutexThreadContext {
-        if let raw = pthread_getspecific(key) { return Unmanaged<MutexThreadContext>.fromOpaque(raw).takeUnretainedValue() }
-        let context = MutexThreadContext()
-        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
-        return context
-    }
+    static var current: MutexThreadContext { slot.current }
 
     /// Whether this thread is draining `queue` (directly, or because it drains a queue targeting it).
     func drains(_ queue: MutexQueue) -> Bool { entered.contains { $0 === queue } }

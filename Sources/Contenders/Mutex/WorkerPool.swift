@@ -159,21 +159,10 @@ final class MutexWorkerPool: @unchecked Sendable {
             guard !ready.isEmpty && idle == 0 && threadCount < maxThreads else { continue }
             let workers = workerIDs
             lock.unlock()
-            let runnable = workers.count { Self.isRunnable($0) }
+            let runnable = workers.count { ThreadStates.isRunnable($0) }
             lock.lock()
             if !ready.isEmpty && idle == 0 && runnable < width && threadCount < maxThreads { startWorker() }
         }
         lock.unlock()
-    }
-
-    /// Whether the kernel has thread `id` of this process running or ready to run (state R in its stat line).
-    private static func isRunnable(_ id: Int32) -> Bool {
-        let descriptor = open("/proc/self/task/\(id)/stat", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else { return false }
-        return buffer[close + 2] == UInt8(ascii: "R")  // "pid (name) S ...": the state follows the name
     }
 }
