@@ -21,6 +21,14 @@ int clinux_pipe_capacity(int descriptor);
 int clinux_futex_wait(uint32_t *word, uint32_t expected, uint64_t deadline_ns);
 /// futex(FUTEX_WAKE | FUTEX_PRIVATE_FLAG): wakes up to `count` threads sleeping on `word`; returns how many woke.
 int clinux_futex_wake(uint32_t *word, int count);
+/// A spin-wait hint to the core (x86 PAUSE), inlined into the caller.
+static inline void clinux_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 /// The calling thread's kernel id (gettid).
 int clinux_thread_id(void);
 /// Names the calling thread (at most 15 characters are kept).
