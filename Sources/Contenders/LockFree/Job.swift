@@ -1,0 +1,57 @@
+import Synchronization
+
+/// A unit of work, and the intrusive node that carries it through queues: an MPSC queue of a `LockFreeQueue`, a
+/// worker's run queue, or the pool's injection queue.
+///
+/// Ownership: a job travels as an `Unmanaged` +1 reference. Whoever pushes it gives that reference to the
+/// container; whoever pops it takes it back. A job is in at most one container at a time (for a queue's doorbell,
+/// the queue's scheduled bit guarantees it), so `next` and `work` are only written by the job's current owner.
+final class LockFreeJob: @unchecked Sendable {
+    enum Work {
+        /// A block submitted with async.
+        case block(@Sendable () -> Void)
+        /// A barrier block (a plain block on a serial queue).
+        case barrier(@Sendable () -> Void)
+        /// A sync caller waiting for its turn: a drainer runs its block and wakes it.
+        case sync(LockFreeSyncWaiter)
+        /// A queue's doorbell: drain it (serial) or run its dispatcher (concurrent). Unowned: a scheduled queue is
+        /// kept alive by the reference its scheduler took (see `LockFreeQueue`).
+        case drain(Unmanaged<LockFreeQueue>)
+        /// A block of a concurrent queue, fanned out to run as part of that queue's target.
+        case fanned(LockFreeQueue, @Sendable () -> Void)
+        /// An active queue's target changes here, between the blocks before and after.
+        case retarget(LockFreeQueue?)
+        /// A plain task for the pool (apply's helpers).
+        case task(@Sendable () -> Void)
+        /// The stub node of an MPSC queue; never run.
+        case stub
+    }
+
+    var work: Work
+    /// The MPSC link.
+    let next = Atomic<UnsafeMutableRawPointer?>(nil)
+
+    init(_ work: Work) { self.work = work }
+
+    /// Whether the job must run alone on a concurrent queue.
+    var isBarrier: Bool {
+        switch work {
+        case .barrier, .retarget: true
+        case .sync(let waiter): waiter.isBarrier
+        default: false
+        }
+    }
+
+    /// Gives a +1 reference away as a raw pointer.
+    @inline(__always) func retainedPointer() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+
+    /// Takes back a +1 reference given away with `retainedPointer()`.
+    @inline(__always) static func take(_ pointer: UnsafeMutableRawPointer) -> LockFreeJob {
+        Unmanaged<LockFreeJob>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Looks at a job without taking its reference.
+    @inline(__always) static func peek(_ pointer: UnsafeMutableRawPointer) -> LockFreeJob {
+        Unmanaged<LockFreeJob>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

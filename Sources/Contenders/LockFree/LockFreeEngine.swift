@@ -1,0 +1,115 @@
+/// The lock-free engine: Grand Central Dispatch built the way libdispatch builds its fast paths. Submitting work,
+/// taking work, signalling and merging are atomic operations; a thread enters the kernel only to sleep when there
+/// is nothing to do, or to wake a sleeper.
+///
+/// ## Algorithms, and where they come from
+/// - Queues (`LockFreeQueue`): Dmitry Vyukov's intrusive MPSC queue (1024cores.net) per queue, and a 64-bit state
+///   word (jobs reserved, scheduled, inactive, suspend count) that elects exactly one drainer; libdispatch's design of
+///   a queue that schedules itself on its target when it goes from idle to non-empty. Concurrent queues: a dispatcher
+///   fans blocks out to the target and a width word (running, barrier running/waiting, pending barriers) makes
+///   barriers run alone.
+/// - sync: run on the caller's thread when one CAS per link takes the queue and its target chain (as libdispatch's
+///   `dispatch_sync` fast path); otherwise park a waiter in the FIFO and sleep on a futex.
+/// - Pool (`LockFreeWorkerPool`): Tokio's scheduler (Carl Lerche, 2019): per-worker FIFO run queues with steal-half,
+///   a global injection queue (Vyukov's bounded MPMC queue), brief spinning with a searching count, then parking on a
+///   futex (Ulrich Drepper, "Futexes Are Tricky"). Blocked workers are compensated as libdispatch does on Linux.
+/// - Groups, work items, once: atomic counters and state words with futex waits; notification lists are Treiber
+///   stacks popped whole. Semaphores: libdispatch's value-and-wakeups algorithm with a futex.
+/// - apply: an atomic cursor handing out shrinking chunks; the caller takes part.
+/// - Sources: pending data merged by atomic add/or/exchange, one arming CAS per batch on a flags word.
+///
+/// ## Memory ordering, in short
+/// Every hand-off of a job publishes it with a release (MPSC exchange and link, MPMC sequence store, run-queue tail
+/// store) and takes it with an acquire, so a job's fields are visible to whoever runs it. The two "no lost wake-up"
+/// handshakes are Dekker-style, each side writing then fencing sequentially consistently before reading the other's
+/// word: a push (job, then `parked`/`searching`) against a parking worker (`parked`, then the queues), and a merge
+/// (pending data, then flags) against a delivery (flags, then pending data). A drainer gives up `scheduled` only by a
+/// CAS that also sees no job reserved, and producers reserve before they link.
+///
+/// ## Reclamation
+/// Jobs are reference counted and travel as +1 `Unmanaged` references: a push hands the reference to the container,
+/// a pop takes it back, so a job is freed only when nothing holds it. Vyukov's MPSC needs no more: a producer touches
+/// the node it replaced only to link it, and the consumer frees a node only after seeing that link. The MPMC ring and
+/// the run queues hold no memory of their own to reclaim. A scheduled queue holds one retain on itself (taken with
+/// the `scheduled` bit, released with it), so its unowned doorbell job never outlives it.
+///
+/// ## Locks, all off the hot paths
+/// - `PoolGrowth` (a pthread mutex): starting, retiring and joining threads, and the starvation watch's 10 ms look.
+/// - `LockFreeSpecifics` (a pthread mutex per queue): queue-specific values.
+/// - `LockFreeRuntime` (a pthread mutex): starting the timer thread and the reactor on first use.
+/// - Neutral plumbing shared with the mutex engine: `TimerThread` (its heap: asyncAfter and timers),
+///   `EpollReactor` (its registration table: descriptor sources), `SignalHub` (its listener table: signal sources).
+/// No queue, pool, group, semaphore, once, apply, work item or user-data source operation takes a lock.
+public struct LockFreeEngine: Engine {
+    public typealias Queue = LockFreeQueue
+    public typealias Group = LockFreeGroup
+    public typealias Semaphore = LockFreeSemaphore
+    public typealias Once = LockFreeOnce
+    public typealias UserDataSource = LockFreeUserDataSource
+    public typealias TimerSource = LockFreeTimerSource
+    public typealias DescriptorSource = LockFreeDescriptorSource
+    public typealias SignalSource = LockFreeSignalSource
+
+    let runtime: LockFreeRuntime
+
+    /// A new engine with a worker pool of its own.
+    public init() { runtime = LockFreeRuntime() }
+
+    public var name: String { "lockfree" }
+
+    public var summary: String {
+        "GCD from atomics: Vyukov MPSC queues, a work-stealing pool parking on futexes, no locks on hot paths."
+    }
+
+    public var limits: [Capability: String] { [:] }
+
+    public func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?) -> LockFreeQueue {
+        LockFreeQueue(label: label, kind: kind, startsInactive: startsInactive, target: target, runtime: runtime)
+    }
+
+    public var globalQueue: LockFreeQueue { runtime.global }
+
+    public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        LockFreeThreadContext.current.entered.last?.inheritedSpecific(key)
+    }
+
+    public func makeGroup(label: String) -> LockFreeGroup { LockFreeGroup(label: label) }
+
+    public func makeSemaphore(value: Int) -> LockFreeSemaphore? { value < 0 ? nil : LockFreeSemaphore(value: value) }
+
+    public func makeOnce(label: String) -> LockFreeOnce { LockFreeOnce(label: label) }
+
+    public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        LockFreeApply.run(iterations: iterations, on: runtime.pool, body)
+    }
+
+    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> LockFreeWorkItem {
+        LockFreeWorkItem(label: label, block: block)
+    }
+
+    public func makeUserDataSource(label: String, merge: DataMerge, queue: LockFreeQueue) -> LockFreeUserDataSource {
+        LockFreeUserDataSource(label: label, merge: merge, queue: queue)
+    }
+
+    public func makeTimerSource(label: String, queue: LockFreeQueue) -> LockFreeTimerSource {
+        LockFreeTimerSource(label: label, queue: queue, timers: runtime.timers)
+    }
+
+    public func makeReadSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
+        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue, reactor: runtime.reactor)
+    }
+
+    public func makeWriteSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
+        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue, reactor: runtime.reactor)
+    }
+
+    public func makeSignalSource(label: String, signal: Int32, queue: LockFreeQueue) -> LockFreeSignalSource {
+        LockFreeSignalSource(label: label, signal: signal, queue: queue)
+    }
+
+    /// Stops and joins every thread this engine started, after the queued work ran.
+    public func shutdown() { runtime.shutdown() }
+
+    /// Threads the worker pool runs now.
+    public var workerThreads: Int { runtime.pool.liveThreads }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// A group: an atomic count of outstanding work, a futex for waiters, and a notification stack.
+///
+/// The party that brings the count to zero wakes the waiters (only when some announced themselves) and submits the
+/// notifications. `notify` pushes, then (after a sequentially consistent fence) looks at the count and submits
+/// everything itself if it is zero; whoever exchanges the stack runs what it took, so each notification runs once.
+public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
+    public let label: String
+    /// Outstanding work; waiters sleep on this word.
+    private let outstanding = FutexWord(0)
+    private let waiters = PaddedAtomic<Int>(0)
+    /// Manual enters not yet left; a leave beyond them is misuse.
+    private let entered = Atomic<Int>(0)
+    private let notifications = NotificationStack()
+
+    init(label: String) { self.label = label }
+
+    public func async(on queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
+        outstanding.word.pointee.add(1, ordering: .relaxed)
+        queue.async { [self] in
+            block()
+            finishOne()
+        }
+    }
+
+    public func enter() {
+        entered.add(1, ordering: .relaxed)
+        outstanding.word.pointee.add(1, ordering: .relaxed)
+    }
+
+    public func leave() {
+        if entered.subtract(1, ordering: .relaxed).newValue < 0 {
+            misuse("unbalanced leave: leave() without a matching enter() on group '\(label)'")
+        }
+        finishOne()
+    }
+
+    private func finishOne() {
+        guard outstanding.word.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
+        notifications.submitAll()
+    }
+
+    public func notify(queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
+        notifications.push(queue, block)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if outstanding.word.pointee.load(ordering: .acquiring) == 0 { notifications.submitAll() }
+    }
+
+    public func wait(until deadline: Deadline) -> WaitResult {
+        if outstanding.word.pointee.load(ordering: .acquiring) == 0 { return .success }
+        waiters.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        defer { waiters.atomic.pointee.subtract(1, ordering: .relaxed) }
+        return LockFreeThreadContext.blocking {
+            while true {
+                let count = outstanding.word.pointee.load(ordering: .acquiring)
+                if count == 0 { return .success }
+                if !outstanding.wait(whileEqualTo: count, until: deadline) {
+                    return outstanding.word.pointee.load(ordering: .acquiring) == 0 ? .success : .timedOut
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import Synchronization
+
+/// A serial or concurrent queue of the lock-free engine.
+///
+/// Jobs wait in a Vyukov MPSC queue. The `state` word counts jobs *reserved* (a producer reserves before it links,
+/// so a drainer that sees a count knows a job is there or on its way), and holds the `scheduled` bit, the `inactive`
+/// bit and the suspend count. Exactly one party holds `scheduled`: the drainer (queued in the target or running), or
+/// a sync caller that took the queue. A producer that finds the queue idle and runnable sets `scheduled` in the same
+/// CAS that reserves its slot, and rings the doorbell: the queue's own job, enqueued on its target (or pushed to the
+/// pool). A holder gives `scheduled` up only with a CAS that also checks the count is zero, so a job reserved
+/// meanwhile is never stranded (no lost wake-up).
+///
+/// - Serial: the drainer runs jobs in order, a batch at a time, then rings the doorbell again behind the target's
+///   other work.
+/// - Concurrent: the drainer is a dispatcher. It takes jobs in order and fans each out as a job of its own to the
+///   target, counting it in `width`; a barrier waits until `width` has none running (the last one to finish rings
+///   the doorbell again) and runs alone in the dispatcher.
+///
+/// Ownership: a queue with `scheduled` set by a producer or drainer is kept alive by one retain taken when the bit is
+/// set and released when it is cleared, so the doorbell (which refers to the queue unowned) never outlives it.
+/// `target` is read and written only by the holder of `scheduled` (and, for blocks already fanned out, while a
+/// barrier cannot run); `stashed` only by the dispatcher.
+public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
+    public typealias WorkItem = LockFreeWorkItem
+
+    public let label: String
+    public let kind: QueueKind
+    let runtime: LockFreeRuntime
+    /// The global queue: blocks go straight to the pool; suspension and barriers do not apply.
+    let isGlobal: Bool
+
+    // `state` bits.
+    static let countOne: UInt64 = 1
+    static let countMask: UInt64 = 0xFFFF_FFFF
+    static let scheduled: UInt64 = 1 << 32
+    static let inactiveBit: UInt64 = 1 << 33
+    static let suspendOne: UInt64 = 1 << 40
+    // `width` bits (concurrent queues).
+    static let runningMask: UInt64 = 0xFFFF_FFFF
+    static let barrierRunning: UInt64 = 1 << 32
+    static let barrierWaiting: UInt64 = 1 << 33
+    static let pendingBarrierOne: UInt64 = 1 << 40
+
+    /// Jobs a drainer runs before ringing the doorbell again.
+    static let batch = 64
+
+    let state: PaddedAtomic<UInt64>
+    let jobs = VyukovMPSCQueue()
+    private(set) var doorbell: LockFreeJob!
+    nonisolated(unsafe) var target: LockFreeQueue?
+    let width = PaddedAtomic<UInt64>(0)
+    /// A barrier the dispatcher took and is waiting to run.
+    nonisolated(unsafe) var stashed: LockFreeJob?
+    let specifics = LockFreeSpecifics()
+
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?, runtime: LockFreeRuntime, isGlobal: Bool = false) {
+        self.label = label
+        self.kind = kind
+        self.runtime = runtime
+        self.isGlobal = isGlobal
+        self.target = target
+        state = PaddedAtomic(startsInactive ? Self.inactiveBit : 0)
+        doorbell = LockFreeJob(.stub)
+        doorbell.work = .drain(Unmanaged.passUnretained(self))
+    }
+
+    deinit {
+        let state = state.atomic.pointee.load(ordering: .relaxed)
+        if state >> 40 > 0 && !isGlobal { misuse("released while suspended: queue '\(label)'") }
+        if state & Self.inactiveBit != 0 { misuse("released while inactive: queue '\(label)'") }
+    }
+
+    @inline(__always) static func count(_ state: UInt64) -> UInt64 { state & countMask }
+
+    @inline(__always) func isRunnable(_ state: UInt64) -> Bool {
+        state & Self.inactiveBit == 0 && (state >> 40 == 0 || isGlobal)
+    }
+
+    // MARK: Submission
+
+    public func async(_ block: @escaping @Sendable () -> Void) {
+        if isGlobal { return fanOut(LockFreeJob(.fanned(self, block))) }
+        enqueue(LockFreeJob(.block(block)))
+    }
+
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
+        if isGlobal { return async(block) }
+        enqueue(LockFreeJob(.barrier(block)))
+    }
+
+    public func async(_ item: LockFreeWorkItem) { async { item.perform() } }
+
+    public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(block) }
+    }
+
+    public func asyncAfter(deadline: Deadline, _ item: LockFreeWorkItem) {
+        asyncAfter(deadline: deadline) { item.perform() }
+    }
+
+    /// Reserves a slot, links the job, and rings the doorbell if the queue just became runnable work.
+    @inline(__always)
+    func enqueue(_ job: LockFreeJob) {
+        if kind == .concurrent && job.isBarrier {
+            width.atomic.pointee.add(Self.pendingBarrierOne, ordering: .relaxed)
+        }
+        var current = state.atomic.pointee.load(ordering: .relaxed)
+        var mustSchedule = false
+        while true {
+            mustSchedule = isRunnable(current) && current & Self.scheduled == 0
+            let desired = (current &+ Self.countOne) | (mustSchedule ? Self.scheduled : 0)
+            let (won, seen) = state.atomic.pointee.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if won { break }
+            current = seen
+        }
+        jobs.push(job)
+        if mustSchedule { schedule() }
+    }
+
+    /// Rings the doorbell for a party that just set `scheduled`: takes the queue's keep-alive retain.
+    @inline(__always)
+    func schedule() {
+        _ = Unmanaged.passRetained(self)
+        ringDoorbell()
+    }
+
+    /// Sends the doorbell to the target, or to the pool. Only the holder of `scheduled`.
+    @inline(__always)
+    func ringDoorbell() {
+        if let target { target.enqueue(doorbell) } else { runtime.pool.push(doorbell) }
+    }
+
+    /// Sends a fanned-out job where this queue's blocks run: the target, or the pool.
+    @inline(__always)
+    func fanOut(_ job: LockFreeJob) {
+        if let target { target.enqueue(job) } else { runtime.pool.push(job) }
+    }
+
+    /// The holder of `scheduled` (a drainer) stops: it keeps the bit and rings again when runnable jobs are reserved,
+    /// and otherwise clears the bit and releases the keep-alive retain (the queue may be freed then).
+    func relinquish() {
+        var current = state.atomic.pointee.load(ordering: .acquiring)
+        while true {
+            if Self.count(current) > 0 && isRunnable(current) { return ringDoorbell() }
+            let (won, seen) = state.atomic.pointee.compareExchange(
+                expected: current, desired: current & ~Self.scheduled, ordering: .acquiringAndReleasing)
+            if won { return Unmanaged.passUnretained(self).release() }
+            current = seen
+        }
+    }
+
+    // MARK: Draining
+
+    /// The doorbell rang: drain (serial) or dispatch (concurrent), on the calling thread.
+    func runDoorbell() {
+        switch kind {
+        case .serial: drain()
+        case .concurrent: dispatch()
+        }
+    }
+
+    private func drain() {
+        let context = LockFreeThreadContext.current
+        context.entered.append(self)
+        defer { context.entered.removeLast() }
+        var budget = Self.batch
+        while true {
+            let current = state.atomic.pointee.load(ordering: .acquiring)
+            guard Self.count(current) > 0 && isRunnable(current) else { return relinquish() }
+            guard budget > 0 else { return ringDoorbell() }  // yield, keeping `scheduled`
+            let job = jobs.popReserved()
+            state.atomic.pointee.subtract(Self.countOne, ordering: .relaxed)
+            if case .retarget(let newTarget) = job.work {
+                target = newTarget  // between two blocks; the next ring goes to the new target
+                return relinquish()
+            }
+            run(job)
+            budget -= 1
+        }
+    }
+
+    private func dispatch() {
+        var budget = Self.batch
+        while true {
+            let current = state.atomic.pointee.load(ordering: .acquiring)
+            guard Self.count(current) > 0 && isRunnable(current) else { return relinquish() }
+            guard budget > 0 else { return ringDoorbell() }
+            let job: LockFreeJob
+            if let waiting = stashed {
+                stashed = nil
+                job = waiting
+            } else {
+                job = jobs.popReserved()
+            }
+            state.atomic.pointee.subtract(Self.countOne, ordering: .relaxed)
+            budget -= 1
+            if job.isBarrier {
+                guard startBarrier(job) else { return }  // stashed: the last running block rings the doorbell
+                LockFreeThreadContext.current.within(self) { run(job) }
+                width.atomic.pointee.bitwiseAnd(~Self.barrierRunning, ordering: .releasing)
+                if case .retarget(let newTarget) = job.work {
+                    target = newTarget
+                    return relinquish()
+                }
+            } else {
+                width.atomic.pointee.add(1, ordering: .relaxed)
+                fanOut(fanned(job))
+            }
+        }
+    }
+
+    /// Marks `barrier` running if nothing runs (true); otherwise stashes it, counted as a reserved job again, and
+    /// marks the dispatcher waiting (false). The stash is in place before `barrierWaiting` is published: the block
+    /// that clears the bit rings the doorbell, and the next dispatcher run must find the barrier.
+    private func startBarrier(_ barrier: LockFreeJob) -> Bool {
+        var current = width.atomic.pointee.load(ordering: .acquiring)
+        while true {
+            if current & Self.runningMask == 0 {
+                let desired = (current | Self.barrierRunning) &- Self.pendingBarrierOne
+                let (won, seen) = width.atomic.pointee.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+                if won { return true }
+                current = seen
+            } else {
+                stashed = barrier
+                state.atomic.pointee.add(Self.countOne, ordering: .relaxed)
+                let (won, seen) = width.atomic.pointee.compareExchange(
+                    expected: current, desired: current | Self.barrierWaiting, ordering: .acquiringAndReleasing)
+                if won { return false }
+                stashed = nil
+                state.atomic.pointee.subtract(Self.countOne, ordering: .relaxed)
+                current = seen
+            }
+        }
+    }
+
+    /// A job of this concurrent queue as a job of its target: the popped job itself for a block, a wrapper otherwise.
+    private func fanned(_ job: LockFreeJob) -> LockFreeJob {
+        switch job.work {
+        case .block(let block):
+            job.work = .fanned(self, block)
+            return job
+        case .sync(let waiter):
+            return LockFreeJob(.fanned(self) { waiter.run() })
+        case .drain(let child):
+            return LockFreeJob(.fanned(self) { child.takeUnretainedValue().runDoorbell() })
+        case .fanned(let child, let block):
+            return LockFreeJob(.fanned(self) { child.runFanned(block) })
+        default:
+            preconditionFailure("lock-free engine: a barrier reached fan-out")
+        }
+    }
+
+    /// Runs a fanned-out block of this queue (on a worker, or inside the target's drain), then counts it finished.
+    func runFanned(_ block: @Sendable () -> Void) {
+        LockFreeThreadContext.current.within(self) { block() }
+        if !isGlobal { finishedOne() }
+    }
+
+    /// One running block (fanned out, or an inline sync) finished; the last one before a waiting barrier rings.
+    func finishedOne() {
+        var current = width.atomic.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue
+        while current & Self.runningMask == 0 && current & Self.barrierWaiting != 0 {
+            let (won, seen) = width.atomic.pointee.compareExchange(
+                expected: current, desired: current & ~Self.barrierWaiting, ordering: .acquiringAndReleasing)
+            if won { return ringDoorbell() }
+            current = seen
+        }
+    }
+
+    /// Runs a job taken from the queue, on this thread, inside the queue.
+    private func run(_ job: LockFreeJob) {
+        switch job.work {
+        case .block(let block), .barrier(let block): block()
+        case .sync(let waiter): waiter.run()
+        case .drain(let child): child.takeUnretainedValue().runDoorbell()
+        case .fanned(let child, let block): child.runFanned(block)
+        case .retarget, .task, .stub: break
+        }
+    }
+}

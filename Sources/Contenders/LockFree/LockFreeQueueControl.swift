@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Suspension, activation, target changes and specific values.
+extension LockFreeQueue {
+    public func suspend() {
+        state.atomic.pointee.add(Self.suspendOne, ordering: .relaxed)
+    }
+
+    public func resume() {
+        var current = state.atomic.pointee.load(ordering: .relaxed)
+        while true {
+            guard current >> 40 > 0 else { misuse("over-resume: resume() without a matching suspend() on queue '\(label)'") }
+            let (won, seen) = update(current, to: current &- Self.suspendOne)
+            if won { return }
+            current = seen
+        }
+    }
+
+    public func activate() {
+        var current = state.atomic.pointee.load(ordering: .relaxed)
+        while current & Self.inactiveBit != 0 {
+            let (won, seen) = update(current, to: current & ~Self.inactiveBit)
+            if won { return }
+            current = seen
+        }
+    }
+
+    /// Stores `desired`, taking `scheduled` (and scheduling) when that makes reserved jobs runnable.
+    private func update(_ current: UInt64, to desired: UInt64) -> (Bool, UInt64) {
+        let mustSchedule = Self.count(desired) > 0 && desired & Self.scheduled == 0 && isRunnable(desired)
+        let (won, seen) = state.atomic.pointee.compareExchange(
+            expected: current, desired: desired | (mustSchedule ? Self.scheduled : 0), ordering: .acquiringAndReleasing)
+        if won && mustSchedule { schedule() }
+        return (won, seen)
+    }
+
+    /// Inactive: the target changes now (nothing can run yet). Active: a `.retarget` job goes into the FIFO, so the
+    /// change lands between the blocks submitted before and after it (on a concurrent queue, alone, like a barrier).
+    public func setTarget(_ newTarget: LockFreeQueue) {
+        if isGlobal { misuse("setTarget on the global queue '\(label)'") }
+        if newTarget === self { misuse("setTarget would make a cycle: queue '\(label)' would target itself") }
+        if state.atomic.pointee.load(ordering: .acquiring) & Self.inactiveBit != 0 {
+            target = newTarget
+            return
+        }
+        enqueue(LockFreeJob(.retarget(newTarget)))
+    }
+
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        specifics.set(ObjectIdentifier(key), value)
+    }
+
+    public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        specifics.get(ObjectIdentifier(key)) as? Value
+    }
+
+    /// The value for `key` on this queue or the nearest queue above it; called by a thread inside this queue, which
+    /// keeps the chain's targets from changing.
+    func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        var link: LockFreeQueue? = self
+        while let queue = link {
+            if let value = queue.specifics.get(ObjectIdentifier(key)) { return value as? Value }
+            link = queue.target
+        }
+        return nil
+    }
+}

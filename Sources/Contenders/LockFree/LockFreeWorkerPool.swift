@@ -1,0 +1,248 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// One worker slot of the pool: its run queue and the futex word it sleeps on. Slots are made once and reused by
+/// whichever thread occupies them.
+final class LockFreeWorker: @unchecked Sendable {
+    static let awake: UInt32 = 0, parked: UInt32 = 1
+
+    unowned let pool: LockFreeWorkerPool
+    let index: Int
+    let local = LocalRunQueue()
+    let word = FutexWord(LockFreeWorker.awake)
+    /// The kernel id of the thread in this slot, for the starvation watch.
+    let threadID = Atomic<Int32>(0)
+
+    init(pool: LockFreeWorkerPool, index: Int) {
+        self.pool = pool
+        self.index = index
+    }
+
+    var bit: UInt64 { 1 << UInt64(index) }
+}
+
+/// The threads that run everything, with no lock on the path of work (design: Tokio's scheduler, with libdispatch's
+/// rule for blocked workers).
+///
+/// - A worker pushes to its own FIFO run queue; other threads push to the injection queue. A worker takes from its
+///   own queue, then the injection queue, then steals half of another worker's queue.
+/// - With nothing to do a worker spins briefly, then announces itself in `parked` (a bitmask) and sleeps on its
+///   futex word. A push makes its job visible, then (after a sequentially consistent fence) reads `parked`; a parking
+///   worker sets its bit, then (after the same fence) looks for work once more. One of the two sees the other, so no
+///   wake-up is lost; the pusher claims a parked worker by clearing its bit and wakes exactly that one.
+/// - Width = active CPUs of runnable workers. A worker blocking inside the engine says so and, if work is waiting,
+///   a parked worker is woken or a thread started. Blocking the engine cannot see is caught by a watch that, while
+///   work waits with no worker parked, reads the workers' kernel states every 10 ms and starts a thread when fewer
+///   than `width` run. At most 64 threads (the bitmask); threads beyond the width retire after 1 s asleep.
+///
+/// Locks: `growth` (a pthread mutex, in `PoolGrowth.swift`) is taken only to start, retire and join threads.
+final class LockFreeWorkerPool: @unchecked Sendable {
+    static let maxWorkers = 64
+    let width: Int
+    /// Every slot, made once; only read after `init`.
+    private(set) var workers: [LockFreeWorker] = []
+    let injection = InjectionQueue()
+    /// Bit i: worker i sleeps, or is about to.
+    let parked = PaddedAtomic<UInt64>(0)
+    /// Workers spinning in search of work: while one does, a push need not wake a sleeper.
+    let searching = PaddedAtomic<Int>(0)
+    /// Bit i: slot i has a thread.
+    let occupied = PaddedAtomic<UInt64>(0)
+    /// Workers blocked inside the engine.
+    let blocked = PaddedAtomic<Int>(0)
+    let stopping = Atomic<Bool>(false)
+    /// Set while the starvation watch should look; the watch sleeps on it otherwise.
+    let watchWanted = FutexWord(0)
+    let growth = PoolGrowth()
+
+    init() {
+        width = min(Self.maxWorkers, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        workers = (0..<Self.maxWorkers).map { LockFreeWorker(pool: self, index: $0) }
+    }
+
+    // MARK: Submitting
+
+    /// Queues a job (+1 reference taken) and makes sure a worker will run it.
+    @inline(__always)
+    func push(_ job: LockFreeJob) {
+        let pointer = job.retainedPointer()
+        if let worker = LockFreeThreadContext.current.worker, worker.pool === self {
+            if !worker.local.push(pointer) { injection.push(pointer) }
+        } else {
+            injection.push(pointer)
+        }
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if searching.atomic.pointee.load(ordering: .relaxed) > 0 { return }  // a spinner will find it
+        let sleepers = parked.atomic.pointee.load(ordering: .relaxed)
+        if sleepers != 0 {
+            wakeOne(sleepers)
+        } else {
+            makeRoomForWork()
+        }
+    }
+
+    /// Claims a parked worker (clears its bit) and wakes it.
+    private func wakeOne(_ observed: UInt64) {
+        var sleepers = observed
+        while sleepers != 0 {
+            let index = sleepers.trailingZeroBitCount
+            let (won, current) = parked.atomic.pointee.compareExchange(
+                expected: sleepers, desired: sleepers & ~(1 << UInt64(index)), ordering: .acquiringAndReleasing)
+            if won {
+                let worker = workers[index]
+                worker.word.word.pointee.store(LockFreeWorker.awake, ordering: .releasing)
+                worker.word.wake()
+                return
+            }
+            sleepers = current
+        }
+        makeRoomForWork()
+    }
+
+    /// No worker sleeps: start one if fewer than `width` are running, or ask the watch to look.
+    private func makeRoomForWork() {
+        let running = occupied.atomic.pointee.load(ordering: .relaxed).nonzeroBitCount - blocked.atomic.pointee.load(ordering: .relaxed)
+        if running < width {
+            growth.startWorker(in: self)
+        } else if watchWanted.word.pointee.exchange(1, ordering: .acquiringAndReleasing) == 0 {
+            growth.startWatch(for: self)
+            watchWanted.wake()
+        }
+    }
+
+    // MARK: Blocking inside the engine
+
+    func workerWillBlock() {
+        blocked.atomic.pointee.add(1, ordering: .relaxed)
+        guard hasWork else { return }
+        let sleepers = parked.atomic.pointee.load(ordering: .relaxed)
+        if sleepers != 0 { wakeOne(sleepers) } else { makeRoomForWork() }
+    }
+
+    func workerDidUnblock() { blocked.atomic.pointee.subtract(1, ordering: .relaxed) }
+
+    /// Whether any job waits (a snapshot, for the cold paths).
+    var hasWork: Bool {
+        if !injection.isEmpty { return true }
+        let present = occupied.atomic.pointee.load(ordering: .relaxed)
+        return workers.contains { present & $0.bit != 0 && !$0.local.isEmpty }
+    }
+
+    // MARK: Workers
+
+    /// A worker's life, on the thread that occupies slot `worker`.
+    func work(as worker: LockFreeWorker) {
+        let context = LockFreeThreadContext.current
+        context.worker = worker
+        worker.threadID.store(clinux_thread_id(), ordering: .relaxed)
+        defer { context.worker = nil }
+        while !stopping.load(ordering: .relaxed) {
+            if let job = findWork(worker) {
+                run(job)
+                continue
+            }
+            if let job = spin(worker) {
+                run(job)
+                continue
+            }
+            if let job = park(worker) {
+                run(job)
+                continue
+            }
+            if growth.retireIfIdleAndExtra(worker, in: self) { return }
+        }
+        occupied.atomic.pointee.bitwiseAnd(~worker.bit, ordering: .relaxed)  // stopping: the slot empties
+    }
+
+    private func run(_ pointer: UnsafeMutableRawPointer) {
+        let job = LockFreeJob.take(pointer)
+        switch job.work {
+        case .drain(let queue): queue.takeUnretainedValue().runDoorbell()
+        case .fanned(let queue, let block): queue.runFanned(block)
+        case .task(let task): task()
+        default: preconditionFailure("lock-free engine: a queue's own job reached the pool")
+        }
+    }
+
+    /// Own queue, then the injection queue, then half of someone else's.
+    @inline(__always)
+    private func findWork(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+        if let job = worker.local.pop() { return job }
+        if let job = injection.pop() { return job }
+        return steal(into: worker)
+    }
+
+    private func steal(into worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+        let present = occupied.atomic.pointee.load(ordering: .relaxed)
+        let start = Int.random(in: 0..<Self.maxWorkers)
+        for step in 0..<Self.maxWorkers {
+            let victim = workers[(start + step) % Self.maxWorkers]
+            guard victim !== worker, present & victim.bit != 0, let stolen = victim.local.stealHalf() else { continue }
+            for extra in stolen.dropFirst() where !worker.local.push(extra) { injection.push(extra) }
+            return stolen.first
+        }
+        return nil
+    }
+
+    /// A few microseconds of looking before sleeping: work often arrives within them. While it spins the worker
+    /// counts as searching, and pushes skip waking sleepers; so the last searcher to find work wakes a sleeper to
+    /// search in its place (Tokio's rule), and one giving up looks once more after leaving the count.
+    private func spin(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+        searching.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        for round in 0..<64 {
+            for _ in 0..<(round < 32 ? 16 : 64) { clinux_cpu_relax() }
+            if let job = findWork(worker) {
+                if searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+                    let sleepers = parked.atomic.pointee.load(ordering: .relaxed)
+                    if sleepers != 0 { wakeOne(sleepers) }
+                }
+                return job
+            }
+        }
+        searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        return findWork(worker)
+    }
+
+    /// Sleeps until claimed by a push, or 1 s for a thread beyond the width. Returns work found on the way.
+    private func park(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+        worker.word.word.pointee.store(LockFreeWorker.parked, ordering: .relaxed)
+        parked.atomic.pointee.bitwiseOr(worker.bit, ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if let job = findWork(worker) {
+            unpark(worker)
+            return job
+        }
+        if stopping.load(ordering: .relaxed) { return nil }
+        let extra = occupied.atomic.pointee.load(ordering: .relaxed).nonzeroBitCount > width
+        worker.word.wait(whileEqualTo: LockFreeWorker.parked, until: extra ? .now() + .seconds(1) : .distantFuture)
+        return nil
+    }
+
+    /// Leaves the parked set (whether or not a push claimed this worker meanwhile); true when it was claimed.
+    @discardableResult
+    func unpark(_ worker: LockFreeWorker) -> Bool {
+        let before = parked.atomic.pointee.bitwiseAnd(~worker.bit, ordering: .acquiringAndReleasing).oldValue
+        worker.word.word.pointee.store(LockFreeWorker.awake, ordering: .relaxed)
+        return before & worker.bit == 0
+    }
+
+    // MARK: Shutdown
+
+    /// Stops every thread after the queued work ran, and joins them.
+    func shutdown() {
+        while hasWork { sched_yield() }
+        stopping.store(true, ordering: .relaxed)
+        for worker in workers {
+            worker.word.word.pointee.store(LockFreeWorker.awake, ordering: .releasing)
+            worker.word.wake()
+        }
+        watchWanted.word.pointee.store(1, ordering: .releasing)
+        watchWanted.wake()
+        growth.joinAll()
+    }
+
+    /// Threads occupying slots now.
+    var liveThreads: Int { occupied.atomic.pointee.load(ordering: .relaxed).nonzeroBitCount }
+}

@@ -1,0 +1,79 @@
+import Glibc
+import Synchronization
+
+/// The cold path of the lock-free pool: starting, retiring and joining threads, and the starvation watch.
+///
+/// Locks: one pthread mutex, `lock`, taken only here: when a thread starts (a push found no worker to wake and fewer
+/// than `width` running), when one retires (1 s asleep beyond the width), at shutdown, and by the watch every 10 ms
+/// while it looks. None of these is on the path of submitting or running work.
+final class PoolGrowth: @unchecked Sendable {
+    private let lock = PthreadMutex()
+    private var threads: [Int: pthread_t] = [:]
+    private var watch: pthread_t?
+
+    /// Starts a thread in a free slot, if the pool is below its width of running workers (or `force`) and has a
+    /// free slot.
+    func startWorker(in pool: LockFreeWorkerPool, force: Bool = false) {
+        lock.withLock {
+            let occupied = pool.occupied.atomic.pointee.load(ordering: .relaxed)
+            let running = occupied.nonzeroBitCount - pool.blocked.atomic.pointee.load(ordering: .relaxed)
+            guard force || running < pool.width, occupied != .max, !pool.stopping.load(ordering: .relaxed) else { return }
+            let index = (~occupied).trailingZeroBitCount
+            guard index < LockFreeWorkerPool.maxWorkers else { return }
+            pool.occupied.atomic.pointee.bitwiseOr(1 << UInt64(index), ordering: .relaxed)
+            let worker = pool.workers[index]
+            threads[index] = startEngineThread("lockfree.worker") { pool.work(as: worker) }
+        }
+    }
+
+    /// After a sleep: a thread beyond the width that nobody claimed leaves its slot and detaches itself.
+    func retireIfIdleAndExtra(_ worker: LockFreeWorker, in pool: LockFreeWorkerPool) -> Bool {
+        let claimed = pool.unpark(worker)
+        if claimed || pool.stopping.load(ordering: .relaxed) { return false }
+        return lock.withLock {
+            guard pool.occupied.atomic.pointee.load(ordering: .relaxed).nonzeroBitCount > pool.width else { return false }
+            pool.occupied.atomic.pointee.bitwiseAnd(~worker.bit, ordering: .relaxed)
+            if let thread = threads.removeValue(forKey: worker.index) { pthread_detach(thread) }
+            return true
+        }
+    }
+
+    /// Starts the starvation watch once.
+    func startWatch(for pool: LockFreeWorkerPool) {
+        lock.withLock {
+            guard watch == nil else { return }
+            watch = startEngineThread("lockfree.watch") { [self] in watchLoop(pool) }
+        }
+    }
+
+    private func watchLoop(_ pool: LockFreeWorkerPool) {
+        while !pool.stopping.load(ordering: .relaxed) {
+            if pool.watchWanted.word.pointee.load(ordering: .acquiring) == 0 {
+                pool.watchWanted.wait(whileEqualTo: 0)
+                continue
+            }
+            var request = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&request, nil)
+            guard pool.hasWork, pool.parked.atomic.pointee.load(ordering: .relaxed) == 0 else {
+                pool.watchWanted.word.pointee.store(0, ordering: .releasing)
+                continue
+            }
+            let occupied = pool.occupied.atomic.pointee.load(ordering: .relaxed)
+            let runnable = pool.workers.filter { occupied & $0.bit != 0 }
+                .count { ThreadStates.isRunnable($0.threadID.load(ordering: .relaxed)) }
+            if runnable < pool.width { startWorker(in: pool, force: true) }
+        }
+    }
+
+    /// Joins every thread started and not retired (after `stopping` was set and sleepers were woken).
+    func joinAll() {
+        let all = lock.withLock {
+            defer {
+                threads = [:]
+                watch = nil
+            }
+            return Array(threads.values) + (watch.map { [$0] } ?? [])
+        }
+        for thread in all { pthread_join(thread, nil) }
+    }
+}
