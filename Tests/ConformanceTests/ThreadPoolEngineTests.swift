@@ -3,23 +3,35 @@ import Glibc
 import Synchronization
 import Testing
 
-/// What the catalog cannot see of the mutex engine: its threads.
+/// What the catalog cannot see of the engines that own their threads.
 extension ArenaTests {
     @Suite
-    struct MutexEngineTests {
+    struct ThreadPoolEngineTests {
         final class Tally: Sendable {
             let done = Atomic<Int>(0)
             let peakThreads = Atomic<Int>(0)
         }
 
-        @Test("shutdown runs the queued work, then stops and joins every thread it started")
-        func shutdownJoins() {
-            let engine = MutexEngine()
+        enum Kind: String, CaseIterable, Sendable {
+            case mutex, lockfree
+            func make() -> any ThreadPoolEngine {
+                switch self {
+                case .mutex: MutexEngine()
+                case .lockfree: LockFreeEngine()
+                }
+            }
+        }
+
+        @Test("shutdown runs the queued work, then stops and joins every thread it started", arguments: Kind.allCases)
+        func shutdownJoins(_ kind: Kind) {
+            shutdownJoins(kind.make())
+        }
+
+        private func shutdownJoins<E: ThreadPoolEngine>(_ engine: E) {
             let tally = Tally()
             let queue = engine.makeQueue(label: "test.shutdown", kind: .concurrent)
             for _ in 0..<100 { queue.async { tally.done.add(1, ordering: .relaxed) } }
             queue.asyncAfter(deadline: .now() + .milliseconds(1)) { tally.done.add(1, ordering: .relaxed) }
-            _ = queue.sync { tally.done.load(ordering: .relaxed) }
             let group = engine.makeGroup(label: "test.shutdown")
             group.async(on: queue) {}
             #expect(group.wait(until: .now() + .seconds(5)) == .success)
@@ -30,14 +42,17 @@ extension ArenaTests {
             #expect(engine.workerThreads == 0)
         }
 
-        @Test("blocks that block where the engine cannot see get more threads, never more than 128")
-        func poolGrowsBounded() {
-            let engine = MutexEngine()
+        @Test("blocks that block where the engine cannot see get more threads, within the bound", arguments: Kind.allCases)
+        func poolGrowsBounded(_ kind: Kind) {
+            poolGrowsBounded(kind.make(), bound: kind == .mutex ? 128 : 64)
+        }
+
+        private func poolGrowsBounded<E: ThreadPoolEngine>(_ engine: E, bound: Int) {
             defer { engine.shutdown() }
             let tally = Tally()
             let group = engine.makeGroup(label: "test.bounded")
-            // 400 blocks sleeping 10 ms each: 4 s of sleep. With only one thread per CPU this takes seconds; the
-            // starvation watch adds threads, up to the bound.
+            // 400 blocks sleeping 10 ms each: 4 s of sleep. With one thread per CPU this takes seconds; the pool's
+            // watch adds threads while workers sleep, up to its bound.
             for _ in 0..<400 {
                 group.async(on: engine.globalQueue) {
                     _ = tally.peakThreads.max(engine.workerThreads, ordering: .relaxed)
@@ -49,7 +64,40 @@ extension ArenaTests {
             #expect(tally.done.load(ordering: .relaxed) == 400)
             let peak = tally.peakThreads.load(ordering: .relaxed)
             #expect(peak > sysconf(Int32(_SC_NPROCESSORS_ONLN)), "the pool never grew past its width (peak \(peak))")
-            #expect(peak <= 128, "the pool grew to \(peak) threads")
+            #expect(peak <= bound, "the pool grew to \(peak) threads")
+        }
+
+        @Test("no wake-up is lost: bursts separated by idle gaps, from many threads onto many queues", arguments: Kind.allCases)
+        func noLostWakeups(_ kind: Kind) {
+            noLostWakeups(kind.make())
+        }
+
+        private func noLostWakeups<E: ThreadPoolEngine>(_ engine: E) {
+            defer { engine.shutdown() }
+            let queues = (0..<32).map { engine.makeQueue(label: "test.wakeups.\($0)", kind: $0 % 4 == 0 ? .concurrent : .serial) }
+            let tally = Tally()
+            let expected = 4 * 40 * 50
+            let done = engine.makeSemaphore(value: 0)!
+            let submitters = engine.makeGroup(label: "test.wakeups.submitters")
+            for thread in 0..<4 {
+                submitters.enter()
+                let start = Deadline.now()
+                _ = start
+                startThread {
+                    for burst in 0..<40 {
+                        for index in 0..<50 {
+                            queues[(thread * 7 + burst + index) % queues.count].async {
+                                if tally.done.add(1, ordering: .relaxed).newValue == expected { done.signal() }
+                            }
+                        }
+                        // Let every worker go to sleep between bursts: the next burst must wake them.
+                        if burst % 4 == 0 { pause(milliseconds: 3) }
+                    }
+                    submitters.leave()
+                }
+            }
+            #expect(submitters.wait(until: .now() + .seconds(20)) == .success)
+            #expect(done.wait(until: .now() + .seconds(20)) == .success, "\(tally.done.load(ordering: .relaxed)) of \(expected) blocks ran")
         }
     }
 }
@@ -59,4 +107,15 @@ func pause(milliseconds: Int) {
     var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}
+
+/// Starts a detached thread.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    var thread = pthread_t()
+    pthread_create(&thread, nil, { raw in
+        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, Unmanaged.passRetained(Box(body)).toOpaque())
+    pthread_detach(thread)
 }
