@@ -13,11 +13,17 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         self.make = make
     }
 
-    /// The calling thread's value.
+    /// The calling thread's value. (Stored as `Value`, released as `AnyObject` by the key's destructor: a release
+    /// needs no static type, and reading needs no dynamic cast.)
+    @inline(__always)
     var current: Value {
-        if let raw = pthread_getspecific(key) { return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as! Value }
+        if let raw = pthread_getspecific(key) { return Unmanaged<Value>.fromOpaque(raw).takeUnretainedValue() }
+        return makeCurrent()
+    }
+
+    private func makeCurrent() -> Value {
         let value = make()
-        pthread_setspecific(key, Unmanaged.passRetained(value as AnyObject).toOpaque())
+        pthread_setspecific(key, Unmanaged.passRetained(value).toOpaque())
         return value
     }
 }
