@@ -70,7 +70,7 @@ public struct LockFreeEngine: Engine {
     public var globalQueue: LockFreeQueue { runtime.global }
 
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        LockFreeThreadContext.current.entered.last?.inheritedSpecific(key)
+        LockFreeThreadContext.current.innermost?.inheritedSpecific(key)
     }
 
     public func makeGroup(label: String) -> LockFreeGroup { LockFreeGroup(label: label) }

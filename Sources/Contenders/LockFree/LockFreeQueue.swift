@@ -27,7 +27,7 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     public let kind: QueueKind
     let runtime: LockFreeRuntime
     /// The global queue: blocks go straight to the pool; suspension and barriers do not apply.
-    let isGlobal: Bool
+    @usableFromInline let isGlobal: Bool
 
     // `state` bits.
     static let countOne: UInt64 = 1
@@ -161,8 +161,8 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
 
     private func drain() {
         let context = LockFreeThreadContext.current
-        context.entered.append(self)
-        defer { context.entered.removeLast() }
+        context.push(self)
+        defer { context.pop() }
         var budget = Self.batch
         while true {
             let current = state.atomic.pointee.load(ordering: .acquiring)

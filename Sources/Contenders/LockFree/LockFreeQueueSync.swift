@@ -34,58 +34,87 @@ final class LockFreeSyncWaiter: @unchecked Sendable {
 /// with one CAS each (serial: idle, nothing reserved; concurrent: no barrier running, waiting or pending), the caller
 /// takes them, runs the block on its own thread and gives them back. Otherwise it parks a `LockFreeSyncWaiter` in
 /// the queue's FIFO and waits on a futex.
+///
+/// The generic entry points are `@inlinable` shells, specialised where they are called; the work is in the
+/// non-generic `syncCore`.
 extension LockFreeQueue {
+    @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        try runSync(block, barrier: false, rescue: { throw $0 })
+        let held = enterSync(barrier: false)
+        if held.taken {
+            defer { leaveSync(held) }
+            return try block()
+        }
+        return try relaySync(block, through: { waitInQueue($0, barrier: false) }, rescue: { throw $0 })
     }
 
+    @inlinable
     public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        try runSync(block, barrier: !isGlobal, rescue: { throw $0 })
+        let barrier = !isGlobal
+        let held = enterSync(barrier: barrier)
+        if held.taken {
+            defer { leaveSync(held) }
+            return try block()
+        }
+        return try relaySync(block, through: { waitInQueue($0, barrier: barrier) }, rescue: { throw $0 })
     }
 
-    /// `rescue` rethrows the block's error on the caller's side: the block may have run on a drainer's thread.
-    @inline(__always)
-    private func runSync<T>(_ block: () throws -> T, barrier: Bool, rescue: (any Error) throws -> T) rethrows -> T {
+    /// What a caller running inline holds: this queue (taken alone or not), the links above it, and the depth of
+    /// its entered stack before.
+    @usableFromInline
+    struct HeldChain {
+        @usableFromInline let taken: Bool
+        let alone: Bool
+        let above: [Link]?
+        let depth: Int
+        /// The caller's thread context, unretained: the caller's thread keeps it alive.
+        let context: Unmanaged<LockFreeThreadContext>
+    }
+
+    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue and its target chain (one
+    /// CAS per link) and enters them; `taken` is false when any link is busy.
+    @usableFromInline
+    func enterSync(barrier: Bool) -> HeldChain {
         let context = LockFreeThreadContext.current
-        if (barrier || kind == .serial) && context.drains(self) {
+        let held = Unmanaged.passUnretained(context)
+        let alone = barrier || kind == .serial
+        if alone && context.drains(self) {
             misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
         }
-        let alone = barrier || kind == .serial
-        if take(alone: alone) {
-            // Held: `target` is stable now.
-            let above = isGlobal ? nil : target
-            if above == nil {  // the common case, one link
-                context.entered.append(self)
-                defer {
-                    context.entered.removeLast()
-                    give(alone: alone)
-                }
-                return try block()
-            }
-            if let chain = Self.takeChain(from: above) {
-                let depth = context.entered.count
-                context.entered.append(contentsOf: chain.reversed().map(\.queue))
-                context.entered.append(self)
-                defer {
-                    context.entered.removeSubrange(depth...)
-                    give(alone: alone)
-                    for link in chain { link.queue.give(alone: link.alone) }
-                }
-                return try block()
-            }
-            give(alone: alone)
+        let depth = context.depth
+        guard take(alone: alone) else { return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held) }
+        // Held: `target` is stable now.
+        guard let first = isGlobal ? nil : target else {  // the common case, one link
+            context.push(self)
+            return HeldChain(taken: true, alone: alone, above: nil, depth: depth, context: held)
         }
-        var value: T?
-        var failure: (any Error)?
-        withoutActuallyEscaping(block) { block in
-            let waiter = LockFreeSyncWaiter(isBarrier: barrier) {
-                do { value = try block() } catch { failure = error }
-            }
+        guard let chain = Self.takeChain(from: first) else {
+            give(alone: alone)
+            return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held)
+        }
+        for link in chain.reversed() { context.push(link.queue) }
+        context.push(self)
+        return HeldChain(taken: true, alone: alone, above: chain, depth: depth, context: held)
+    }
+
+    /// Leaves and gives back what `enterSync` took, innermost first.
+    @usableFromInline
+    func leaveSync(_ held: HeldChain) {
+        held.context._withUnsafeGuaranteedRef { $0.pop(to: held.depth) }
+        give(alone: held.alone)
+        if let above = held.above {
+            for link in above { link.queue.give(alone: link.alone) }
+        }
+    }
+
+    /// The slow path: parks the block in the FIFO; a drainer runs it and wakes the caller.
+    @usableFromInline
+    func waitInQueue(_ body: () -> Void, barrier: Bool) {
+        withoutActuallyEscaping(body) { body in
+            let waiter = LockFreeSyncWaiter(isBarrier: barrier, body: body)
             enqueue(LockFreeJob(.sync(waiter)))
             waiter.waitUntilDone()
         }
-        if let failure { return try rescue(failure) }
-        return value!
     }
 
     struct Link {

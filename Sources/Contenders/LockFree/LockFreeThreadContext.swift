@@ -2,25 +2,31 @@
 /// for specific values and the sync-onto-own-queue diagnostic) and the worker it is, if any (its pushes go to that
 /// worker's own run queue).
 final class LockFreeThreadContext {
-    var entered: [LockFreeQueue] = []
+    private let entered = EnteredStackBox<LockFreeQueue>()
     var worker: LockFreeWorker?
-
-    init() { entered.reserveCapacity(8) }
 
     private static let slot = ThreadLocal { LockFreeThreadContext() }
 
     /// The calling thread's context.
+    @inline(__always)
     static var current: LockFreeThreadContext { slot.current }
 
     /// Whether this thread is draining `queue` (directly, or through a queue targeting it).
-    @inline(__always)
-    func drains(_ queue: LockFreeQueue) -> Bool { entered.contains { $0 === queue } }
+    @inline(__always) func drains(_ queue: LockFreeQueue) -> Bool { entered.stack.pointee.contains(queue) }
+
+    /// The innermost queue this thread runs a block of.
+    @inline(__always) var innermost: LockFreeQueue? { entered.stack.pointee.last }
+
+    @inline(__always) var depth: Int { entered.stack.pointee.count }
+    @inline(__always) func push(_ queue: LockFreeQueue) { entered.stack.pointee.push(queue) }
+    @inline(__always) func pop() { entered.stack.pointee.pop() }
+    @inline(__always) func pop(to depth: Int) { entered.stack.pointee.pop(to: depth) }
 
     /// Runs `body` with `queue` entered.
     @inline(__always)
     func within<T>(_ queue: LockFreeQueue, _ body: () throws -> T) rethrows -> T {
-        entered.append(queue)
-        defer { entered.removeLast() }
+        push(queue)
+        defer { pop() }
         return try body()
     }
 

@@ -5,39 +5,63 @@
 /// own thread, and gives them back. Otherwise the caller parks a `MutexSyncRequest` in the queue and waits on a
 /// condition variable; the drainer that reaches it runs the block inside the chain and wakes the caller.
 extension MutexQueue {
+    @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        try runSync(block, barrier: false, rescue: { throw $0 })
-    }
-
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        try runSync(block, barrier: true, rescue: { throw $0 })
-    }
-
-    /// `rescue` rethrows the block's error on the caller's side: the block may have run on a drainer's thread.
-    private func runSync<T>(_ block: () throws -> T, barrier: Bool, rescue: (any Error) throws -> T) rethrows -> T {
-        let exclusive = barrier || kind == .serial
-        let context = MutexThreadContext.current
-        if exclusive && context.drains(self) {
-            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
-        }
-        if let chain = acquireChain(barrier: barrier) {
-            defer { release(chain) }
-            let depth = context.entered.count
-            context.entered.append(contentsOf: chain.reversed().map(\.queue))
-            defer { context.entered.removeSubrange(depth...) }
+        let held = enterSync(barrier: false)
+        if held.taken {
+            defer { leaveSync(held) }
             return try block()
         }
-        var value: T?
-        var failure: (any Error)?
-        withoutActuallyEscaping(block) { block in
-            let request = MutexSyncRequest(isBarrier: barrier) {
-                do { value = try block() } catch { failure = error }
-            }
+        return try relaySync(block, through: { waitInQueue($0, barrier: false) }, rescue: { throw $0 })
+    }
+
+    @inlinable
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
+        let held = enterSync(barrier: true)
+        if held.taken {
+            defer { leaveSync(held) }
+            return try block()
+        }
+        return try relaySync(block, through: { waitInQueue($0, barrier: true) }, rescue: { throw $0 })
+    }
+
+    /// What a caller running inline holds: the links it took, innermost first, and its entered depth before.
+    @usableFromInline
+    struct HeldChain {
+        @usableFromInline let taken: Bool
+        let links: [Link]
+        let depth: Int
+    }
+
+    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue and its target chain and
+    /// enters them; `taken` is false when any link is busy.
+    @usableFromInline
+    func enterSync(barrier: Bool) -> HeldChain {
+        let context = MutexThreadContext.current
+        if (barrier || kind == .serial) && context.drains(self) {
+            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+        }
+        let depth = context.depth
+        guard let chain = acquireChain(barrier: barrier) else { return HeldChain(taken: false, links: [], depth: depth) }
+        for link in chain.reversed() { context.push(link.queue) }
+        return HeldChain(taken: true, links: chain, depth: depth)
+    }
+
+    /// Leaves and gives back what `enterSync` took, innermost first.
+    @usableFromInline
+    func leaveSync(_ held: HeldChain) {
+        MutexThreadContext.current.pop(to: held.depth)
+        for link in held.links { link.queue.give(alone: link.alone) }
+    }
+
+    /// The slow path: parks the block in the FIFO; a drainer runs it and wakes the caller.
+    @usableFromInline
+    func waitInQueue(_ body: () -> Void, barrier: Bool) {
+        withoutActuallyEscaping(body) { body in
+            let request = MutexSyncRequest(isBarrier: barrier, body: body)
             enqueue(.sync(request))
             request.waitUntilDone()
         }
-        if let failure { return try rescue(failure) }
-        return value!
     }
 
     // MARK: Taking the chain
@@ -65,7 +89,7 @@ extension MutexQueue {
     }
 
     private func release(_ links: [Link]) {
-        for link in links.reversed() { link.queue.give(alone: link.alone) }
+        for link in links { link.queue.give(alone: link.alone) }
     }
 
     /// Takes this queue for a caller running inline and reports its target (stable while the queue is held: a

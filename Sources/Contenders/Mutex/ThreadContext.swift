@@ -5,28 +5,31 @@ import Glibc
 /// to diagnose a sync onto a queue the thread already drains; the pool uses it to count workers that block.
 final class MutexThreadContext {
     /// Queues whose blocks this thread runs right now, through every target link, outermost first.
-    var entered: [MutexQueue] = []
+    private let entered = EnteredStackBox<MutexQueue>()
     /// The pool this thread works for, if it is a worker.
     var pool: MutexWorkerPool?
-
-    init() { entered.reserveCapacity(8) }
 
     private static let slot = ThreadLocal { MutexThreadContext() }
 
     /// The calling thread's context, made on first use and released when the thread exits.
+    @inline(__always)
     static var current: MutexThreadContext { slot.current }
 
     /// Whether this thread is draining `queue` (directly, or because it drains a queue targeting it).
-    func drains(_ queue: MutexQueue) -> Bool { entered.contains { $0 === queue } }
+    @inline(__always) func drains(_ queue: MutexQueue) -> Bool { entered.stack.pointee.contains(queue) }
 
     /// The innermost queue this thread runs a block of.
-    var innermost: MutexQueue? { entered.last }
+    @inline(__always) var innermost: MutexQueue? { entered.stack.pointee.last }
+
+    @inline(__always) var depth: Int { entered.stack.pointee.count }
+    @inline(__always) func push(_ queue: MutexQueue) { entered.stack.pointee.push(queue) }
+    @inline(__always) func pop(to depth: Int) { entered.stack.pointee.pop(to: depth) }
 
     /// Runs `body` with `queue` entered.
     @inline(__always)
     func within<T>(_ queue: MutexQueue, _ body: () throws -> T) rethrows -> T {
-        entered.append(queue)
-        defer { entered.removeLast() }
+        entered.stack.pointee.push(queue)
+        defer { entered.stack.pointee.pop() }
         return try body()
     }
 

@@ -10,7 +10,7 @@ public final class SystemQueue: EngineQueue {
     public let kind: QueueKind
 
     /// The wrapped queue.
-    let dispatchQueue: DispatchQueue
+    @usableFromInline let dispatchQueue: DispatchQueue
 
     /// Set on this queue only. `dispatch_get_specific` finds it from blocks of this queue and of every queue that
     /// targets it, which is exactly when this thread already drains the queue and a serial sync would deadlock.
@@ -52,10 +52,11 @@ public final class SystemQueue: EngineQueue {
         dispatch_get_specific(UnsafeRawPointer(Unmanaged.passUnretained(ownerKey).toOpaque())) != nil
     }
 
-    @inline(__always)
-    private func refuseSyncFromOwnQueue(_ what: String) {
+    /// Stops the process when the caller already drains this queue (libdispatch would die without a message).
+    @usableFromInline
+    func refuseSyncFromOwnQueue(barrier: Bool) {
         if callerDrainsThisQueue {
-            misuse("\(what) called from a block already running on queue '\(label)' (deadlock)")
+            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
         }
     }
 
@@ -67,13 +68,16 @@ public final class SystemQueue: EngineQueue {
         dispatchQueue.async(flags: .barrier, execute: block)
     }
 
+    /// `@inlinable`, so it specialises where it is called and adds no generic layer of its own to the overlay's.
+    @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        if kind == .serial { refuseSyncFromOwnQueue("sync") }
+        if kind == .serial { refuseSyncFromOwnQueue(barrier: false) }
         return try dispatchQueue.sync(execute: block)
     }
 
+    @inlinable
     public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        refuseSyncFromOwnQueue("barrier sync")
+        refuseSyncFromOwnQueue(barrier: true)
         return try dispatchQueue.sync(flags: .barrier, execute: block)
     }
 
