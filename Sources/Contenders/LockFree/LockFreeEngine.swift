@@ -36,8 +36,8 @@
 /// ## Locks, all off the hot paths
 /// - `PoolGrowth` (a pthread mutex): starting, retiring and joining threads, and the starvation watch's 10 ms look.
 /// - `LockFreeSpecifics` (a pthread mutex per queue): queue-specific values.
-/// - `LockFreeRuntime` (a pthread mutex): starting the timer thread and the reactor on first use.
-/// - Neutral plumbing shared with the mutex engine: `TimerThread` (its heap: asyncAfter and timers),
+/// - Neutral plumbing shared with the mutex engine: `EngineServices` (starting the timer thread and the reactor on
+///   first use), `TimerThread` (its heap: asyncAfter and timers),
 ///   `EpollReactor` (its registration table: descriptor sources), `SignalHub` (its listener table: signal sources).
 /// No queue, pool, group, semaphore, once, apply, work item or user-data source operation takes a lock.
 public struct LockFreeEngine: Engine {

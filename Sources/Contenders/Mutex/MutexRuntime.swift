@@ -3,39 +3,18 @@
 final class MutexRuntime: @unchecked Sendable {
     let pool = MutexWorkerPool()
     private(set) var global: MutexQueue!
-    private let lazyLock = PthreadMutex()
-    private var startedTimers: TimerThread?
-    private var startedReactor: EpollReactor?
+    private let services = EngineServices(prefix: "mutex")
 
     init() {
         global = MutexQueue(label: "mutex.global", kind: .concurrent, startsInactive: false, target: nil, runtime: self, isGlobal: true)
     }
 
-    /// The timer thread, started on first use.
-    var timers: TimerThread {
-        lazyLock.withLock {
-            if let startedTimers { return startedTimers }
-            let timers = TimerThread(name: "mutex.timers")
-            startedTimers = timers
-            return timers
-        }
-    }
-
-    /// The epoll reactor, started on first use.
-    var reactor: EpollReactor {
-        lazyLock.withLock {
-            if let startedReactor { return startedReactor }
-            let reactor = EpollReactor(name: "mutex.reactor")
-            startedReactor = reactor
-            return reactor
-        }
-    }
+    var timers: TimerThread { services.timers }
+    var reactor: EpollReactor { services.reactor }
 
     /// Stops the timer thread, the reactor and the workers (after the work already queued), and joins them.
     func shutdown() {
-        let (timers, reactor) = lazyLock.withLock { (startedTimers, startedReactor) }
-        timers?.shutdown()
-        reactor?.shutdown()
+        services.shutdown()
         pool.shutdown()
     }
 }
