@@ -3,8 +3,9 @@
 /// An engine lists the capabilities it lacks, each with a reason (`Engine.limits`); a rule that needs a missing
 /// capability is reported `unsupported` with that reason. Capabilities name platform limits, not unfinished work.
 public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
-    /// A block may block its thread (sync onto another queue, wait on a group, semaphore or work item, run a nested
-    /// apply) without wedging the engine.
+    /// A block may block its thread (sync onto another queue, wait on a group, semaphore or work item) without
+    /// wedging the engine. (A nested apply does not need it: apply's caller takes part, so it never waits for a
+    /// thread it cannot get.)
     case blockingInBlocks = "blocking-in-blocks"
     /// Read and write sources on file descriptors.
     case descriptorSources = "descriptor-sources"

@@ -73,7 +73,6 @@ enum ApplyNested: BehaviourRule {
     static let id = "apply.nested"
     static let title = "Nested apply completes: 32 × 32 × 32 iterations, each exactly once."
     static let source = "libdispatch tests/dispatch_apply.c (nested dispatch_apply, 32768 total)"
-    static let needs: Set<Capability> = [.blockingInBlocks]
 
     static func check<E: Engine>(_ engine: E) throws {
         let hits = IndexCounters(32 * 32 * 32)
@@ -131,7 +130,6 @@ enum ApplyFromSerial: BehaviourRule {
     static let id = "apply.from-serial"
     static let title = "apply called from a block on a serial queue completes, each index once."
     static let source = "dispatch_apply(3): may be called from any queue; libdispatch tests/dispatch_apply.c"
-    static let needs: Set<Capability> = [.blockingInBlocks]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.apply.from-serial")
