@@ -2,7 +2,7 @@
 /// value once and drive it generically.
 public enum EngineRegistry {
     /// Every registered engine, in the order reports list them (`system` first: it is the reference).
-    public static let all: [any Engine] = [SystemEngine(), MutexEngine(), LockFreeEngine()]
+    public static let all: [any Engine] = [SystemEngine(), MutexEngine(), LockFreeEngine(), ActorEngine()]
 
     /// The registered names, in order.
     public static var names: [String] { all.map(\.name) }

@@ -1,0 +1,57 @@
+/// A read or write source: the shared epoll reactor's reports become `.readiness` events (the bytes available, or
+/// the room); the source's actor re-arms the registration after each delivery and on resume, and removes it on
+/// cancel (before the cancel handler, which may close the descriptor) or when the source is released.
+public final class ActorDescriptorSource: ActorSource, ReadinessListener, @unchecked Sendable {
+    struct Kind: ActorSourceKind {
+        let descriptor: Int32
+        let writable: Bool
+        let reactor: EpollReactor
+        /// The source the reactor reports to, filled in when `init` finishes (before any event can arrive).
+        let listener: WeakBox<ActorDescriptorSource>
+
+        func combine(_ pending: UInt, _ value: UInt) -> UInt { value }
+
+        func activated(_ source: isolated ActorSourceState) {
+            guard let listener = listener.value else { return }
+            source.setRegistration(reactor.register(listener, descriptor: descriptor, writable: writable))
+        }
+
+        func delivered(_ source: isolated ActorSourceState) { rearm(source) }
+        func resumed(_ source: isolated ActorSourceState) { rearm(source) }
+
+        private func rearm(_ source: isolated ActorSourceState) {
+            if source.registration != 0 && !source.isSuspended && !source.isCancelled { reactor.rearm(source.registration) }
+        }
+
+        func cancelled(_ source: isolated ActorSourceState) { unregister(source) }
+        func ended(_ source: isolated ActorSourceState) { unregister(source) }
+
+        private func unregister(_ source: isolated ActorSourceState) {
+            if source.registration != 0 {
+                reactor.unregister(source.registration)
+                source.setRegistration(0)
+            }
+        }
+    }
+
+    private let reactor: EpollReactor
+    private let writable: Bool
+
+    init(label: String, descriptor: Int32, writable: Bool, queue: ActorQueue, reactor: EpollReactor) {
+        self.reactor = reactor
+        self.writable = writable
+        let listener = WeakBox<ActorDescriptorSource>()
+        super.init(label: label, queue: queue, kind: Kind(descriptor: descriptor, writable: writable, reactor: reactor, listener: listener))
+        listener.value = self
+    }
+
+    /// Called by the reactor thread.
+    func descriptorReady(_ id: UInt64) {
+        let (data, ended) = reactor.readiness(id, writable: writable)
+        if data == 0 {
+            if !ended { reactor.rearm(id) }
+            return
+        }
+        shared.post(.readiness(data))
+    }
+}

@@ -1,0 +1,123 @@
+import Synchronization
+
+/// A serial or concurrent queue of the actor engine: a mailbox (`ActorMailbox`, safe to post to from any thread) in
+/// front of an `ActorQueueCore` that drains it. The global queue has no mailbox: each block becomes a task.
+public final class ActorQueue: EngineQueue, @unchecked Sendable {
+    public typealias WorkItem = ActorWorkItem
+
+    public let label: String
+    public let kind: QueueKind
+    let core: ActorQueueCore
+    let control: ActorQueueControl
+    let runtime: ActorRuntime
+    let isGlobal: Bool
+    private let mailbox: ActorMailbox<ActorMail>?
+
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, runtime: ActorRuntime, isGlobal: Bool = false) {
+        self.label = label
+        self.kind = kind
+        self.runtime = runtime
+        self.isGlobal = isGlobal
+        control = ActorQueueControl(target: target, startsInactive: startsInactive, ignoresSuspension: isGlobal)
+        let core = ActorQueueCore(label: label, kind: kind, control: control)
+        self.core = core
+        if isGlobal {
+            mailbox = nil
+        } else {
+            let mailbox = ActorMailbox<ActorMail>()
+            self.mailbox = mailbox
+            Task.detached { await core.drain(mailbox) }
+        }
+    }
+
+    deinit {
+        if control.suspensionCount > 0 && !isGlobal { misuse("released while suspended: queue '\(label)'") }
+        if control.isInactive { misuse("released while inactive: queue '\(label)'") }
+        mailbox?.finish()  // the loop drains what is left, then ends
+    }
+
+    /// Puts `mail` in the mailbox (a queue targeting this one forwards through here too).
+    func post(_ mail: ActorMail) {
+        if let mailbox {
+            mailbox.post(mail)
+        } else {
+            // The global queue: every block is a task of its own.
+            Task.detached { [core] in ActorQueueCore.run(mail, in: core) }
+        }
+    }
+
+    public func async(_ block: @escaping @Sendable () -> Void) { post(.block(block, barrier: false)) }
+
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) { post(.block(block, barrier: !isGlobal)) }
+
+    public func async(_ item: ActorWorkItem) { async { item.perform() } }
+
+    public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        Task.detached { [self] in
+            await ActorClock.sleep(until: deadline)
+            async(block)
+        }
+    }
+
+    public func asyncAfter(deadline: Deadline, _ item: ActorWorkItem) {
+        asyncAfter(deadline: deadline) { item.perform() }
+    }
+
+    // MARK: sync
+
+    public func sync<T>(_ block: () throws -> T) rethrows -> T {
+        try relaySync(block, through: { syncCore($0, barrier: false) }, rescue: { throw $0 })
+    }
+
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
+        try relaySync(block, through: { syncCore($0, barrier: !isGlobal) }, rescue: { throw $0 })
+    }
+
+    /// The caller's thread waits (a synchronous API cannot suspend) while the queue's actor runs the block in its
+    /// turn. On the global queue the block simply runs on the caller.
+    private func syncCore(_ body: () -> Void, barrier: Bool) {
+        let context = ActorThreadContext.current
+        if (barrier || kind == .serial) && context.drains(core) {
+            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+        }
+        if isGlobal { return context.within([core], body) }
+        withoutActuallyEscaping(body) { body in
+            let waiter = ActorSyncWaiter(isBarrier: barrier, body: body)
+            post(.sync(waiter))
+            waiter.waitUntilDone()
+        }
+    }
+
+    // MARK: Control
+
+    public func setTarget(_ target: ActorQueue) {
+        if isGlobal { misuse("setTarget on the global queue '\(label)'") }
+        if target === self { misuse("setTarget would make a cycle: queue '\(label)' would target itself") }
+        if control.isInactive { return control.setTarget(target) }
+        post(.retarget(target))
+    }
+
+    public func suspend() { control.suspend() }
+
+    public func resume() {
+        if !control.resume() { misuse("over-resume: resume() without a matching suspend() on queue '\(label)'") }
+    }
+
+    public func activate() { control.activate() }
+
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        control.setSpecific(ObjectIdentifier(key), value)
+    }
+
+    public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        control.specific(ObjectIdentifier(key)) as? Value
+    }
+}
+
+extension ActorQueueCore {
+    /// The value for `key` on this queue or the nearest queue above it.
+    nonisolated func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        if let value = control.specific(ObjectIdentifier(key)) { return value as? Value }
+        return control.currentTarget?.core.inheritedSpecific(key)
+    }
+}

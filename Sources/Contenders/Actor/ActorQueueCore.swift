@@ -1,0 +1,110 @@
+/// The actor behind a queue: it drains the queue's mailbox (`ActorMailbox`, consumed by this one task), so blocks
+/// start in FIFO order by construction (a `Task { await actor.run(block) }` per submission would not be FIFO: actor
+/// jobs are not ordered). The core is separate from the public `ActorQueue` so that releasing the queue finishes the
+/// mailbox and lets the loop end, instead of the loop keeping the queue alive.
+///
+/// - Serial: each block runs synchronously inside the actor, one at a time.
+/// - Concurrent: non-barrier blocks run as child tasks of a task group the loop owns; a barrier waits for the
+///   running count to reach zero and runs inside the actor, alone.
+/// - With a target: the queue runs nothing itself. It hands each block to its target as a forwarded job and, if
+///   serial, awaits it before the next; the target runs it as one of its own blocks, so a chain is as wide as its
+///   narrowest link.
+actor ActorQueueCore {
+    nonisolated let label: String
+    nonisolated let kind: QueueKind
+    nonisolated let control: ActorQueueControl
+
+    init(label: String, kind: QueueKind, control: ActorQueueControl) {
+        self.label = label
+        self.kind = kind
+        self.control = control
+    }
+
+    /// The loop: runs until the mailbox is finished (the queue was released) and empty.
+    func drain(_ mailbox: ActorMailbox<ActorMail>) async {
+        switch kind {
+        case .serial: await drainSerial(mailbox)
+        case .concurrent: await drainConcurrent(mailbox)
+        }
+    }
+
+    private func drainSerial(_ mailbox: ActorMailbox<ActorMail>) async {
+        while let mail = await mailbox.next() {
+            await control.waitUntilRunnable()
+            if case .retarget(let newTarget) = mail {
+                control.setTarget(newTarget)
+                continue
+            }
+            if let target = control.currentTarget {
+                await forwardAndWait(mail, to: target)
+            } else {
+                Self.run(mail, in: self)
+            }
+        }
+    }
+
+    private func drainConcurrent(_ mailbox: ActorMailbox<ActorMail>) async {
+        await withDiscardingTaskGroup { group in
+            while let mail = await mailbox.next() {
+                await control.waitUntilRunnable()
+                if mail.isBarrier {
+                    await control.waitUntilIdle()
+                    if case .retarget(let newTarget) = mail {
+                        control.setTarget(newTarget)
+                    } else if let target = control.currentTarget {
+                        await forwardAndWait(mail, to: target)
+                    } else {
+                        Self.run(mail, in: self)
+                    }
+                    continue
+                }
+                control.blockStarted()
+                if let target = control.currentTarget {
+                    target.post(.forwarded(forwarded(mail, done: { [control] in control.blockFinished() })))
+                } else {
+                    group.addTask { [self] in
+                        Self.run(mail, in: self)
+                        control.blockFinished()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hands `mail` to `target` and suspends (the actor is free meanwhile) until the target ran it.
+    private func forwardAndWait(_ mail: ActorMail, to target: ActorQueue) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            target.post(.forwarded(forwarded(mail, done: { continuation.resume() })))
+        }
+    }
+
+    /// `mail` as a job of the target: this queue joins the chain the target's thread will enter.
+    private nonisolated func forwarded(_ mail: ActorMail, done: @escaping @Sendable () -> Void) -> ActorForwardedJob {
+        switch mail {
+        case .block(let block, _):
+            return ActorForwardedJob(chain: [self], work: block, done: done)
+        case .sync(let waiter):
+            return ActorForwardedJob(chain: [self], work: { waiter.run() }, done: done)
+        case .forwarded(let job):
+            return ActorForwardedJob(chain: job.chain + [self], work: job.work, done: { job.done(); done() })
+        case .retarget:
+            preconditionFailure("actor engine: a retarget is never forwarded")
+        }
+    }
+
+    /// Runs `mail` on the calling thread as a block of `queue`, entering the queue (and the chain of a forwarded job).
+    nonisolated static func run(_ mail: ActorMail, in queue: ActorQueueCore) {
+        let context = ActorThreadContext.current
+        switch mail {
+        case .block(let block, _):
+            context.within([queue]) { block() }
+        case .sync(let waiter):
+            context.within([queue]) { waiter.run() }
+        case .forwarded(let job):
+            context.within([queue] + job.chain.reversed()) { job.work() }
+            job.done()
+        case .retarget:
+            break
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// The queues whose block the calling thread runs right now (outermost first). A block runs synchronously, without
+/// suspension points, so during it the thread *is* its task: a thread-local describes it exactly, and also covers the
+/// global queue's inline syncs, which run outside any of the engine's tasks.
+final class ActorThreadContext {
+    private let entered = EnteredStackBox<ActorQueueCore>()
+
+    private static let slot = ThreadLocal { ActorThreadContext() }
+
+    @inline(__always) static var current: ActorThreadContext { slot.current }
+
+    @inline(__always) func drains(_ queue: ActorQueueCore) -> Bool { entered.stack.pointee.contains(queue) }
+    @inline(__always) var innermost: ActorQueueCore? { entered.stack.pointee.last }
+
+    /// Runs `body` with `chain` entered, outermost first.
+    func within(_ chain: [ActorQueueCore], _ body: () -> Void) {
+        let depth = entered.stack.pointee.count
+        for queue in chain { entered.stack.pointee.push(queue) }
+        body()
+        entered.stack.pointee.pop(to: depth)
+    }
+}
