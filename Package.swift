@@ -27,7 +27,10 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "Conformance", dependencies: ["Contenders"]),
+        // What checks and workloads share and no engine may use: locks for bookkeeping, latches, plain threads, child
+        // processes.
+        .target(name: "Harness", dependencies: ["Contenders"]),
+        .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
         .executableTarget(
             name: "Arena",
             dependencies: [
@@ -35,7 +38,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ConformanceTests", dependencies: ["Contenders", "Conformance", "Arena"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Contenders", "Harness", "Conformance", "Arena"]),
     ],
     swiftLanguageModes: [.v6]
 )

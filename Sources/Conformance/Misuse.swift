@@ -1,5 +1,6 @@
 import Contenders
 import Glibc
+import Harness
 
 /// Decides a misuse rule from how its child ended: it must die, and say what it died of.
 public enum MisuseVerdict {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// A named rule of the GCD contract. Rules are types: metadata in static properties, the check a static generic
 /// function, so one rule runs specialised on every engine.

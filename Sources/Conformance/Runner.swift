@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// The result of one rule on one engine.
 public enum Status: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Runs a check on a thread of its own and waits for it with a deadline, so a deadlock becomes a `timeout`
 /// result instead of a hang. A check that times out is abandoned: its thread stays blocked, and everything it

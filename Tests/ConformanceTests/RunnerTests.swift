@@ -1,5 +1,6 @@
 import Conformance
 import Contenders
+import Harness
 import Testing
 
 /// A rule whose check never returns: the watchdog must turn it into `timeout`.

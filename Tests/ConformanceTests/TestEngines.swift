@@ -1,6 +1,7 @@
 import Conformance
 import Contenders
 import Glibc
+import Harness
 
 /// Every engine a test can name: the registered ones and the mutants.
 enum TestEngines {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// asyncAfter.
 enum AfterRules: RuleFamily {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// apply (concurrentPerform).
 enum ApplyRules: RuleFamily {

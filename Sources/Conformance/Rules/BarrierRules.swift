@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Barrier blocks on concurrent queues.
 enum BarrierRules: RuleFamily {

@@ -1,5 +1,6 @@
 import Contenders
 import Glibc
+import Harness
 
 /// Read, write and signal sources.
 enum DescriptorRules: RuleFamily {

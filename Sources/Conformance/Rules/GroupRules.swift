@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Groups: counting outstanding work, notify and wait.
 enum GroupRules: RuleFamily {

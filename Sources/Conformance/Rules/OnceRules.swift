@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Once tokens.
 enum OnceRules: RuleFamily {

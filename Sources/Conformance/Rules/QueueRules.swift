@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Serial and concurrent queues, async and sync, the global queue.
 enum QueueRules: RuleFamily {

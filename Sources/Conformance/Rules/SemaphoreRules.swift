@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Counting semaphores.
 enum SemaphoreRules: RuleFamily {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// User-data sources: merging, coalescing, lifecycle.
 enum SourceRules: RuleFamily {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Queue-specific values.
 enum SpecificRules: RuleFamily {

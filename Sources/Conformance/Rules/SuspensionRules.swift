@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Suspend, resume and activation of queues.
 enum SuspensionRules: RuleFamily {

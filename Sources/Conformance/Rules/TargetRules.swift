@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Target queues: a queue's blocks run through its target.
 enum TargetRules: RuleFamily {

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Timer sources.
 enum TimerRules: RuleFamily {

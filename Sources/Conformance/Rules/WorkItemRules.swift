@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 
 /// Work items: cancel, notify, wait.
 enum WorkItemRules: RuleFamily {

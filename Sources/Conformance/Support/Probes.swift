@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 import Synchronization
 
 /// An atomic counter.

@@ -1,16 +1,10 @@
 import Contenders
-import Glibc
+import Harness
 
 /// Time helpers for checks. Timing bounds in rules are generous: the machines are loaded 2-core boxes.
 enum Timing {
     /// Sleeps the calling thread.
-    static func pause(_ duration: Duration) {
-        var request = timespec(
-            tv_sec: Int(duration.components.seconds),
-            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
+    static func pause(_ duration: Duration) { Threads.sleep(duration) }
 
     /// Busy-waits without sleeping, as a block doing work would.
     static func spin(_ duration: Duration) {

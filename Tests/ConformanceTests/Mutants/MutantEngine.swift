@@ -1,6 +1,7 @@
 import Conformance
 import Contenders
 import Glibc
+import Harness
 import Synchronization
 
 /// The system engine with one deliberate fault (see `Fault`). Each wrapper forwards to the system object and

@@ -1,6 +1,7 @@
 import Conformance
 import Contenders
 import Glibc
+import Harness
 import Synchronization
 
 struct MutantError: Error {}

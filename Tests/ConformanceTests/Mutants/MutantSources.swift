@@ -1,6 +1,7 @@
 import Conformance
 import Contenders
 import Glibc
+import Harness
 import Synchronization
 
 /// A system source of any kind with the engine's fault applied.

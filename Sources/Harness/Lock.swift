@@ -1,13 +1,14 @@
 import Contenders
 import Glibc
 
-/// A pthread mutex. The checks' own bookkeeping uses it rather than `Synchronization.Mutex`, whose Linux
+/// A pthread mutex. The bookkeeping of checks and workloads uses it rather than `Synchronization.Mutex`, whose Linux
 /// implementation (priority-inheritance futexes) collapses with more threads than cores and confuses
 /// ThreadSanitizer. It is independent of every engine, so a wedged engine cannot wedge the bookkeeping.
-final class Lock: @unchecked Sendable {
+/// An uncontended lock and unlock costs about 20 ns.
+public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -17,18 +18,18 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
-    /// For `Condition`, which waits on this mutex.
-    var pointer: UnsafeMutablePointer<pthread_mutex_t> { mutex }
+    /// The underlying mutex, for `Condition`, which waits on it.
+    public var pointer: UnsafeMutablePointer<pthread_mutex_t> { mutex }
 }
 
-/// A value behind a pthread mutex. Public because the test target's mutant engines share it: a lock that is
-/// neither one engine's nor `Synchronization.Mutex`. Each access costs an uncontended lock and unlock (~20 ns).
+/// A value behind a pthread mutex: a lock that is neither one engine's nor `Synchronization.Mutex`. Each access costs
+/// an uncontended lock and unlock (~20 ns).
 public final class Locked<Value>: @unchecked Sendable {
     private let lock = Lock()
     private var value: Value
@@ -45,11 +46,11 @@ public final class Locked<Value>: @unchecked Sendable {
 }
 
 /// A condition variable on the monotonic clock, so timed waits agree with `Deadline`.
-final class Condition: @unchecked Sendable {
-    let lock = Lock()
+public final class Condition: @unchecked Sendable {
+    public let lock = Lock()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    public init() {
         condition = .allocate(capacity: 1)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -64,7 +65,7 @@ final class Condition: @unchecked Sendable {
     }
 
     /// Waits, with the lock held, until `done()` is true or `deadline` passed; returns `done()`.
-    func wait(until deadline: Deadline, _ done: () -> Bool) -> Bool {
+    public func wait(until deadline: Deadline, _ done: () -> Bool) -> Bool {
         pthread_mutex_lock(lock.pointer)
         defer { pthread_mutex_unlock(lock.pointer) }
         while !done() {
@@ -82,7 +83,7 @@ final class Condition: @unchecked Sendable {
     }
 
     /// Changes state under the lock and wakes every waiter.
-    func update(_ change: () -> Void) {
+    public func update(_ change: () -> Void) {
         pthread_mutex_lock(lock.pointer)
         change()
         pthread_cond_broadcast(condition)

@@ -1,5 +1,6 @@
 import Contenders
 import FoundationEssentials
+import Harness
 import Glibc
 
 /// One rule on one engine, as a child process is asked to run it.
@@ -22,32 +23,6 @@ public struct ChildRequest: Sendable, Codable, Equatable {
 
     /// How long the parent waits for the whole child: every run's watchdog plus time to start and stop.
     public var limit: Duration { timeout * repeats + .seconds(5) }
-}
-
-/// How a child process ended.
-public enum ChildTermination: Sendable, Equatable {
-    case exited(Int32)
-    case signalled(Int32)
-    /// The parent killed it after `ChildRequest.limit`.
-    case timedOut
-}
-
-/// A finished child: how it ended and what it wrote.
-public struct ChildOutcome: Sendable {
-    public let termination: ChildTermination
-    public let standardOutput: String
-    public let standardError: String
-
-    public init(termination: ChildTermination, standardOutput: String = "", standardError: String) {
-        self.termination = termination
-        self.standardOutput = standardOutput
-        self.standardError = standardError
-    }
-
-    /// The first line of standard error worth quoting.
-    var firstErrorLine: String {
-        standardError.split(separator: "\n").first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
-    }
 }
 
 /// Starts a child process for a request and waits for it.
@@ -101,8 +76,8 @@ public enum ConformanceChild {
             return RuleResult(engine: request.engine, rule: request.rule, status: .fail, detail: report,
                               seconds: seconds, repeats: request.repeats)
         }
-        let reported = outcome.standardOutput.split(separator: "\n").last { $0.hasPrefix(resultMarker) }
-        if let reported, let result = try? JSONDecoder().decode(RuleResult.self, from: Data(reported.dropFirst(resultMarker.count).utf8)) {
+        if let reported = outcome.lastLine(markedWith: resultMarker),
+           let result = try? JSONDecoder().decode(RuleResult.self, from: Data(reported.utf8)) {
             return result
         }
         let (status, detail): (Status, String) = switch outcome.termination {

@@ -1,16 +1,16 @@
 import Contenders
 import Glibc
 
-/// Plain threads for checks: submitters, racing callers, waiters. They are pthreads, not engine workers, so a
-/// check can block them freely.
-enum Threads {
+/// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine
+/// workers, so a caller can block them freely.
+public enum Threads {
     private final class Start: @unchecked Sendable {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
     /// Starts a detached thread running `body`.
-    static func detach(_ body: @escaping @Sendable () -> Void) {
+    public static func detach(_ body: @escaping @Sendable () -> Void) {
         var thread = pthread_t()
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         let result = pthread_create(&thread, nil, { raw in
@@ -25,7 +25,7 @@ enum Threads {
     /// Runs `body(i)` for i in 0..<count on `count` threads that start together (a start barrier, so they race),
     /// and returns when all returned or `deadline` passed. Returns whether all returned.
     @discardableResult
-    static func race(_ count: Int, until deadline: Deadline = .now() + .seconds(8),
+    public static func race(_ count: Int, until deadline: Deadline = .now() + .seconds(8),
                      _ body: @escaping @Sendable (Int) -> Void) -> Bool {
         let ready = Latch(count)
         let go = Latch()
@@ -43,6 +43,15 @@ enum Threads {
         return done.wait(until: deadline)
     }
 
+    /// Sleeps the calling thread for `duration` (resuming after signals).
+    public static func sleep(_ duration: Duration) {
+        var request = timespec(
+            tv_sec: Int(duration.components.seconds),
+            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
     /// An identifier of the calling thread.
-    static var current: UInt { UInt(pthread_self()) }
+    public static var current: UInt { UInt(pthread_self()) }
 }
