@@ -5,16 +5,19 @@ import PackageDescription
 // - swift-argument-parser: the `arena` command line (subcommands, validation, exit code 64 on usage errors).
 // - swift-collections: `Deque` (FIFO queues without O(n) removal at the front) and `Heap` (the timer thread's
 //   deadlines) for the mutex engine.
+// - hdrhistogram-swift: per-operation latency percentiles in the benchmarks, at fixed memory and a few ns a record.
 let package = Package(
     name: "DispatchArena",
     products: [
         .executable(name: "arena", targets: ["Arena"]),
         .library(name: "Contenders", targets: ["Contenders"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "Bench", targets: ["Bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Linux calls Glibc does not import (epoll, eventfd): thin C wrappers, no engine logic.
@@ -31,14 +34,18 @@ let package = Package(
         // processes.
         .target(name: "Harness", dependencies: ["Contenders"]),
         .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
+        .target(
+            name: "Bench",
+            dependencies: ["Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
         .executableTarget(
             name: "Arena",
             dependencies: [
-                "Contenders", "Conformance",
+                "Contenders", "Conformance", "Bench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ConformanceTests", dependencies: ["Contenders", "Harness", "Conformance", "Arena"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Contenders", "Harness", "Conformance", "Bench", "Arena"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,48 @@
+import Contenders
+
+/// Busy work of a given length, without sleeping and without reading the clock: a dependent chain of integer
+/// multiply-adds whose speed is measured once per process.
+///
+/// A spin that read the clock would end on time even when its thread was preempted, hiding lost CPU; a calibrated
+/// loop does a fixed amount of work, as a real block would. The calibration takes about 10 ms.
+public struct Spinner: Sendable {
+    /// Loop steps per microsecond on this machine, measured.
+    public let stepsPerMicrosecond: Double
+
+    /// Measures the loop: the fastest of five 2-ms runs, so a preemption during calibration cannot slow the spin.
+    public static func calibrated() -> Spinner {
+        let steps = 200_000
+        var best = UInt64.max
+        for _ in 0..<5 {
+            let start = Deadline.now()
+            blackHole(spin(steps: steps))
+            best = Swift.min(best, Deadline.now().nanoseconds - start.nanoseconds)
+        }
+        return Spinner(stepsPerMicrosecond: Double(steps) * 1000 / Double(Swift.max(best, 1)))
+    }
+
+    public init(stepsPerMicrosecond: Double) { self.stepsPerMicrosecond = stepsPerMicrosecond }
+
+    /// The loop steps that take `nanoseconds` on this machine.
+    public func steps(forNanoseconds nanoseconds: Int) -> Int {
+        Int((Double(nanoseconds) * stepsPerMicrosecond / 1000).rounded())
+    }
+
+    /// Spins `steps` loop steps (from `steps(forNanoseconds:)`); 0 does nothing.
+    @inline(__always)
+    public func work(steps: Int) {
+        if steps > 0 { blackHole(Spinner.spin(steps: steps)) }
+    }
+
+    @inline(never)
+    static func spin(steps: Int) -> UInt64 {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<steps { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+        return x
+    }
+}
+
+/// Keeps a value alive so the optimiser cannot drop the computation that made it (unoptimised, so no pass sees
+/// through it).
+@_optimize(none)
+public func blackHole<T>(_ value: T) {}

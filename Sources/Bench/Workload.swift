@@ -1,0 +1,119 @@
+import Contenders
+
+/// A benchmark workload: a pattern of GCD use, measured on any engine, that checks its own answer.
+///
+/// `trial` is generic over the engine, so every engine call in the timed region is direct (specialised), never
+/// through an existential. A trial that finds a wrong answer (a block dropped, an index run twice, a total off)
+/// throws: a wrong engine gets an error, never a number.
+public protocol Workload: Sendable {
+    /// The registry name (`contention`, `apply`, …); the first segment of every benchmark name.
+    var name: String { get }
+
+    /// One sentence on what is measured.
+    var summary: String { get }
+
+    /// What the headline of each point is, for tables and CSV.
+    var headline: Headline { get }
+
+    /// The points to measure under `settings`.
+    func points(_ settings: BenchSettings) -> [Point]
+
+    /// Whether the workload measures `engine` (most measure every engine).
+    func measures(engine: String) -> Bool
+
+    /// The operation count of the first trial; the runner grows it until a trial lasts `minimumSeconds`.
+    func initialOperations(_ point: Point) -> Int
+
+    /// Performs about `operations` of the point's operation on `engine`, times the part that matters and checks
+    /// the answer. Waits end at `context.deadline` with an error rather than hang.
+    func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial
+
+    /// The same work without any engine (a plain loop on one thread), for workloads that report a speedup: its wall
+    /// nanoseconds per operation at `operations`, measured once per point after the warm-up. `nil`: no baseline.
+    func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double?
+}
+
+extension Workload {
+    public func measures(engine: String) -> Bool { true }
+    public func initialOperations(_ point: Point) -> Int { 1 }
+    public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? { nil }
+}
+
+/// What the headline number of a point is.
+public enum Headline: Sendable, Equatable {
+    /// Items per second (higher is better); `unit` names the item, as in "ops/s".
+    case throughput(unit: String)
+    /// Wall time per operation in nanoseconds (lower is better).
+    case timePerOperation
+    /// A counter the workload reports, with its unit (for example lateness in µs); `lowerIsBetter` says which way.
+    case counter(name: String, unit: String, lowerIsBetter: Bool)
+
+    /// The column title of the headline in tables.
+    public var title: String {
+        switch self {
+        case .throughput(let unit): unit
+        case .timePerOperation: "ns/op"
+        case .counter(let name, let unit, _): "\(name) (\(unit))"
+        }
+    }
+}
+
+/// A wrong answer or a wedged engine, found by a workload: the point gets this message instead of a number.
+public struct WorkloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    /// Whether the point ran out of time (a wait passed `TrialContext.deadline`), rather than computing wrongly.
+    public let timedOut: Bool
+
+    public init(_ message: String, timedOut: Bool = false) {
+        self.message = message
+        self.timedOut = timedOut
+    }
+
+    /// Checks a total: throws "`what` is `actual`, expected `expected`" when they differ.
+    public static func check<T: Equatable>(_ what: String, _ actual: T, expected: T) throws(WorkloadError) {
+        if actual != expected { throw WorkloadError("\(what) is \(actual), expected \(expected)") }
+    }
+
+    /// Throws a timed-out error naming `what` unless `result` is success.
+    public static func check(_ result: WaitResult, waitingFor what: String) throws(WorkloadError) {
+        if result == .timedOut { throw WorkloadError("timed out waiting for \(what)", timedOut: true) }
+    }
+
+    public var description: String { message }
+}
+
+/// What a trial gets besides its point: the time it must end by, and a calibrated spin for simulated work.
+public struct TrialContext: Sendable {
+    /// Every wait inside a trial ends here; the point's time budget.
+    public let deadline: Deadline
+    /// Busy work of a given length, calibrated once per process.
+    public let spinner: Spinner
+
+    public init(deadline: Deadline, spinner: Spinner) {
+        self.deadline = deadline
+        self.spinner = spinner
+    }
+}
+
+/// What one trial measured.
+public struct Trial: Sendable {
+    /// Operations performed (Google Benchmark's `iterations`); real and CPU time are reported per operation.
+    public var operations: Int
+    /// Items processed (for `items_per_second`); often equal to `operations`.
+    public var items: Int
+    /// Wall and CPU time of the timed region.
+    public var elapsed: Stopwatch.Reading
+    /// Per-operation latencies, for workloads that time single operations.
+    public var latencies: LatencyRecorder?
+    /// Extra figures, reported as Google Benchmark counters (for example `speedup`, `handler_calls_per_merge`).
+    public var counters: [String: Double]
+
+    public init(operations: Int, items: Int? = nil, elapsed: Stopwatch.Reading, latencies: LatencyRecorder? = nil,
+                counters: [String: Double] = [:]) {
+        self.operations = operations
+        self.items = items ?? operations
+        self.elapsed = elapsed
+        self.latencies = latencies
+        self.counters = counters
+    }
+}
