@@ -6,7 +6,7 @@ enum GroupRules: RuleFamily {
     static let concept = Concept.groups
     static let rules: [any ConformanceRule.Type] = [
         GroupNotifyAfterAll.self, GroupNotifyEmpty.self, GroupWait.self, GroupEnterLeave.self, GroupReuse.self,
-        GroupMultiQueue.self, GroupManyWaiters.self, GroupUnbalancedLeave.self,
+        GroupNotifyNextRound.self, GroupMultiQueue.self, GroupManyWaiters.self, GroupUnbalancedLeave.self,
     ]
 }
 
@@ -179,6 +179,34 @@ enum GroupReuse: BehaviourRule {
             guard notified.wait(.seconds(5)) else { throw RuleFailure("cycle \(cycle): notify did not run") }
             try expect(early.value == 0, "cycle \(cycle): notify ran before the cycle's leave")
         }
+    }
+}
+
+enum GroupNotifyNextRound: BehaviourRule {
+    static let id = "group.notify-next-round"
+    static let title = "A notify registered after a wait returned and new work entered waits for that new work, however close behind the last round's end."
+    static let source = "dispatch_group_notify(3): the block is submitted 'when all blocks associated with the group have completed'; libdispatch src/semaphore.c keeps a generation in the group's state for this; found by the fanout benchmark"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.group.notify-next-round", kind: .concurrent)
+        let group = engine.makeGroup(label: "arena.group.notify-next-round")
+        let finished = Counter()
+        let early = Recorder<String>()
+        let rounds = 2000, blocks = 20
+        for round in 0..<rounds {
+            for _ in 0..<blocks { group.async(on: queue) { finished.add() } }
+            let due = (round + 1) * blocks
+            group.notify(queue: queue) {
+                let seen = finished.value
+                if seen < due { early.append("round \(round): notify ran after \(seen) of \(due) blocks") }
+            }
+            // The wait returns as the round's count reaches zero; the next round starts at once.
+            guard group.wait(until: .now() + .seconds(5)) == .success else { throw RuleFailure("round \(round): wait timed out") }
+        }
+        let last = Latch()
+        group.notify(queue: queue) { last.countDown() }
+        try expectOpens(last, "the final notify")
+        try expect(early.elements.isEmpty, "\(early.elements.count) of \(rounds) notifies ran early; first: \(early.elements.first ?? "")")
     }
 }
 

@@ -2,8 +2,8 @@ import Synchronization
 
 /// A group: an atomic count of outstanding work, a futex for waiters, and a notification stack.
 ///
-/// The party that brings the count to zero wakes the waiters (only when some announced themselves) and submits the
-/// notifications. `notify` pushes, then (after a sequentially consistent fence) looks at the count and submits
+/// The party that brings the count to zero takes the notifications, wakes the waiters (only when some announced
+/// themselves) and submits what it took. `notify` pushes, then (after a sequentially consistent fence) looks at the count and submits
 /// everything itself if it is zero; whoever exchanges the stack runs what it took, so each notification runs once.
 public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     public let label: String
@@ -39,8 +39,11 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     private func finishOne() {
         guard outstanding.word.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
+        // Take this round's notifications before waking the waiters, as libdispatch does: a woken waiter may start the
+        // next round at once, and a notify it registers belongs to that round, not to this one.
+        let due = notifications.takeAll()
         if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
-        notifications.submitAll()
+        for notification in due { notification.queue.async(notification.block) }
     }
 
     public func notify(queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
