@@ -1,13 +1,25 @@
 import Contenders
 
 /// Every workload, in the order runs and reports take them. Like `EngineRegistry`, this is the one place where
-/// workloads are existential; `measure` opens both the workload and the engine once, so a trial runs specialised.
+/// workloads are existential.
+///
+/// `measure` turns both existentials back into concrete types before measuring: opening `any Engine` generically
+/// would run every trial unspecialised (engine calls through witness tables, generic `sync` paying for metadata),
+/// which would measure the protocol rather than the engine. So the registered engines and workloads are matched
+/// by type below, and each pair compiles to its own specialised trial. Other engines (the tests' mutants) run
+/// unspecialised, which is fine for checking answers.
 public enum WorkloadCatalog {
     public static let all: [any Workload] = [
         ContentionWorkload(),
         ApplyWorkload(),
-        // queue workloads (helper A)
-        // source, timer and protocol workloads (helper B)
+        AsyncDrainWorkload(),
+        PingPongWorkload(),
+        FanoutWorkload(),
+        StarfishWorkload(),
+        ReaderWriterWorkload(),
+        SourceMergeWorkload(),
+        TimerAccuracyWorkload(),
+        ProtocolCostWorkload(),
     ]
 
     /// The registered names, in order.
@@ -20,14 +32,64 @@ public enum WorkloadCatalog {
 
     /// Measures `point` of `workload` on `engine` in this process.
     public static func measure(_ point: Point, of workload: any Workload, on engine: any Engine, with runner: PointRunner) -> PointResult {
-        open(workload, engine, point, runner)
+        switch engine {
+        case let engine as SystemEngine: measure(point, of: workload, onConcrete: engine, with: runner)
+        case let engine as MutexEngine: measure(point, of: workload, onConcrete: engine, with: runner)
+        case let engine as LockFreeEngine: measure(point, of: workload, onConcrete: engine, with: runner)
+        case let engine as ActorEngine: measure(point, of: workload, onConcrete: engine, with: runner)
+        default: measure(point, of: workload, onConcrete: engine, with: runner)  // opened, unspecialised
+        }
     }
 
-    private static func open<W: Workload>(_ workload: W, _ engine: any Engine, _ point: Point, _ runner: PointRunner) -> PointResult {
-        openEngine(workload, engine, point, runner)
+    /// Whether `workload` and `engine` have a specialised pairing in `measure` (a test keeps the lists in step).
+    public static func isSpecialised(_ workload: any Workload, on engine: any Engine) -> Bool {
+        let engines: [any Engine.Type] = [SystemEngine.self, MutexEngine.self, LockFreeEngine.self, ActorEngine.self]
+        return engines.contains { $0 == type(of: engine) } && concreteWorkload(workload) != nil
     }
 
-    private static func openEngine<W: Workload, E: Engine>(_ workload: W, _ engine: E, _ point: Point, _ runner: PointRunner) -> PointResult {
+    private static func measure<E: Engine>(_ point: Point, of workload: any Workload, onConcrete engine: E,
+                                           with runner: PointRunner) -> PointResult {
+        switch concreteWorkload(workload) {
+        case .contention(let w): runner.measure(point, of: w, on: engine)
+        case .apply(let w): runner.measure(point, of: w, on: engine)
+        case .asyncDrain(let w): runner.measure(point, of: w, on: engine)
+        case .pingPong(let w): runner.measure(point, of: w, on: engine)
+        case .fanout(let w): runner.measure(point, of: w, on: engine)
+        case .starfish(let w): runner.measure(point, of: w, on: engine)
+        case .readerWriter(let w): runner.measure(point, of: w, on: engine)
+        case .sourceMerge(let w): runner.measure(point, of: w, on: engine)
+        case .timerAccuracy(let w): runner.measure(point, of: w, on: engine)
+        case .protocolCost(let w): runner.measure(point, of: w, on: engine)
+        case nil: unspecialised(point, of: workload, on: engine, with: runner)
+        }
+    }
+
+    private static func unspecialised<W: Workload, E: Engine>(_ point: Point, of workload: W, on engine: E,
+                                                              with runner: PointRunner) -> PointResult {
         runner.measure(point, of: workload, on: engine)
+    }
+
+    /// The registered workloads as concrete types.
+    private enum Concrete {
+        case contention(ContentionWorkload), apply(ApplyWorkload), asyncDrain(AsyncDrainWorkload)
+        case pingPong(PingPongWorkload), fanout(FanoutWorkload), starfish(StarfishWorkload)
+        case readerWriter(ReaderWriterWorkload), sourceMerge(SourceMergeWorkload)
+        case timerAccuracy(TimerAccuracyWorkload), protocolCost(ProtocolCostWorkload)
+    }
+
+    private static func concreteWorkload(_ workload: any Workload) -> Concrete? {
+        switch workload {
+        case let w as ContentionWorkload: .contention(w)
+        case let w as ApplyWorkload: .apply(w)
+        case let w as AsyncDrainWorkload: .asyncDrain(w)
+        case let w as PingPongWorkload: .pingPong(w)
+        case let w as FanoutWorkload: .fanout(w)
+        case let w as StarfishWorkload: .starfish(w)
+        case let w as ReaderWriterWorkload: .readerWriter(w)
+        case let w as SourceMergeWorkload: .sourceMerge(w)
+        case let w as TimerAccuracyWorkload: .timerAccuracy(w)
+        case let w as ProtocolCostWorkload: .protocolCost(w)
+        default: nil
+        }
     }
 }

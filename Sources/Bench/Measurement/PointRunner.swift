@@ -19,7 +19,6 @@ public struct PointRunner: Sendable {
         let context = TrialContext(deadline: start + .milliseconds(Int64(settings.budgetSeconds * 1000)), spinner: spinner)
         var result = PointResult(engine: engine.name, point: point, settings: settings)
         let sampler = ResourceSampler()
-        defer { result.seconds = (Deadline.now() - start).seconds }
         do throws(WorkloadError) {
             let operations = try warmUp(point, of: workload, on: engine, context: context)
             let baseline = try workload.baseline(point, operations: operations, context: context)
@@ -51,6 +50,7 @@ public struct PointRunner: Sendable {
             result.repetitions = []
             _ = sampler.stop()
         }
+        result.seconds = (Deadline.now() - start).seconds
         return result
     }
 

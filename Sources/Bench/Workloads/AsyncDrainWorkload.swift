@@ -1,0 +1,122 @@
+import Contenders
+import Harness
+import Synchronization
+
+/// `async-drain`: producers submit empty blocks with `async` and wait for the queue to drain, the cost of `async`
+/// itself: one producer on a serial queue, and P producers on a concurrent queue.
+///
+/// The producers start together; the timed region runs from their release until a final drain block (a barrier on
+/// the concurrent queue), submitted after every producer returned, ran: the drain is measured too. The headline is
+/// blocks per second. The answer checked: every block ran exactly once, all of them before the drain block (counted
+/// when it runs); on the serial queue no two blocks overlapped; and the drain finished before the trial's deadline.
+public struct AsyncDrainWorkload: Workload {
+    public let name = "async-drain"
+    public let summary = "producers async empty blocks to a serial or concurrent queue and wait for the drain"
+    public let headline = Headline.throughput(unit: "blocks/s")
+
+    public init() {}
+
+    /// `queue:serial/producers:1`, then `queue:concurrent/producers:P` for every thread count. The concurrent queue
+    /// keeps P = 1 too: next to the serial point it shows what the queue kind alone costs.
+    public func points(_ settings: BenchSettings) -> [Point] {
+        [Point(workload: name, parameters: [Parameter("queue", "serial"), Parameter("producers", 1)], threads: 1)]
+            + settings.threads.map { producers in
+                Point(workload: name, parameters: [Parameter("queue", "concurrent"), Parameter("producers", producers)],
+                      threads: producers)
+            }
+    }
+
+    /// 2,000 blocks: an empty `async` and its run cost 0.5–5 µs here, so the first trial lasts 1–10 ms.
+    public func initialOperations(_ point: Point) -> Int { 2_000 }
+
+    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
+                                 context: TrialContext) throws(WorkloadError) -> Trial {
+        let producers = point.integer("producers")
+        let perProducer = max(1, (operations + producers - 1) / producers)
+        let total = perProducer * producers
+        let serial = point["queue"] == "serial"
+        let queue = engine.makeQueue(label: "async-drain", kind: serial ? .serial : .concurrent)
+        let counters = DrainCounters(producers)
+        let drained = Latch()
+        // Every producer submits one closure, made before the clock starts, `perProducer` times: no allocation of the
+        // workload's own per block.
+        let blocks = (0..<producers).map { producer -> @Sendable () -> Void in
+            if serial { return { counters.countExclusive(producer) } }
+            return { counters.count(producer) }
+        }
+        var finished = false
+        let elapsed = try Crew.run(producers, until: context.deadline, finish: {
+            // On the concurrent queue a barrier starts only after every earlier block finished; on the serial queue
+            // any block does. Either way, when it runs the queue has drained.
+            let drain: @Sendable () -> Void = {
+                counters.recordDrain()
+                drained.countDown()
+            }
+            if serial { queue.async(drain) } else { queue.barrierAsync(drain) }
+            finished = drained.wait(until: context.deadline)
+        }) { producer in
+            let block = blocks[producer]
+            for _ in 0..<perProducer { queue.async(block) }
+        }
+        if !finished {
+            throw WorkloadError("timed out waiting for the \(serial ? "serial" : "concurrent") queue to drain",
+                                timedOut: true)
+        }
+        for producer in 0..<producers {
+            try WorkloadError.check("the blocks run of producer \(producer)", counters.value(producer),
+                                    expected: perProducer)
+        }
+        try WorkloadError.check("the blocks run before the drain block", counters.atDrain, expected: total)
+        try WorkloadError.check("blocks of the serial queue that overlapped another", counters.overlaps, expected: 0)
+        return Trial(operations: total, elapsed: elapsed)
+    }
+}
+
+/// One counter per producer, each on its own 128-byte span so two producers' blocks running on two workers do not
+/// share a cache line (adjacent-line prefetch included). Blocks of one producer may run at once on a concurrent queue,
+/// hence atomic counts. A class, so blocks still queued after a timed-out trial keep the memory alive.
+private final class DrainCounters: @unchecked Sendable {
+    /// `Int`-sized slots between two counters: 16 × 8 bytes = 128 bytes. Producer p's count is slot 16p; slot 16p + 1
+    /// is its serial-queue occupancy flag.
+    private static let spacing = 16
+    private let slots: UnsafeMutablePointer<Atomic<Int>>
+    private let producers: Int
+    private let overlapCount = Atomic<Int>(0)
+    /// The sum of the counts when the drain block ran; written by that block, read after the drain latch opened.
+    private(set) var atDrain = -1
+
+    init(_ producers: Int) {
+        self.producers = producers
+        slots = .allocate(capacity: producers * Self.spacing)
+        for index in 0..<producers * Self.spacing { (slots + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: producers * Self.spacing)
+        slots.deallocate()
+    }
+
+    /// A block of the concurrent queue: one relaxed increment.
+    @inline(__always)
+    func count(_ producer: Int) { slots[producer * Self.spacing].wrappingAdd(1, ordering: .relaxed) }
+
+    /// A block of the serial queue. The queue makes it exclusive, so plain loads and stores (relaxed, no locked
+    /// instruction) suffice: the count loses increments and the flag is seen set if two blocks overlap.
+    @inline(__always)
+    func countExclusive(_ producer: Int) {
+        let base = producer * Self.spacing
+        if slots[base + 1].load(ordering: .relaxed) != 0 { overlapCount.wrappingAdd(1, ordering: .relaxed) }
+        slots[base + 1].store(1, ordering: .relaxed)
+        slots[base].store(slots[base].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        slots[base + 1].store(0, ordering: .relaxed)
+    }
+
+    /// The drain block: the queue orders every earlier block before it, so the counts are final here.
+    func recordDrain() { atDrain = (0..<producers).reduce(0) { $0 + value($1) } }
+
+    /// The count of `producer`.
+    func value(_ producer: Int) -> Int { slots[producer * Self.spacing].load(ordering: .relaxed) }
+
+    /// Serial-queue blocks that found another one inside.
+    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+}

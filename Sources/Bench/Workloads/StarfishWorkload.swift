@@ -1,0 +1,149 @@
+import Contenders
+import Harness
+import Synchronization
+
+/// `starfish`: Q serial queues pass messages all-to-all (libdispatch's starfish test, smaller): a message is a block
+/// that runs on one queue and asyncs itself to another, until it has made its hop budget.
+///
+/// Q messages travel at once, one starting on each queue, so every queue has work and many queues wake each other;
+/// a message's next queue is `(i + k) % Q` with a step k that cycles through 1…Q − 1, and the messages start at
+/// different steps, so together they go from each queue to every other. An operation is one hop (a message
+/// delivered); the headline is messages per second. The answer checked: every message made exactly its budget of
+/// hops, the deliveries counted per queue add up to the same total, no two blocks of a queue overlapped, and the last
+/// message arrived before the trial's deadline.
+public struct StarfishWorkload: Workload {
+    public let name = "starfish"
+    public let summary = "Q serial queues async messages all-to-all, each message a fixed number of hops"
+    public let headline = Headline.throughput(unit: "messages/s")
+
+    public init() {}
+
+    /// One point: 16 queues, 8 in a quick run.
+    public func points(_ settings: BenchSettings) -> [Point] {
+        [Point(workload: name, parameters: [Parameter("queues", settings.quick ? 8 : 16)])]
+    }
+
+    /// 2,000 hops: a hop costs 0.3–4 µs, so the first trial lasts 1–10 ms.
+    public func initialOperations(_ point: Point) -> Int { 2_000 }
+
+    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
+                                 context: TrialContext) throws(WorkloadError) -> Trial {
+        let queueCount = point.integer("queues")
+        let budget = max(1, (operations + queueCount - 1) / queueCount)
+        let queues = (0..<queueCount).map { engine.makeQueue(label: "starfish.\($0)", kind: .serial) }
+        let arrived = Latch(queueCount)
+        let deliveries = QueueDeliveries(queueCount)
+        let messages = (0..<queueCount).map { start in
+            Message(queues: queues, start: start, budget: budget, deliveries: deliveries, arrived: arrived)
+        }
+        let watch = Stopwatch()
+        for message in messages { message.send() }
+        guard arrived.wait(until: context.deadline) else {
+            // Blocks may still be in flight: the messages stay alive (their closures hold them) and are leaked.
+            throw WorkloadError("timed out: \(arrived.remainingCount) of \(queueCount) messages never made their "
+                                + "\(budget) hops", timedOut: true)
+        }
+        let elapsed = watch.read()
+        for message in messages { message.release() }
+        for (index, message) in messages.enumerated() {
+            try WorkloadError.check("the hops of message \(index)", message.hops, expected: budget)
+        }
+        try WorkloadError.check("the deliveries counted on the queues", deliveries.total, expected: budget * queueCount)
+        try WorkloadError.check("blocks that overlapped another block of their serial queue", deliveries.overlaps,
+                                expected: 0)
+        return Trial(operations: budget * queueCount, elapsed: elapsed)
+    }
+}
+
+/// One travelling message: its position and hop count, and the block that delivers it. A message is on one queue at
+/// a time and each hop is submitted by the one before, so its plain fields are ordered by the queues' hand-offs.
+/// The block is made once, before the clock starts, so a hop allocates nothing of the workload's own.
+private final class Message<Queue: EngineQueue>: @unchecked Sendable {
+    private let queues: [Queue]
+    private let budget: Int
+    private let deliveries: QueueDeliveries
+    private let arrived: Latch
+    private var position: Int
+    private var step: Int
+    /// Hops made so far (deliveries, the first included).
+    private(set) var hops = 0
+    // The block captures the message strongly, a cycle that `release()` breaks after the last hop; a timed-out trial
+    // leaks it rather than free memory a late block may still touch.
+    private var deliver: (@Sendable () -> Void)?
+
+    init(queues: [Queue], start: Int, budget: Int, deliveries: QueueDeliveries, arrived: Latch) {
+        self.queues = queues
+        self.budget = budget
+        self.deliveries = deliveries
+        self.arrived = arrived
+        position = start
+        // Messages start at different steps, so at any moment the queues send along different strides.
+        step = queues.count > 1 ? 1 + start % (queues.count - 1) : 0
+        deliver = { self.hop() }
+    }
+
+    /// Submits the first delivery, to the message's starting queue.
+    func send() { queues[position].async(deliver!) }
+
+    private func hop() {
+        let here = position
+        deliveries.enter(here)
+        hops += 1
+        if hops == budget {
+            deliveries.leave(here)
+            // Counting down is the last thing the block does: `release()` may run as soon as every message did.
+            arrived.countDown()
+            return
+        }
+        let count = queues.count
+        position = (position + step) % count
+        step = step + 1 < count ? step + 1 : 1
+        queues[position].async(deliver!)
+        deliveries.leave(here)
+    }
+
+    /// Breaks the block's cycle; only after the last hop, when no block reads it any more.
+    func release() { deliver = nil }
+}
+
+/// Deliveries per queue, each counted by that serial queue's blocks only, with an occupancy flag beside it; each
+/// queue's pair sits on its own 128-byte span, so queues running on different workers share no line. The queue makes
+/// a block exclusive, so plain loads and stores (relaxed atomics, no locked instruction) suffice: if two blocks of a
+/// queue overlap, the count loses increments and the flag is seen set.
+private final class QueueDeliveries: @unchecked Sendable {
+    /// Queue q's count is slot 16q, its flag slot 16q + 1.
+    private static let spacing = 16
+    private let slots: UnsafeMutablePointer<Atomic<Int>>
+    private let queueCount: Int
+    private let overlapCount = Atomic<Int>(0)
+
+    init(_ queueCount: Int) {
+        self.queueCount = queueCount
+        slots = .allocate(capacity: queueCount * Self.spacing)
+        for index in 0..<queueCount * Self.spacing { (slots + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: queueCount * Self.spacing)
+        slots.deallocate()
+    }
+
+    /// Marks a block of `queue` as running, noting one already inside.
+    @inline(__always)
+    func enter(_ queue: Int) {
+        let flag = queue * Self.spacing + 1
+        if slots[flag].load(ordering: .relaxed) != 0 { overlapCount.wrappingAdd(1, ordering: .relaxed) }
+        slots[flag].store(1, ordering: .relaxed)
+        slots[flag - 1].store(slots[flag - 1].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+
+    /// Marks the block of `queue` as done.
+    @inline(__always)
+    func leave(_ queue: Int) { slots[queue * Self.spacing + 1].store(0, ordering: .relaxed) }
+
+    /// The sum over all queues; read after every message arrived.
+    var total: Int { (0..<queueCount).reduce(0) { $0 + slots[$1 * Self.spacing].load(ordering: .relaxed) } }
+
+    /// Blocks that found another block of their queue inside.
+    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+}
