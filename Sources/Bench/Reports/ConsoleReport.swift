@@ -1,0 +1,121 @@
+/// The summary `arena bench` prints: one table per workload, a row per point, a column per engine, each cell the
+/// headline median with its spread and its ratio to `system` (measured in the same run). Plain text for a terminal
+/// or Markdown for a README; both read the same grid.
+public enum ConsoleReport {
+    /// Aligned plain-text tables.
+    public static func table(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
+        grids(results, engines: engines).map { grid in
+            let rows = [grid.header] + grid.rows
+            let widths = grid.header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+            let lines = rows.map { row in
+                row.enumerated().map { column, cell in
+                    column == 0 ? cell.padding(to: widths[column]) : cell.padding(left: widths[column])
+                }.joined(separator: "  ")
+            }
+            return "\(grid.title)\n" + lines.joined(separator: "\n") + "\n" + grid.notes.map { "  \($0)\n" }.joined() + "\n"
+        }.joined()
+    }
+
+    /// GitHub-flavoured Markdown tables.
+    public static func markdown(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
+        grids(results, engines: engines).map { grid in
+            var text = "**\(grid.title)**\n\n| " + grid.header.joined(separator: " | ") + " |\n"
+            text += "|" + grid.header.indices.map { $0 == 0 ? " --- |" : " ---: |" }.joined() + "\n"
+            for row in grid.rows { text += "| " + row.joined(separator: " | ") + " |\n" }
+            return text + grid.notes.map { "\n- \($0)" }.joined() + (grid.notes.isEmpty ? "\n" : "\n\n")
+        }.joined()
+    }
+
+    struct Grid {
+        var title: String
+        var header: [String]
+        var rows: [[String]]
+        var notes: [String]
+    }
+
+    static func grids(_ results: [(PointResult, any Workload)], engines: [String]) -> [Grid] {
+        var order: [String] = []
+        var byWorkload: [String: (workload: any Workload, results: [PointResult])] = [:]
+        for (result, workload) in results {
+            if byWorkload[workload.name] == nil { order.append(workload.name); byWorkload[workload.name] = (workload, []) }
+            byWorkload[workload.name]!.results.append(result)
+        }
+        return order.map { name in
+            let (workload, results) = byWorkload[name]!
+            let shown = engines.filter { engine in results.contains { $0.engine == engine } }
+            var points: [String] = []
+            for result in results where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
+            var notes: [String] = []
+            let rows = points.map { path in
+                let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
+                    .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
+                return [path.isEmpty ? "-" : path] + shown.map { engine in
+                    guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
+                    if let failure = result.failure {
+                        notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
+                        return failure.kind.rawValue
+                    }
+                    let statistics = PointStatistics(result, headline: workload.headline)
+                    guard let summary = statistics.headlineSummary else { return "" }
+                    var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
+                    if statistics.isNoisy { cell += "!" }
+                    if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
+                    return cell
+                }
+            }
+            let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
+            let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
+            if rows.joined().contains(where: { $0.hasSuffix("!") || $0.contains("!)") }) {
+                notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
+            }
+            return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)
+        }
+    }
+
+    /// A number with three significant digits and an SI suffix (12.3k, 4.56M).
+    static func format(_ value: Double) -> String {
+        let magnitude = abs(value)
+        let (scaled, suffix): (Double, String) = switch magnitude {
+        case 1e9...: (value / 1e9, "G")
+        case 1e6...: (value / 1e6, "M")
+        case 1e3...: (value / 1e3, "k")
+        default: (value, "")
+        }
+        let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
+        return fixed(scaled, digits) + suffix
+    }
+
+    static func percent(_ fraction: Double) -> String { fixed(fraction * 100, fraction * 100 >= 10 ? 0 : 1) + "%" }
+
+    static func ratio(_ value: Double) -> String { "×" + fixed(value, value >= 10 ? 1 : 2) }
+
+    /// `value` with `digits` decimals, without Foundation's formatters.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let rounded = (abs(value) * scale).rounded()
+        let whole = Int(rounded / scale)
+        let fraction = Int(rounded - Double(whole) * scale)
+        let sign = value < 0 && rounded > 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(whole) }
+        let fractionText = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+}
+
+extension Headline {
+    /// Whether a larger headline number is the better one.
+    public var higherIsBetter: Bool {
+        switch self {
+        case .throughput: true
+        case .timePerOperation: false
+        case .counter(_, _, let lowerIsBetter): !lowerIsBetter
+        }
+    }
+}
+
+extension String {
+    fileprivate func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    fileprivate func padding(left width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

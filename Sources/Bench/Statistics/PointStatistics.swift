@@ -1,0 +1,90 @@
+/// The figures reports show for one point, derived from its raw `PointResult` under the workload's `Headline`.
+///
+/// A pure function of its inputs: the same result and headline always give the same statistics, so the JSON, the
+/// CSV and any table agree, and a result read back from a file yields what was shown when it was measured.
+public struct PointStatistics: Sendable, Equatable {
+    /// The headline the figures were derived under.
+    public let headline: Headline
+    /// The headline value of each repetition, in order; a repetition without the headline counter is left out.
+    public let headlineValues: [Double]
+    /// The statistics of `headlineValues`; `nil` when the point failed or no repetition had the headline counter.
+    public let headlineSummary: Summary?
+    /// Wall nanoseconds per operation over the repetitions (Google Benchmark's `real_time`).
+    public let realNanosecondsPerOperation: Summary?
+    /// CPU nanoseconds (all threads of the process) per operation over the repetitions (`cpu_time`).
+    public let cpuNanosecondsPerOperation: Summary?
+    /// Items per wall second over the repetitions (`items_per_second`).
+    public let itemsPerSecond: Summary?
+    /// Every counter any repetition reported, over the repetitions that reported it.
+    public let counters: [String: Summary]
+    /// What a reader should know before trusting the numbers, one short phrase each: "error: …", "stopped: …",
+    /// "cv 14.2% > 10%" (the headline is noisy), a missing headline counter. Empty for a clean point.
+    public let flags: [String]
+
+    /// Derives the figures of `result` under `headline`.
+    public init(_ result: PointResult, headline: Headline) {
+        self.headline = headline
+        // A failed point keeps no repetitions (the runner drops them), but a hand-made or partial record might:
+        // figures of a point that failed are never shown, so they are not computed.
+        let repetitions = result.failure == nil ? result.repetitions : []
+        headlineValues = repetitions.compactMap { Self.headlineValue(of: $0, under: headline) }
+        headlineSummary = Summary(headlineValues)
+        realNanosecondsPerOperation = Summary(repetitions.map(\.nanosecondsPerOperation))
+        cpuNanosecondsPerOperation = Summary(repetitions.map(\.cpuNanosecondsPerOperation))
+        itemsPerSecond = Summary(repetitions.map(\.itemsPerSecond))
+        var counters: [String: Summary] = [:]
+        for name in Set(repetitions.flatMap(\.counters.keys)) {
+            counters[name] = Summary(repetitions.compactMap { $0.counters[name] })
+        }
+        self.counters = counters
+
+        var flags: [String] = []
+        if let failure = result.failure {
+            flags.append("\(failure.kind.rawValue): \(failure.message)")
+        } else if repetitions.isEmpty {
+            flags.append("error: no repetitions")
+        } else {
+            if case .counter(let name, _, _) = headline, headlineValues.count < repetitions.count {
+                flags.append("counter '\(name)' missing in \(repetitions.count - headlineValues.count) of \(repetitions.count) repetitions")
+            }
+            if let summary = headlineSummary, summary.isNoisy {
+                flags.append("cv \(formatFixed(summary.coefficientOfVariation * 100, digits: 1))% > "
+                    + "\(formatFixed(Summary.cvThreshold * 100, digits: 0))%")
+            }
+        }
+        self.flags = flags
+    }
+
+    /// The counter names, sorted, so columns and fields come out in the same order every time.
+    public var counterNames: [String] { counters.keys.sorted() }
+
+    /// Whether the headline's repetitions disagree by more than `Summary.cvThreshold`.
+    public var isNoisy: Bool { headlineSummary?.isNoisy ?? false }
+
+    /// The headline value of one repetition: items/s for throughput, wall ns/op for time per operation, the named
+    /// counter (or `nil` when the repetition lacks it) for a counter headline.
+    public static func headlineValue(of repetition: Repetition, under headline: Headline) -> Double? {
+        switch headline {
+        case .throughput: repetition.itemsPerSecond
+        case .timePerOperation: repetition.nanosecondsPerOperation
+        case .counter(let name, _, _): repetition.counters[name]
+        }
+    }
+}
+
+/// `value` with exactly `digits` decimals ("14.2"), for flags and labels; Foundation's formatters are not imported
+/// here, and `description` would give "14.200000000000001". Non-finite values and magnitudes beyond 2^53 fall back
+/// to `description`.
+func formatFixed(_ value: Double, digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard value.isFinite, scaled < 9_007_199_254_740_992 else { return value.description }
+    let units = UInt64(scaled)
+    let divisor = UInt64(scale)
+    let whole = String(units / divisor)
+    let sign = value < 0 && units != 0 ? "-" : ""
+    guard digits > 0 else { return sign + whole }
+    let fraction = String(units % divisor)
+    return sign + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+}

@@ -1,0 +1,380 @@
+import Bench
+import Foundation
+import Testing
+
+extension ArenaTests {
+    /// The statistics and the reporters, on hand-made results: no engine runs, so every figure is known exactly.
+    @Suite
+    struct BenchReportTests {
+        // MARK: Summary
+
+        @Test("Summary of 1…5: median, mean, sample stddev, CV, min, max and a Student's t interval")
+        func summaryOfFive() throws {
+            let summary = try #require(Summary([5, 1, 4, 2, 3]))
+            #expect(summary.count == 5)
+            #expect(summary.median == 3)
+            #expect(summary.mean == 3)
+            #expect(close(summary.standardDeviation, 2.5.squareRoot()))
+            #expect(close(summary.coefficientOfVariation, 2.5.squareRoot() / 3))
+            #expect(summary.min == 1 && summary.max == 5)
+            let halfWidth = 2.776 * 2.5.squareRoot() / 5.0.squareRoot()
+            #expect(close(summary.confidenceLow, 3 - halfWidth))
+            #expect(close(summary.confidenceHigh, 3 + halfWidth))
+            #expect(summary.isNoisy)
+        }
+
+        @Test("Summary: even count, one value, empty, zero mean, the t table")
+        func summaryEdges() throws {
+            #expect(Summary([4, 1, 3, 2])?.median == 2.5)
+            #expect(Summary([10, 20])?.median == 15)
+            let single = try #require(Summary([7]))
+            #expect(single.count == 1 && single.median == 7 && single.mean == 7 && single.min == 7 && single.max == 7)
+            #expect(single.standardDeviation == 0 && single.coefficientOfVariation == 0)
+            #expect(single.confidenceLow == 7 && single.confidenceHigh == 7)
+            #expect(!single.isNoisy)
+            #expect(Summary([]) == nil)
+            let zeroMean = try #require(Summary([-1, 1]))
+            #expect(zeroMean.coefficientOfVariation == 0 && zeroMean.standardDeviation > 0)
+            // 100 ± 5: sample stddev 5 over [95, 105], CV 5%, not noisy; the interval uses t(1) = 12.706.
+            let quiet = try #require(Summary([95, 105]))
+            #expect(close(quiet.standardDeviation, 50.0.squareRoot()) && !quiet.isNoisy)
+            #expect(close(quiet.confidenceHigh, 100 + 12.706 * 50.0.squareRoot() / 2.0.squareRoot()))
+            #expect(Summary.tCritical(degreesOfFreedom: 1) == 12.706)
+            #expect(Summary.tCritical(degreesOfFreedom: 4) == 2.776)
+            #expect(Summary.tCritical(degreesOfFreedom: 30) == 2.042)
+            #expect(Summary.tCritical(degreesOfFreedom: 31) == 1.96)
+            #expect(Summary.cvThreshold == 0.10)
+            // Large, close values: a one-pass formula would lose the spread to cancellation.
+            let large = try #require(Summary([1e9 + 1, 1e9 + 2, 1e9 + 3]))
+            #expect(close(large.standardDeviation, 1))
+        }
+
+        // MARK: PointStatistics
+
+        @Test("PointStatistics: headline values per headline kind, counter summaries, and flags")
+        func pointStatistics() throws {
+            let result = Self.result(engine: "system", parameters: [Parameter("threads", 2)], threads: 2,
+                                     perOperation: [100, 120, 80], counters: ["speedup": [1, 2, 3]])
+            let time = PointStatistics(result, headline: .timePerOperation)
+            #expect(time.headlineValues == [100, 120, 80])
+            #expect(time.headlineSummary?.median == 100)
+            #expect(time.realNanosecondsPerOperation?.mean == 100)
+            #expect(time.cpuNanosecondsPerOperation?.median == 200)
+            #expect(time.counters["speedup"]?.median == 2)
+            #expect(time.counterNames == ["speedup"])
+            #expect(time.isNoisy)
+            #expect(time.flags == ["cv 20.0% > 10%"])
+
+            let throughput = PointStatistics(result, headline: .throughput(unit: "ops/s"))
+            #expect(throughput.headlineValues.map { ($0 * 1000).rounded() / 1000 } == [10_000_000, 8_333_333.333, 12_500_000])
+            #expect(throughput.itemsPerSecond?.median == 10_000_000)
+
+            let counter = PointStatistics(result, headline: .counter(name: "speedup", unit: "x", lowerIsBetter: false))
+            #expect(counter.headlineValues == [1, 2, 3])
+            #expect(counter.flags == ["cv 50.0% > 10%"])
+            let missing = PointStatistics(result, headline: .counter(name: "lateness", unit: "µs", lowerIsBetter: true))
+            #expect(missing.headlineValues.isEmpty && missing.headlineSummary == nil)
+            #expect(missing.flags == ["counter 'lateness' missing in 3 of 3 repetitions"])
+
+            let quiet = Self.result(engine: "system", parameters: [], perOperation: [100, 101, 99])
+            #expect(PointStatistics(quiet, headline: .timePerOperation).flags.isEmpty)
+
+            let failed = Self.failed(engine: "mutex", parameters: [], kind: .error, message: "total is 3, expected 4")
+            let failedStatistics = PointStatistics(failed, headline: .timePerOperation)
+            #expect(failedStatistics.flags == ["error: total is 3, expected 4"])
+            #expect(failedStatistics.headlineSummary == nil && failedStatistics.realNanosecondsPerOperation == nil)
+            let stopped = Self.failed(engine: "mutex", parameters: [], kind: .stopped, message: "exceeded the time budget")
+            #expect(PointStatistics(stopped, headline: .timePerOperation).flags == ["stopped: exceeded the time budget"])
+            // Pure: the same inputs give the same figures.
+            #expect(PointStatistics(result, headline: .timePerOperation) == time)
+        }
+
+        // MARK: Google Benchmark JSON
+
+        @Test("JSON: context, one entry per repetition, the four aggregates, the CV label, an error entry")
+        func googleBenchmarkJSON() throws {
+            let results = Self.sampleResults()
+            let text = GoogleBenchmarkReport.json(results, headline: .timePerOperation, context: Self.context)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+
+            let context = try #require(json["context"] as? [String: Any])
+            for key in ["date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches",
+                        "load_avg", "library_version", "library_build_type", "json_schema_version", "swift_version", "kernel"] {
+                #expect(context[key] != nil, "context lacks \(key)")
+            }
+            #expect(context["executable"] as? String == "/tmp/a \"quoted\" path\\arena")
+            #expect(context["json_schema_version"] as? Int == 1)
+            let caches = try #require(context["caches"] as? [[String: Any]])
+            #expect(caches.first?["type"] as? String == "Data" && caches.first?["size"] as? Int == 32768)
+            #expect(caches.first?["num_sharing"] as? Int == 2)
+            #expect((context["load_avg"] as? [Double])?.count == 3)
+
+            let benchmarks = try #require(json["benchmarks"] as? [[String: Any]])
+            func entries(_ name: String) -> [[String: Any]] { benchmarks.filter { $0["run_name"] as? String == name } }
+
+            // A quiet point of three repetitions: three iterations, then mean, median, stddev, cv.
+            let quietName = "contention/system/mode:lock/threads:2"
+            let quiet = entries(quietName)
+            #expect(quiet.count == 3 + 4)
+            let iterations = quiet.filter { $0["run_type"] as? String == "iteration" }
+            #expect(iterations.count == 3)
+            #expect(iterations.map { $0["repetition_index"] as? Int } == [0, 1, 2])
+            #expect(iterations.allSatisfy { $0["name"] as? String == quietName && $0["repetitions"] as? Int == 3 })
+            #expect(iterations.allSatisfy { $0["threads"] as? Int == 2 && $0["time_unit"] as? String == "ns" })
+            #expect(iterations.map { $0["real_time"] as? Double } == [100, 101, 99])
+            #expect(iterations.map { $0["cpu_time"] as? Double } == [200, 202, 198])
+            #expect(iterations.map { $0["iterations"] as? Int } == [1000, 1000, 1000])
+            #expect(iterations[0]["items_per_second"] as? Double == 1e7)
+            #expect(iterations[0]["handoffs"] as? Double == 4)
+            #expect(iterations[0]["p99_ns"] as? Double == 990 && iterations[0]["max_ns"] as? Double == 5000)
+            #expect(iterations.allSatisfy { $0["label"] == nil })
+            let aggregates = quiet.filter { $0["run_type"] as? String == "aggregate" }
+            #expect(aggregates.map { $0["name"] as? String } == ["_mean", "_median", "_stddev", "_cv"].map { quietName + $0 })
+            #expect(aggregates.map { $0["aggregate_name"] as? String } == ["mean", "median", "stddev", "cv"])
+            #expect(aggregates.map { $0["aggregate_unit"] as? String } == ["time", "time", "time", "percentage"])
+            #expect(aggregates.allSatisfy { $0["repetition_index"] == nil && $0["iterations"] as? Int == 3 })
+            #expect(aggregates[0]["real_time"] as? Double == 100)
+            #expect(aggregates[1]["cpu_time"] as? Double == 200)
+            #expect(close(try #require(aggregates[2]["real_time"] as? Double), 1))
+            #expect(close(try #require(aggregates[3]["real_time"] as? Double), 0.01))
+            #expect(aggregates[0]["handoffs"] as? Double == 5)
+            #expect(aggregates[1]["p99_ns"] as? Double == 990)
+
+            // A noisy point: every entry says so.
+            let noisy = entries("contention/system/mode:lock/threads:4")
+            #expect(noisy.count == 7)
+            #expect(noisy.allSatisfy { $0["label"] as? String == "cv 20.0% > 10%" })
+
+            // One repetition: no aggregates, as Google Benchmark.
+            #expect(entries("contention/mutex/mode:lock/threads:2").count == 1)
+
+            // A failed point: one entry with the error and zero times (compare.py needs the fields).
+            let failed = entries("contention/mutex/mode:lock/threads:4")
+            #expect(failed.count == 1)
+            let error = try #require(failed.first)
+            #expect(error["error_occurred"] as? Bool == true)
+            #expect(error["error_message"] as? String == "error: total is \"3\",\nexpected\t4 — ü")
+            #expect(error["run_type"] as? String == "iteration")
+            #expect(error["real_time"] as? Double == 0 && error["cpu_time"] as? Double == 0 && error["iterations"] as? Int == 0)
+            #expect(error["time_unit"] as? String == "ns" && error["label"] == nil)
+
+            // Engines are families in order of first appearance; points are numbered within their engine.
+            let indexes = Set(benchmarks.map { "\($0["run_name"]!) \($0["family_index"]!) \($0["per_family_instance_index"]!)" })
+            #expect(indexes == [
+                "contention/system/mode:lock/threads:2 0 0", "contention/system/mode:lock/threads:4 0 1",
+                "contention/mutex/mode:lock/threads:2 1 0", "contention/mutex/mode:lock/threads:4 1 1",
+            ])
+        }
+
+        @Test("JSON: NaN and infinities are never written; counters named like fields are renamed")
+        func jsonNumbersFinite() throws {
+            var result = Self.result(engine: "system", parameters: [], perOperation: [10, 10],
+                                     counters: ["speedup": [.infinity, .nan], "threads": [1, 1]])
+            result.repetitions[1].wallNanoseconds = 0
+            let text = GoogleBenchmarkReport.json([result], headline: .timePerOperation, context: Self.context)
+            #expect(!text.contains("nan") && !text.contains("inf"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let benchmarks = try #require(json["benchmarks"] as? [[String: Any]])
+            #expect(benchmarks.first?["speedup"] as? Double == 0)
+            #expect(benchmarks.first?["threads"] as? Int == 1)
+            #expect(benchmarks.first?["counter_threads"] as? Double == 1)
+            #expect(text.hasSuffix("}\n"))
+        }
+
+        // MARK: CSV
+
+        @Test("CSV: header, one row per point, the parameter union, RFC 4180 quoting, failed rows")
+        func csv() throws {
+            var results = Self.sampleResults()
+            results.append(Self.result(engine: "odd, \"engine\"", parameters: [Parameter("mode", "a,b"), Parameter("batch", 8)],
+                                       perOperation: [50, 50]))
+            let text = CSVReport.csv(results, headline: .timePerOperation)
+            #expect(text.hasSuffix("\n"))
+            let rows = Self.parseCSV(text)
+            #expect(rows.count == 1 + results.count)
+            #expect(rows[0] == [
+                "engine", "mode", "param_threads", "batch", "threads", "metric", "median", "mean", "stddev", "cv", "min", "max",
+                "ci95_low", "ci95_high", "real_ns_per_op", "cpu_ns_per_op", "items_per_second", "p50_ns", "p90_ns",
+                "p99_ns", "max_ns", "handoffs", "flags", "peak_threads", "user_s", "sys_s", "voluntary_switches",
+                "involuntary_switches", "peak_rss_kib",
+            ])
+            #expect(rows.allSatisfy { $0.count == rows[0].count })
+            func row(_ index: Int) -> [String: String] { Dictionary(uniqueKeysWithValues: zip(rows[0], rows[index + 1])) }
+
+            let quiet = row(0)
+            #expect(quiet["engine"] == "system" && quiet["mode"] == "lock" && quiet["param_threads"] == "2" && quiet["batch"] == "")
+            #expect(quiet["threads"] == "2" && quiet["metric"] == "ns/op")
+            #expect(quiet["median"] == "100.0" && quiet["mean"] == "100.0" && quiet["min"] == "99.0" && quiet["max"] == "101.0")
+            #expect(Double(quiet["stddev"]!) == 1 && close(Double(quiet["cv"]!)!, 0.01))
+            #expect(close(Double(quiet["ci95_low"]!)!, 100 - 4.303 / 3.0.squareRoot()))
+            #expect(quiet["real_ns_per_op"] == "100.0" && quiet["cpu_ns_per_op"] == "200.0" && quiet["items_per_second"] == "10000000.0")
+            #expect(quiet["p50_ns"] == "400.0" && quiet["max_ns"] == "9000.0")
+            #expect(quiet["handoffs"] == "5.0" && quiet["flags"] == "")
+            #expect(quiet["peak_threads"] == "6" && quiet["user_s"] == "0.5" && quiet["peak_rss_kib"] == "12345")
+
+            #expect(row(1)["flags"] == "cv 20.0% > 10%")
+            #expect(row(1)["p50_ns"] == "" && row(1)["handoffs"] == "")
+            let failed = row(3)
+            #expect(failed["engine"] == "mutex" && failed["param_threads"] == "4")
+            #expect(failed["median"] == "" && failed["real_ns_per_op"] == "" && failed["peak_threads"] == "")
+            #expect(failed["flags"] == "error: total is \"3\",\nexpected\t4 — ü")
+            let odd = row(4)
+            #expect(odd["engine"] == "odd, \"engine\"" && odd["mode"] == "a,b" && odd["batch"] == "8" && odd["param_threads"] == "")
+
+            // The raw text: quoted cells, doubled quotes, the flags always quoted.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines[1].hasPrefix("system,lock,2,,2,ns/op,100.0,"))
+            #expect(lines[1].contains(",\"\","))
+            #expect(text.contains("\"odd, \"\"engine\"\"\",\"a,b\","))
+            #expect(text.contains("\"error: total is \"\"3\"\",\nexpected\t4 — ü\""))
+        }
+
+        // MARK: compare.py
+
+        @Test("compare.py from Google Benchmark compares two reports")
+        func compareScript() throws {
+            let script = "/usr/share/benchmark/compare.py"
+            guard FileManager.default.fileExists(atPath: script) else {
+                Issue.record("\(script) is missing: install libbenchmark-tools and python3-scipy (CI installs them)")
+                return
+            }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-report-\(getpid())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+
+            let before = Self.sampleResults()
+            var after = before
+            after[0].repetitions = after[0].repetitions.map { var slower = $0; slower.wallNanoseconds *= 2; return slower }
+            // A point that fails in one run only, and one (`before[3]`) that fails in both: neither may break it.
+            after[2].repetitions = []
+            after[2].failure = Failure(.stopped, "exceeded the time budget")
+            let old = directory.appendingPathComponent("old.json"), new = directory.appendingPathComponent("new.json")
+            try GoogleBenchmarkReport.json(before, headline: .timePerOperation, context: Self.context).write(to: old, atomically: true, encoding: .utf8)
+            try GoogleBenchmarkReport.json(after, headline: .timePerOperation, context: Self.context).write(to: new, atomically: true, encoding: .utf8)
+
+            let run = try Self.run(["python3", script, "--no-color", "benchmarks", old.path, new.path])
+            let hint = run.output.contains("No module named") ? " (install python3-scipy and python3-numpy)" : ""
+            #expect(run.status == 0, "compare.py exited \(run.status)\(hint): \(run.output)")
+            #expect(!run.output.contains("Traceback"), "\(run.output)")
+            let doubled = run.output.split(separator: "\n").first { $0.hasPrefix("contention/system/mode:lock/threads:2 ") }
+            #expect(doubled?.contains("+1.0000") == true, "no +100% line for the doubled point in:\n\(run.output)")
+            #expect(run.output.contains("contention/system/mode:lock/threads:2_mean"), "\(run.output)")
+            #expect(run.output.contains("contention/mutex/mode:lock/threads:2 "), "\(run.output)")
+        }
+
+        // MARK: Machine context
+
+        @Test("MachineContext.current describes this machine and build")
+        func machineContext() throws {
+            let context = MachineContext.current(executable: "/usr/bin/arena")
+            #expect(context.executable == "/usr/bin/arena")
+            #expect(context.numCPUs >= 1)
+            #expect(context.loadAverage.count == 3)
+            #expect(context.libraryVersion == "DispatchArena " + MachineContext.arenaVersion)
+            #expect(["debug", "release"].contains(context.libraryBuildType))
+            #expect(context.jsonSchemaVersion == 1)
+            #expect(!context.kernel.isEmpty && !context.hostName.isEmpty)
+            #expect(context.swiftVersion.first?.isNumber == true)
+            // "2026-11-22T10:11:12+00:00"
+            #expect(context.date.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d/) != nil, "\(context.date)")
+            #expect(context.caches.allSatisfy { $0.size > 0 && $0.level >= 1 && $0.numSharing >= 1 })
+            let encoded = try JSONEncoder().encode(context)
+            let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+            #expect(object["host_name"] != nil && object["num_cpus"] != nil && object["load_avg"] != nil)
+            #expect(try JSONDecoder().decode(MachineContext.self, from: encoded) == context)
+        }
+
+        // MARK: Helpers
+
+        static let context = MachineContext(
+            date: "2026-11-22T10:11:12+00:00", hostName: "test-host", executable: "/tmp/a \"quoted\" path\\arena",
+            numCPUs: 2, mhzPerCPU: 2500, cpuScalingEnabled: false,
+            caches: [.init(type: "Data", level: 1, size: 32768, numSharing: 2)], loadAverage: [0.5, 0.25, 0.125],
+            libraryVersion: "DispatchArena 0.6", libraryBuildType: "debug", swiftVersion: "6.3", kernel: "6.1.0-test")
+
+        static let settings = BenchSettings(repetitions: 3, minimumSeconds: 0.01, budgetSeconds: 10, threads: [2, 4])
+
+        /// A point whose repetitions took `perOperation` wall ns per operation (1000 operations each) and twice that
+        /// in CPU.
+        static func result(engine: String, parameters: [Parameter], threads: Int = 1, perOperation: [UInt64],
+                           counters: [String: [Double]] = [:], latency: LatencyPercentiles? = nil) -> PointResult {
+            let repetitions = perOperation.enumerated().map { index, nanoseconds in
+                Repetition(operations: 1000, items: 1000, wallNanoseconds: nanoseconds * 1000, cpuNanoseconds: nanoseconds * 2000,
+                           latency: latency, counters: counters.mapValues { $0[index] })
+            }
+            return PointResult(engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
+                               settings: settings, repetitions: repetitions, latency: latency, seconds: 1)
+        }
+
+        static func failed(engine: String, parameters: [Parameter], threads: Int = 1, kind: Failure.Kind, message: String) -> PointResult {
+            PointResult(engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
+                        settings: settings, failure: Failure(kind, message), seconds: 1)
+        }
+
+        /// Four points on two engines: quiet (with counters, latencies and resources), noisy, one repetition, failed.
+        static func sampleResults() -> [PointResult] {
+            func parameters(_ threads: Int) -> [Parameter] { [Parameter("mode", "lock"), Parameter("threads", threads)] }
+            var quiet = result(engine: "system", parameters: parameters(2), threads: 2, perOperation: [100, 101, 99],
+                               counters: ["handoffs": [4, 5, 6]])
+            for index in quiet.repetitions.indices {
+                quiet.repetitions[index].latency = LatencyPercentiles(count: 1000, p50: 500, p90: 900, p99: 990, max: 5000)
+            }
+            quiet.latency = LatencyPercentiles(count: 3000, p50: 400, p90: 800, p99: 990, max: 9000)
+            quiet.resources = ResourceUsage(peakThreads: 6, userSeconds: 0.5, systemSeconds: 0.25, voluntarySwitches: 10,
+                                            involuntarySwitches: 2, peakResidentKiB: 12345)
+            return [
+                quiet,
+                result(engine: "system", parameters: parameters(4), threads: 4, perOperation: [100, 120, 80]),
+                result(engine: "mutex", parameters: parameters(2), threads: 2, perOperation: [150]),
+                failed(engine: "mutex", parameters: parameters(4), threads: 4, kind: .error,
+                       message: "total is \"3\",\nexpected\t4 — ü"),
+            ]
+        }
+
+        static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(a), abs(b)) }
+        func close(_ a: Double, _ b: Double) -> Bool { Self.close(a, b) }
+
+        /// An RFC 4180 reader, enough to check the writer: quoted cells may hold commas, quotes and line breaks.
+        static func parseCSV(_ text: String) -> [[String]] {
+            var rows: [[String]] = [], row: [String] = [], cell = "", quoted = false
+            var characters = text.makeIterator()
+            var pending: Character? = nil
+            while let character = pending ?? characters.next() {
+                pending = nil
+                if quoted {
+                    if character == "\"" {
+                        let next = characters.next()
+                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        cell.append(character)
+                    }
+                } else if character == "\"" {
+                    quoted = true
+                } else if character == "," {
+                    row.append(cell); cell = ""
+                } else if character == "\n" {
+                    row.append(cell); cell = ""
+                    rows.append(row); row = []
+                } else {
+                    cell.append(character)
+                }
+            }
+            if !cell.isEmpty || !row.isEmpty { row.append(cell); rows.append(row) }
+            return rows
+        }
+
+        /// Runs a program found on PATH; returns its exit status and its output and errors together.
+        static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+}
