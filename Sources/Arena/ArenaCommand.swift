@@ -6,8 +6,9 @@ import Glibc
 struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arena",
-        abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract.",
-        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, ChildCommand.self])
+        abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
+        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, ChildCommand.self,
+                      BenchChildCommand.self])
 
     /// Parses the process arguments and runs the chosen command.
     static func start() {

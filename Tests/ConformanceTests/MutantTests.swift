@@ -16,6 +16,7 @@ struct MutantTests {
     static let kills: [Kill] = [
         // Queues
         Kill(rule: "serial.fifo", fault: .asyncHops),
+        Kill(rule: "serial.fifo", fault: .asyncDropsBlocks),
         Kill(rule: "serial.exclusive", fault: .serialOverlaps),
         Kill(rule: "concurrent.parallel", fault: .concurrentIsSerial),
         Kill(rule: "concurrent.start-order", fault: .startsLastFirst),
@@ -53,6 +54,7 @@ struct MutantTests {
         Kill(rule: "group.wait", fault: .groupWaitReturnsAtOnce),
         Kill(rule: "group.enter-leave", fault: .groupNotifiesEarly),
         Kill(rule: "group.reuse", fault: .groupNotifiesEarly),
+        Kill(rule: "group.notify-next-round", fault: .groupNotifiesEarly),
         Kill(rule: "group.multi-queue", fault: .groupNotifiesEarly),
         Kill(rule: "group.many-waiters", fault: .groupWaitReturnsAtOnce),
         Kill(rule: "group.unbalanced-leave", fault: .unbalancedLeaveIgnored),
@@ -66,6 +68,7 @@ struct MutantTests {
         Kill(rule: "once.recursive", fault: .onceRecursionAllowed),
         // Apply
         Kill(rule: "apply.every-index", fault: .applySkipsLast),
+        Kill(rule: "apply.every-index", fault: .applyRepeatsIndex),
         Kill(rule: "apply.zero", fault: .applyZeroRunsOnce),
         Kill(rule: "apply.parallel", fault: .applySerial),
         Kill(rule: "apply.nested", fault: .applySkipsLast),

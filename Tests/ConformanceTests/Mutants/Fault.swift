@@ -10,6 +10,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case syncInline              // sync runs on the caller at once, ahead of earlier blocks
     case syncHoldsEngineLock     // every sync holds one engine-wide lock: nested syncs deadlock
     case globalIsSerial          // the global queue runs one block at a time
+    case asyncDropsBlocks        // every 64th block submitted without waiting (async, barrier, after, group) is lost
     case syncOnOwnQueueAllowed   // sync onto the queue the caller drains runs inline instead of stopping
     // Barriers
     case barrierIgnored          // barriers are plain blocks
@@ -40,6 +41,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case applyZeroRunsOnce       // apply(0) runs index 0
     case applySerial             // apply is a plain loop on the caller
     case applyWaitsForWorkers    // the caller waits for the pool instead of taking part
+    case applyRepeatsIndex       // index 0 runs a second time after the others
     // After
     case afterEarly              // asyncAfter runs at once
     case afterDropsPast          // asyncAfter with a past deadline never runs

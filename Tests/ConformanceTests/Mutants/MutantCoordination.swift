@@ -5,15 +5,19 @@ import Synchronization
 /// A system group with the engine's fault applied.
 final class MutantGroup: EngineGroup {
     let base: SystemGroup
-    let fault: Fault
+    private let shared: MutantShared
+    private var fault: Fault { shared.fault }
     private let manualEnters = Atomic<Int>(0)
 
-    init(base: SystemGroup, fault: Fault) {
+    init(base: SystemGroup, shared: MutantShared) {
         self.base = base
-        self.fault = fault
+        self.shared = shared
     }
 
-    func async(on queue: MutantQueue, _ block: @escaping @Sendable () -> Void) { base.async(on: queue.base, block) }
+    func async(on queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
+        if shared.dropsSubmission() { return }
+        base.async(on: queue.base, block)
+    }
 
     func enter() {
         manualEnters.add(1, ordering: .relaxed)

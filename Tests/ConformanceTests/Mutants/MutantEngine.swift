@@ -51,7 +51,7 @@ struct MutantEngine: Engine {
         return base.currentSpecific(key)
     }
 
-    func makeGroup(label: String) -> MutantGroup { MutantGroup(base: base.makeGroup(label: label), fault: fault) }
+    func makeGroup(label: String) -> MutantGroup { MutantGroup(base: base.makeGroup(label: label), shared: shared) }
 
     func makeSemaphore(value: Int) -> MutantSemaphore? {
         if value < 0 && fault == .negativeAccepted { return base.makeSemaphore(value: 0).map { MutantSemaphore(base: $0, fault: fault) } }
@@ -69,6 +69,9 @@ struct MutantEngine: Engine {
             body(0)
         case .applySerial:
             for index in 0..<iterations { body(index) }
+        case .applyRepeatsIndex where iterations > 0:
+            base.apply(iterations: iterations, body)
+            body(0)
         case .applyWaitsForWorkers:
             withoutActuallyEscaping(body) { body in
                 let group = base.makeGroup(label: "mutant.apply")
@@ -124,6 +127,8 @@ final class MutantShared: @unchecked Sendable {
     /// Values set on any queue, under `specificLeaks`.
     let leaked = Locked<[ObjectIdentifier: Any]>([:])
     private(set) var global: MutantQueue!
+    /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
+    private let submissions = Atomic<Int>(0)
 
     init(fault: Fault) {
         self.fault = fault
@@ -132,6 +137,11 @@ final class MutantShared: @unchecked Sendable {
         let system = SystemEngine()
         let queue = fault == .globalIsSerial ? system.makeQueue(label: "mutant.global.serial") : system.globalQueue
         global = MutantQueue(base: queue, kind: .concurrent, inactive: false, shared: self)
+    }
+
+    /// Whether this submission is lost: every 64th under `asyncDropsBlocks`.
+    func dropsSubmission() -> Bool {
+        fault == .asyncDropsBlocks && submissions.add(1, ordering: .relaxed).newValue % 64 == 0
     }
 }
 

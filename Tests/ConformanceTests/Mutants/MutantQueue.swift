@@ -38,6 +38,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
     var label: String { base.label }
 
     func async(_ block: @escaping @Sendable () -> Void) {
+        if shared.dropsSubmission() { return }
         if fault == .asyncHops && kind == .serial {
             // Each block reaches the queue after a random delay of up to 1 ms: submission order is lost.
             base.asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...1000)), block)
@@ -50,6 +51,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
     }
 
     func barrierAsync(_ block: @escaping @Sendable () -> Void) {
+        if shared.dropsSubmission() { return }
         if fault == .barrierIgnored || (fault == .asyncHops && kind == .serial) { async(block) } else { base.barrierAsync(block) }
     }
 
@@ -85,6 +87,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
     }
 
     func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        if shared.dropsSubmission() { return }
         if fault == .afterEarly { return base.async(block) }
         if fault == .afterDropsPast && deadline <= .now() { return }
         base.asyncAfter(deadline: deadline, block)

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Bench
+import Contenders
+import Glibc
+
+/// `arena bench`: measures workloads on engines, one child process per point, and writes Google Benchmark JSON and
+/// CSV per workload into `--out`. Exit 0 when every point has a number, 1 when one has an error or was stopped,
+/// 64 on a usage error (nothing written).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON and CSV.")
+
+    @Argument(help: "Workloads to run, or 'all' (default). Known: \(WorkloadCatalog.names.joined(separator: ", ")).")
+    var workloads: [String] = []
+
+    @Option(name: .customLong("engine"), help: "An engine to measure (repeatable; default: all). Known: \(EngineRegistry.names.joined(separator: ", ")).")
+    var engines: [String] = []
+
+    @Option(help: "Thread counts for the workloads that take one, comma-separated (default 1,2,4,8,16; quick 1,2,4,8).")
+    var threads: String?
+
+    @Option(help: "Measured repetitions per point (default 5; quick 3).")
+    var repetitions: Int?
+
+    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.2; quick 0.05).")
+    var minimumSeconds: Double?
+
+    @Option(name: .customLong("budget"), help: "Seconds one point may take before it is stopped (default 120; quick 30).")
+    var budgetSeconds: Double?
+
+    @Flag(help: "Shrink every workload so that 'bench all' on every engine ends within minutes.")
+    var quick = false
+
+    @Option(help: "The directory for <workload>.json and <workload>.csv (created if needed).")
+    var out = "results/latest"
+
+    @Flag(help: "No progress line on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        for name in workloads where name != "all" && WorkloadCatalog.workload(named: name) == nil {
+            throw ValidationError("unknown workload '\(name)' (known: \(WorkloadCatalog.names.joined(separator: ", ")), all)")
+        }
+        for name in engines where EngineRegistry.engine(named: name) == nil {
+            throw ValidationError("unknown engine '\(name)' (known: \(EngineRegistry.names.joined(separator: ", ")))")
+        }
+        if let threads { _ = try Self.threadList(threads) }
+        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
+        if let minimumSeconds, !(minimumSeconds > 0 && minimumSeconds.isFinite) {
+            throw ValidationError("--min-time must be a positive number of seconds")
+        }
+        if let budgetSeconds, !(budgetSeconds > 0 && budgetSeconds.isFinite) {
+            throw ValidationError("--budget must be a positive number of seconds")
+        }
+        if let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+    }
+
+    /// `1,2,4` as thread counts: positive, at most 256, no repeats.
+    static func threadList(_ text: String) throws -> [Int] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        let counts = items.compactMap { Int($0.filter { $0 != " " }) }
+        guard !items.isEmpty, counts.count == items.count, counts.allSatisfy({ (1...256).contains($0) }),
+              Set(counts).count == counts.count else {
+            throw ValidationError("--threads wants distinct counts from 1 to 256, comma-separated, such as 1,2,4; not '\(text)'")
+        }
+        return counts
+    }
+
+    var settings: BenchSettings {
+        var settings = quick ? BenchSettings.quickDefaults() : BenchSettings()
+        if let threads { settings.threads = try! Self.threadList(threads) }
+        if let repetitions { settings.repetitions = repetitions }
+        if let minimumSeconds { settings.minimumSeconds = minimumSeconds }
+        if let budgetSeconds { settings.budgetSeconds = budgetSeconds }
+        return settings
+    }
+
+    func run() throws {
+        let chosenWorkloads = workloads.isEmpty || workloads.contains("all")
+            ? WorkloadCatalog.all : WorkloadCatalog.all.filter { workloads.contains($0.name) }
+        let chosenEngines = engines.isEmpty ? EngineRegistry.names : EngineRegistry.names.filter { engines.contains($0) }
+        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosenEngines, settings: settings)
+        let writer: ResultsWriter
+        do {
+            writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]))
+        } catch {
+            writeError("arena: \(error)")
+            throw ExitCode(64)
+        }
+        let display = ProgressDisplay(quiet: quiet)
+        var results: [(PointResult, any Workload)] = []
+        try BenchSession(plan: plan).run(
+            measure: { BenchChild.run($0, arguments: ["bench-child", "--request", $0.encoded()]) },
+            progress: display.show,
+            record: { result, workload in
+                results.append((result, workload))
+                do { try writer.record(result, of: workload) } catch {
+                    writeError("arena: \(error)")
+                    throw ExitCode.failure
+                }
+            })
+        display.finish()
+        print(ConsoleReport.table(results, engines: chosenEngines), terminator: "")
+        print("wrote \(writer.files.count) files to \(out)")
+        if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }
+    }
+}
+
+/// The hidden child command of `arena bench`: measures one point in this process and prints the result.
+struct BenchChildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-child", abstract: "Measure one point in this process (used by 'arena bench').", shouldDisplay: false)
+
+    @Option var request: String
+
+    func validate() throws {
+        guard BenchRequest.decode(request) != nil else { throw ValidationError("--request is not a benchmark request") }
+    }
+
+    func run() {
+        BenchChild.main(BenchRequest.decode(request)!)
+    }
+}
+
+/// The progress of a run on standard error: one live line on a terminal, a plain line per point otherwise.
+final class ProgressDisplay {
+    private let quiet: Bool
+    private let live = isatty(2) != 0
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func show(_ progress: BenchProgress) {
+        guard !quiet else { return }
+        let entry = progress.entry
+        var line = "[\(progress.index)/\(progress.count)] \(entry.point.benchmarkName(engine: entry.engine))"
+            + "  \(Self.duration(progress.elapsed)) elapsed"
+        if let remaining = progress.remaining { line += ", about \(Self.duration(remaining)) left" }
+        let text = live ? "\u{1B}[2K\r" + line : line + "\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    func finish() {
+        guard !quiet, live else { return }
+        _ = "\u{1B}[2K\r".withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole < 60 ? "\(whole)s" : "\(whole / 60)m\(String(format2: whole % 60))s"
+    }
+}
+
+extension String {
+    /// Two digits, zero-padded.
+    fileprivate init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
+}

@@ -1,0 +1,73 @@
+import Contenders
+import FoundationEssentials
+import Glibc
+import Harness
+
+/// One point on one engine, as a child process is asked to measure it.
+public struct BenchRequest: Sendable, Codable, Equatable {
+    public let engine: String
+    public let point: Point
+    public let settings: BenchSettings
+
+    public init(engine: String, point: Point, settings: BenchSettings) {
+        self.engine = engine
+        self.point = point
+        self.settings = settings
+    }
+
+    /// How long the parent lets the child live: the point's budget, plus time to start, calibrate and report.
+    public var limit: Duration { .milliseconds(Int64(settings.budgetSeconds * 1000)) + .seconds(15) }
+
+    /// The request as one command-line argument.
+    public func encoded() -> String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
+
+    /// The request encoded by `encoded()`, or `nil` if `text` is not one.
+    public static func decode(_ text: String) -> BenchRequest? { try? JSONDecoder().decode(BenchRequest.self, from: Data(text.utf8)) }
+}
+
+/// Every point runs in a process of its own: a wedged engine's threads die with it, a crash is one point's error,
+/// and each point starts clean, so its peak threads and memory are its own. This is both sides of that exchange.
+public enum BenchChild {
+    /// Marks the line of standard output that carries the child's result.
+    static let resultMarker = "arena-bench-result: "
+
+    /// The child's whole life: measure the point, print the result as one JSON line, exit at once (threads of a
+    /// wedged engine may still be blocked; nothing waits for them).
+    public static func main(_ request: BenchRequest) -> Never {
+        // A backstop in case everything else hangs and the parent is gone.
+        alarm(UInt32(max(1, Int(request.limit.seconds.rounded(.up)))))
+        let result: PointResult
+        if let workload = WorkloadCatalog.workload(named: request.point.workload),
+           let engine = EngineRegistry.engine(named: request.engine) {
+            result = WorkloadCatalog.measure(request.point, of: workload, on: engine, with: PointRunner(settings: request.settings))
+        } else {
+            result = PointResult(engine: request.engine, point: request.point, settings: request.settings,
+                                 failure: Failure(.error, "unknown workload or engine"))
+        }
+        let line = resultMarker + String(decoding: try! JSONEncoder().encode(result), as: UTF8.self) + "\n"
+        _ = line.withCString { write(1, $0, strlen($0)) }
+        _exit(0)
+    }
+
+    /// Runs `request` in a child process started with `arguments` and reads its result.
+    public static func run(_ request: BenchRequest, arguments: [String]) -> PointResult {
+        let start = Deadline.now()
+        let outcome = ChildProcess.run(arguments, limit: request.limit)
+        return result(of: outcome, for: request, seconds: (Deadline.now() - start).seconds)
+    }
+
+    /// The result a child reported, or what its ending says when it reported none.
+    public static func result(of outcome: ChildOutcome, for request: BenchRequest, seconds: Double) -> PointResult {
+        if let reported = outcome.lastLine(markedWith: resultMarker),
+           var result = try? JSONDecoder().decode(PointResult.self, from: Data(reported.utf8)) {
+            result.seconds = seconds
+            return result
+        }
+        let failure = switch outcome.termination {
+        case .timedOut: Failure(.stopped, "exceeded the time budget of \(request.settings.budgetSeconds) s and was stopped")
+        case .signalled(let signal): Failure(.error, "the engine crashed the process (signal \(signal)): \(outcome.firstErrorLine)")
+        case .exited(let code): Failure(.error, "the child exited \(code) without a result: \(outcome.firstErrorLine)")
+        }
+        return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: seconds)
+    }
+}

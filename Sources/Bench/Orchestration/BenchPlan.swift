@@ -1,0 +1,63 @@
+import Contenders
+
+/// What a run measures, in order: each workload, on each engine it measures, at each of its points.
+public struct BenchPlan: Sendable {
+    /// One point of one workload on one engine.
+    public struct Entry: Sendable {
+        public let workload: any Workload
+        public let engine: String
+        public let point: Point
+
+        /// The request a child process gets for this entry.
+        public func request(_ settings: BenchSettings) -> BenchRequest {
+            BenchRequest(engine: engine, point: point, settings: settings)
+        }
+    }
+
+    public let settings: BenchSettings
+    public let entries: [Entry]
+
+    /// The plan for `workloads` on the engines called `engines`, in the order given.
+    public init(workloads: [any Workload], engines: [String], settings: BenchSettings) {
+        self.settings = settings
+        entries = workloads.flatMap { workload in
+            engines.filter { workload.measures(engine: $0) }.flatMap { engine in
+                workload.points(settings).map { Entry(workload: workload, engine: engine, point: $0) }
+            }
+        }
+    }
+}
+
+/// Where a run is, for a progress display.
+public struct BenchProgress: Sendable {
+    /// The entry about to be measured.
+    public let entry: BenchPlan.Entry
+    /// Its position, from 1, and the number of entries.
+    public let index: Int
+    public let count: Int
+    /// Seconds since the run started.
+    public let elapsed: Double
+    /// Seconds the rest of the run should take, from the mean time of the points done so far (`nil` before the first).
+    public let remaining: Double?
+}
+
+/// Runs a plan point by point, one child process at a time (two cores: points in parallel would measure each other).
+public struct BenchSession: Sendable {
+    public let plan: BenchPlan
+
+    public init(plan: BenchPlan) { self.plan = plan }
+
+    /// Measures every entry with `measure` (a child process in `arena bench`), tells `progress` before each and hands
+    /// each result to `record` as soon as it is known, so an interrupted run keeps every finished point.
+    public func run(measure: (BenchRequest) -> PointResult,
+                    progress: (BenchProgress) -> Void,
+                    record: (PointResult, any Workload) throws -> Void) rethrows {
+        let start = Deadline.now()
+        for (offset, entry) in plan.entries.enumerated() {
+            let elapsed = (Deadline.now() - start).seconds
+            let remaining = offset == 0 ? nil : elapsed / Double(offset) * Double(plan.entries.count - offset)
+            progress(BenchProgress(entry: entry, index: offset + 1, count: plan.entries.count, elapsed: elapsed, remaining: remaining))
+            try record(measure(entry.request(plan.settings)), entry.workload)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+
+/// Keeps a run's results and rewrites `<workload>.json` (Google Benchmark format) and `<workload>.csv` after every
+/// point. Each file is written whole to a temporary name and renamed over the old one, so a reader (or a run killed
+/// midway) only ever sees complete files holding every finished point.
+public final class ResultsWriter {
+    public let directory: String
+    private let context: MachineContext
+    private var results: [String: [PointResult]] = [:]
+    /// The files written so far, in the order first written.
+    public private(set) var files: [String] = []
+
+    /// Creates `directory` (and its parents) if needed.
+    public init(directory: String, context: MachineContext) throws(FileError) {
+        self.directory = directory
+        self.context = context
+        try Self.makeDirectories(directory)
+    }
+
+    /// Adds `result` to its workload's files and rewrites them.
+    public func record(_ result: PointResult, of workload: any Workload) throws(FileError) {
+        results[workload.name, default: []].append(result)
+        let all = results[workload.name]!
+        try write(GoogleBenchmarkReport.json(all, headline: workload.headline, context: context), to: "\(workload.name).json")
+        try write(CSVReport.csv(all, headline: workload.headline), to: "\(workload.name).csv")
+    }
+
+    private func write(_ text: String, to name: String) throws(FileError) {
+        let path = directory + "/" + name
+        let temporary = directory + "/." + name + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: temporary, errno: errno) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let error = FileError(path: temporary, errno: errno)
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            written += count
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw FileError(path: path, errno: errno) }
+        if !files.contains(path) { files.append(path) }
+    }
+
+    /// `mkdir -p`.
+    static func makeDirectories(_ path: String) throws(FileError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FileError(path: current, errno: errno) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw FileError(path: path, errno: ENOTDIR) }
+    }
+
+    /// Why `directory` cannot hold results, or `nil` when it can: it is (or can become) a writable directory. Checks
+    /// without creating anything, so a bad `--out` is reported before a run writes a byte.
+    public static func problem(with directory: String) -> String? {
+        var path = directory
+        while true {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else { return "'\(path)' is not a directory" }
+                guard access(path, W_OK) == 0 else { return "'\(path)' is not writable" }
+                return nil
+            }
+            guard errno == ENOENT || errno == ENOTDIR else { return "cannot use '\(path)': \(String(cString: strerror(errno)))" }
+            // Go up to the nearest ancestor that exists: it must be a writable directory.
+            guard let slash = path.lastIndex(of: "/") else { path = "."; continue }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+    }
+}
+
+/// A file that could not be written.
+public struct FileError: Error, CustomStringConvertible {
+    public let path: String
+    public let errno: Int32
+
+    public var description: String { "cannot write '\(path)': \(String(cString: strerror(errno)))" }
+}

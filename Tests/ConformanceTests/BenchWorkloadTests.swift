@@ -1,0 +1,82 @@
+import Bench
+import Contenders
+import Harness
+import Testing
+
+/// Measures a point in this process on a plain thread, so the test's own (cooperative) thread never blocks a worker
+/// that libdispatch shares with Swift concurrency.
+func measureOffPool<E: Engine>(_ point: Point, of workload: any Workload, on engine: E,
+                               settings: BenchSettings) async -> PointResult {
+    await withCheckedContinuation { continuation in
+        Threads.detach {
+            continuation.resume(returning: WorkloadCatalog.measure(point, of: workload, on: engine, with: PointRunner(settings: settings)))
+        }
+    }
+}
+
+/// A broken engine and the point of a workload that must notice the break.
+struct Sabotage: Sendable, CustomTestStringConvertible {
+    let workload: String
+    /// Parameters that pick the point among the workload's quick points (every given parameter must match).
+    let parameters: [String: String]
+    let fault: Fault
+    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(fault.rawValue)" }
+
+    var point: Point? {
+        WorkloadCatalog.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
+            parameters.allSatisfy { point[$0.key] == $0.value }
+        }
+    }
+}
+
+extension ArenaTests {
+    @Suite
+    struct BenchWorkloadTests {
+        /// Small: one short repetition; a broken engine that loses a block makes a wait run into the budget.
+        static let settings = BenchSettings(repetitions: 1, minimumSeconds: 0.005, budgetSeconds: 2, threads: [2], quick: true)
+
+        static let sabotages: [Sabotage] = [
+            Sabotage(workload: "contention", parameters: ["mode": "async-write"], fault: .asyncDropsBlocks),
+            Sabotage(workload: "apply", parameters: ["n": "1000", "work": "0ns"], fault: .applyRepeatsIndex),
+            Sabotage(workload: "apply", parameters: ["n": "1000", "work": "0ns"], fault: .applySkipsLast),
+            Sabotage(workload: "async-drain", parameters: ["queue": "serial"], fault: .asyncDropsBlocks),
+            Sabotage(workload: "async-drain", parameters: ["queue": "concurrent"], fault: .asyncDropsBlocks),
+            Sabotage(workload: "pingpong", parameters: [:], fault: .asyncDropsBlocks),
+            Sabotage(workload: "fanout", parameters: [:], fault: .asyncDropsBlocks),
+            Sabotage(workload: "fanout", parameters: [:], fault: .notifyDuplicated),
+            Sabotage(workload: "rw-barrier", parameters: [:], fault: .asyncDropsBlocks),
+            Sabotage(workload: "source-merge", parameters: [:], fault: .sourceDropsMerges),
+            Sabotage(workload: "timer-accuracy", parameters: ["kind": "after"], fault: .afterEarly),
+            Sabotage(workload: "timer-accuracy", parameters: ["kind": "timer"], fault: .timerEarly),
+            Sabotage(workload: "starfish", parameters: [:], fault: .asyncDropsBlocks),
+            Sabotage(workload: "protocol-cost", parameters: ["op": "async", "path": "generic"], fault: .asyncDropsBlocks),
+        ]
+
+        @Test("every workload is sabotaged by some broken engine below")
+        func everyWorkloadCovered() {
+            #expect(Set(Self.sabotages.map(\.workload)) == Set(WorkloadCatalog.names))
+        }
+
+        @Test("every workload runs specialised on every registered engine")
+        func specialised() {
+            for workload in WorkloadCatalog.all {
+                for engine in EngineRegistry.all {
+                    #expect(WorkloadCatalog.isSpecialised(workload, on: engine), "\(workload.name) on \(engine.name)")
+                }
+            }
+            #expect(!WorkloadCatalog.isSpecialised(ContentionWorkload(), on: MutantEngine(.asyncHops)))
+        }
+
+        @Test("a broken engine gets an error, not a number; the same point on system gets a number", arguments: sabotages)
+        func brokenEngineFails(_ sabotage: Sabotage) async throws {
+            let workload = try #require(WorkloadCatalog.workload(named: sabotage.workload))
+            let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
+            let broken = await measureOffPool(point, of: workload, on: MutantEngine(sabotage.fault), settings: Self.settings)
+            #expect(!broken.succeeded && broken.repetitions.isEmpty, "\(broken.name) reported a number")
+            #expect(broken.failure?.message.isEmpty == false)
+            let sound = await measureOffPool(point, of: workload, on: SystemEngine(), settings: Self.settings)
+            #expect(sound.succeeded, "\(sound.name): \(sound.failure?.message ?? "no repetitions")")
+            #expect(sound.repetitions.allSatisfy { $0.operations > 0 && $0.wallNanoseconds > 0 })
+        }
+    }
+}
