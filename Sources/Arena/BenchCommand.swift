@@ -37,6 +37,13 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "No progress line on standard error.")
     var quiet = false
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, markdown
+    }
+
+    @Option(help: "The summary printed at the end: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Format = .table
+
     func validate() throws {
         for name in workloads where name != "all" && WorkloadCatalog.workload(named: name) == nil {
             throw ValidationError("unknown workload '\(name)' (known: \(WorkloadCatalog.names.joined(separator: ", ")), all)")
@@ -100,7 +107,10 @@ struct BenchCommand: ParsableCommand {
                 }
             })
         display.finish()
-        print(ConsoleReport.table(results, engines: chosenEngines), terminator: "")
+        switch format {
+        case .table: print(ConsoleReport.table(results, engines: chosenEngines), terminator: "")
+        case .markdown: print(ConsoleReport.markdown(results, engines: chosenEngines), terminator: "")
+        }
         print("wrote \(writer.files.count) files to \(out)")
         if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }
     }

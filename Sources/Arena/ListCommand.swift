@@ -1,13 +1,21 @@
 import ArgumentParser
+import Bench
 import Conformance
 import Contenders
 
-/// `arena list`: the engines with their capabilities, and the catalog's size by concept.
+/// `arena list`: the engines with their capabilities, the catalog's size by concept, and the workloads.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List engines with their capabilities, and rule counts by concept.")
+        commandName: "list", abstract: "List engines with their capabilities, rule counts by concept, and workloads.")
+
+    @Flag(help: "Print only the workload names, one per line (for scripts).")
+    var workloads = false
 
     func run() {
+        if workloads {
+            for workload in WorkloadCatalog.all { print(workload.name) }
+            return
+        }
         print("Engines")
         for engine in EngineRegistry.all {
             let description = EngineDescription(engine)
@@ -24,5 +32,8 @@ struct ListCommand: ParsableCommand {
             let misuse = rules.filter(\.isMisuse).count
             print("  \(concept.rawValue): \(rules.count)" + (misuse > 0 ? " (\(misuse) misuse)" : ""))
         }
+        print("")
+        print("Workloads (\(WorkloadCatalog.all.count))")
+        for workload in WorkloadCatalog.all { print("  \(workload.name): \(workload.summary)") }
     }
 }

@@ -19,6 +19,7 @@ extension ArenaTests {
             ["bench", "--min-time", "-1"],
             ["bench", "--min-time", "nan"],
             ["bench", "--budget", "0"],
+            ["bench", "--format", "html"],
         ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()

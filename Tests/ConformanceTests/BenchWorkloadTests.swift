@@ -49,7 +49,7 @@ extension ArenaTests {
             Sabotage(workload: "timer-accuracy", parameters: ["kind": "after"], fault: .afterEarly),
             Sabotage(workload: "timer-accuracy", parameters: ["kind": "timer"], fault: .timerEarly),
             Sabotage(workload: "starfish", parameters: [:], fault: .asyncDropsBlocks),
-            Sabotage(workload: "protocol-cost", parameters: ["op": "async", "path": "generic"], fault: .asyncDropsBlocks),
+            Sabotage(workload: "protocol-cost", parameters: ["op": "async"], fault: .asyncDropsBlocks),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")

@@ -2,19 +2,23 @@ import Contenders
 import Dispatch
 
 /// `protocol-cost`: what the engine protocol and the system engine's wrapper cost, on the system engine only. The same
-/// single-threaded loop runs three ways: through the generic engine path (`path:generic`, a function generic over
-/// `E: Engine` calling `E.Queue`), through the wrapper's concrete types (`path:concrete`, `SystemQueue` called
-/// directly), and through `Dispatch` itself (`path:dispatch`, a `DispatchQueue`).
+/// single-threaded loop runs four ways: through the generic engine path as every workload calls it (`generic`, a
+/// function generic over `E: Engine`, specialised), through the same function kept unspecialised (`witness`, every
+/// call through witness tables, as an `any Engine` caller would pay), through the wrapper's concrete types
+/// (`concrete`, `SystemQueue` called directly), and through `Dispatch` itself (`dispatch`).
 ///
-/// Generic against concrete is the protocol's cost; concrete against dispatch is the wrapper's (its misuse
-/// bookkeeping, and the overlay's generic, rethrowing `sync<T>` it calls where the plain loop gets the overlay's
-/// `() -> Void` overload). The operation is one `sync` of a counting block (`op:sync`), or one `async` of a counting block
-/// with the final drain (`op:async`), on a serial queue; the headline is wall time per operation. The answer checked:
-/// the blocks run equal the operations.
+/// A machine this noisy moves a single-threaded loop by 20% between processes, so the paths are paired: one trial
+/// runs all four in ten rounds, in a rotating order, and each repetition reports their ratios. The headline,
+/// `protocol_overhead_pct`, is generic against concrete (the protocol's cost); `wrapper_overhead_pct` is concrete
+/// against dispatch (the wrapper's misuse bookkeeping and result carrying); `witness_overhead_pct` is what skipping
+/// specialisation would cost. The operation is one `sync` of a counting block (`op:sync`), or one `async` of a
+/// counting block with its share of the drain (`op:async`), on a serial queue. The answer checked: the blocks run
+/// equal the operations. (This workload found that the wrapper once called the overlay's generic, rethrowing
+/// `sync<T>`, ~450 ns dearer per call than the `() -> Void` overload it now uses.)
 public struct ProtocolCostWorkload: Workload {
     public let name = "protocol-cost"
-    public let summary = "sync and async through the generic engine path, the system engine's concrete types, and Dispatch"
-    public let headline = Headline.timePerOperation
+    public let summary = "sync and async through the generic engine path, unspecialised, the concrete wrapper, and Dispatch, paired"
+    public let headline = Headline.counter(name: "protocol_overhead_pct", unit: "%", lowerIsBetter: true)
 
     public init() {}
 
@@ -22,38 +26,58 @@ public struct ProtocolCostWorkload: Workload {
     public func measures(engine: String) -> Bool { engine == "system" }
 
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["sync", "async"].flatMap { op in
-            ["generic", "concrete", "dispatch"].map { path in
-                Point(workload: name, parameters: [Parameter("op", op), Parameter("path", path)])
-            }
-        }
+        ["sync", "async"].map { Point(workload: name, parameters: [Parameter("op", $0)]) }
     }
 
-    /// A few ms: on this 2-core Linux machine a serial sync costs 250 to 700 ns by path, an async with its share of
-    /// the drain 600 to 800 ns (measured, release build).
+    /// A few ms: a serial sync costs 150 to 300 ns by path, an async with its share of the drain 600 to 1,000 ns.
     public func initialOperations(_ point: Point) -> Int { 10_000 }
+
+    private enum Path: CaseIterable { case generic, witness, concrete, dispatch }
 
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let asynchronous = point["op"] == "async"
+        let rounds = 10
+        let share = max(1, operations / (rounds * Path.allCases.count))
         let counter = SharedCounter()
-        // Each path makes its queue before its clock starts. The final `sync` of the async loops is their drain; it
-        // has no deadline, which is safe on the one engine measured (libdispatch, the reference).
-        let elapsed = switch point["path"] {
-        case "generic": Self.generic(engine, asynchronous: asynchronous, operations: operations, counter: counter)
-        case "concrete": Self.concrete(SystemEngine(), asynchronous: asynchronous, operations: operations, counter: counter)
-        default: Self.dispatch(asynchronous: asynchronous, operations: operations, counter: counter)
+        let generic = engine.makeQueue(label: "protocol-cost.generic", kind: .serial)
+        let witness = engine.makeQueue(label: "protocol-cost.witness", kind: .serial)
+        let concrete: SystemQueue = SystemEngine().makeQueue(label: "protocol-cost.concrete", kind: .serial)
+        let dispatch = DispatchQueue(label: "protocol-cost.dispatch")
+        var nanoseconds: [Path: UInt64] = [:]
+        var total = Stopwatch.Reading(wallNanoseconds: 0, cpuNanoseconds: 0)
+        for round in 0..<rounds {
+            for offset in 0..<Path.allCases.count {
+                let path = Path.allCases[(round + offset) % Path.allCases.count]
+                // The final `sync` of an async loop is its drain; it has no deadline, which is safe on the one engine
+                // measured (libdispatch, the reference).
+                let reading = switch path {
+                case .generic: Self.generic(generic, asynchronous: asynchronous, operations: share, counter: counter)
+                case .witness: Self.witness(witness, asynchronous: asynchronous, operations: share, counter: counter)
+                case .concrete: Self.concrete(concrete, asynchronous: asynchronous, operations: share, counter: counter)
+                case .dispatch: Self.dispatch(dispatch, asynchronous: asynchronous, operations: share, counter: counter)
+                }
+                nanoseconds[path, default: 0] += reading.wallNanoseconds
+                total.wallNanoseconds += reading.wallNanoseconds
+                total.cpuNanoseconds += reading.cpuNanoseconds
+            }
         }
-        // The last sync returned after every block, so the count is complete and visible here.
-        try WorkloadError.check("the blocks run", counter.value, expected: operations)
-        return Trial(operations: operations, elapsed: elapsed)
+        // Each loop's last sync returned after every block, so the count is complete and visible here.
+        try WorkloadError.check("the blocks run", counter.value, expected: share * rounds * Path.allCases.count)
+        func perOperation(_ path: Path) -> Double { Double(nanoseconds[path] ?? 0) / Double(share * rounds) }
+        func overhead(_ path: Path, over base: Path) -> Double { (perOperation(path) / perOperation(base) - 1) * 100 }
+        return Trial(operations: share * rounds * Path.allCases.count, elapsed: total, counters: [
+            "generic_ns": perOperation(.generic), "witness_ns": perOperation(.witness),
+            "concrete_ns": perOperation(.concrete), "dispatch_ns": perOperation(.dispatch),
+            "protocol_overhead_pct": overhead(.generic, over: .concrete),
+            "witness_overhead_pct": overhead(.witness, over: .concrete),
+            "wrapper_overhead_pct": overhead(.concrete, over: .dispatch),
+        ])
     }
 
-    /// The loop as every workload calls an engine: generic over `E`, each call through `E.Queue`. Not inlined, so it
-    /// stays the generic function the report means, whatever the caller knows about `E`.
+    /// The loop as every workload calls an engine: generic over the queue type, specialised where the caller knows it.
     @inline(never)
-    static func generic<E: Engine>(_ engine: E, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
-        let queue = engine.makeQueue(label: "protocol-cost.generic", kind: .serial)
+    static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }
@@ -64,10 +88,23 @@ public struct ProtocolCostWorkload: Workload {
         return watch.read()
     }
 
-    /// The same loop on the concrete wrapper types: `SystemQueue` methods called directly.
+    /// The same loop, never specialised: each call goes through the queue type's witness table.
     @inline(never)
-    static func concrete(_ engine: SystemEngine, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
-        let queue: SystemQueue = engine.makeQueue(label: "protocol-cost.concrete", kind: .serial)
+    @_semantics("optimize.sil.specialize.generic.never")
+    static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+        let watch = Stopwatch()
+        if asynchronous {
+            for _ in 0..<operations { queue.async { counter.value &+= 1 } }
+            queue.sync {}
+        } else {
+            for _ in 0..<operations { queue.sync { counter.value &+= 1 } }
+        }
+        return watch.read()
+    }
+
+    /// The same loop on the concrete wrapper type: `SystemQueue` methods called directly.
+    @inline(never)
+    static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }
@@ -80,8 +117,7 @@ public struct ProtocolCostWorkload: Workload {
 
     /// The same loop on `Dispatch` itself, with no wrapper.
     @inline(never)
-    static func dispatch(asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
-        let queue = DispatchQueue(label: "protocol-cost.dispatch")
+    static func dispatch(_ queue: DispatchQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }
