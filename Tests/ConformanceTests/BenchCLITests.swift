@@ -23,11 +23,7 @@ extension ArenaTests {
         ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()
-            let run = try ArenaExecutable.run(arguments + ["--out", out])
-            #expect(run.status == 64, "\(arguments): exit \(run.status)")
-            #expect(run.output.isEmpty, "\(arguments): wrote to stdout: \(run.output)")
-            let lines = run.errors.split(separator: "\n")
-            #expect(lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)")
+            ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments + ["--out", out]), arguments)
             #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
         }
 

@@ -17,6 +17,15 @@ enum ArenaExecutable {
         let errors: String
     }
 
+    /// Expects `run` to be a usage error: exit 64, nothing on stdout, one `arena: ` line on stderr.
+    static func expectUsageError(_ run: Run, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == 64, "\(arguments): exit \(run.status)", sourceLocation: sourceLocation)
+        #expect(run.output.isEmpty, "\(arguments): wrote to stdout: \(run.output)", sourceLocation: sourceLocation)
+        let lines = run.errors.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)",
+                sourceLocation: sourceLocation)
+    }
+
     static func run(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = url
@@ -52,11 +61,7 @@ extension ArenaTests {
             ["conform", "--no-such-flag"],
         ])
         func usageError(_ arguments: [String]) throws {
-            let run = try ArenaExecutable.run(arguments)
-            #expect(run.status == 64, "\(arguments): exit \(run.status)")
-            #expect(run.output.isEmpty, "\(arguments): wrote to stdout: \(run.output)")
-            let lines = run.errors.split(separator: "\n")
-            #expect(lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)")
+            ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
         }
 
         @Test("docs/RULES.md is the output of 'arena rules --format markdown'")

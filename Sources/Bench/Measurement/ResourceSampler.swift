@@ -58,10 +58,6 @@ final class ResourceSampler: @unchecked Sendable {
         guard count > 0 else { return 0 }
         let text = String(decoding: buffer[0..<count], as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") }) else { return 0 }
-        return Int(line.dropFirst("Threads:".count).trimmingPrefix(while: \.isWhitespace)) ?? 0
+        return Int(line.dropFirst("Threads:".count).drop(while: \.isWhitespace)) ?? 0
     }
-}
-
-extension Substring {
-    fileprivate func trimmingPrefix(while predicate: (Character) -> Bool) -> Substring { drop(while: predicate) }
 }

@@ -46,6 +46,7 @@ public enum ConsoleReport {
             var points: [String] = []
             for result in results where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
             var notes: [String] = []
+            var noisy = false
             let rows = points.map { path in
                 let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
                     .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
@@ -58,14 +59,14 @@ public enum ConsoleReport {
                     let statistics = PointStatistics(result, headline: workload.headline)
                     guard let summary = statistics.headlineSummary else { return "" }
                     var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
-                    if statistics.isNoisy { cell += "!" }
+                    if statistics.isNoisy { cell += "!"; noisy = true }
                     if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
                     return cell
                 }
             }
             let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
             let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
-            if rows.joined().contains(where: { $0.hasSuffix("!") || $0.contains("!)") }) {
+            if noisy {
                 notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
             }
             return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)

@@ -42,7 +42,7 @@ public struct AsyncDrainWorkload: Workload {
         // workload's own per block.
         let blocks = (0..<producers).map { producer -> @Sendable () -> Void in
             if serial { return { counters.countExclusive(producer) } }
-            return { counters.count(producer) }
+            return { counters.add(producer) }
         }
         var finished = false
         let elapsed = try Crew.run(producers, until: context.deadline, finish: {
@@ -72,51 +72,18 @@ public struct AsyncDrainWorkload: Workload {
     }
 }
 
-/// One counter per producer, each on its own 128-byte span so two producers' blocks running on two workers do not
-/// share a cache line (adjacent-line prefetch included). Blocks of one producer may run at once on a concurrent queue,
-/// hence atomic counts. A class, so blocks still queued after a timed-out trial keep the memory alive.
-private final class DrainCounters: @unchecked Sendable {
-    /// `Int`-sized slots between two counters: 16 × 8 bytes = 128 bytes. Producer p's count is slot 16p; slot 16p + 1
-    /// is its serial-queue occupancy flag.
-    private static let spacing = 16
-    private let slots: UnsafeMutablePointer<Atomic<Int>>
-    private let producers: Int
-    private let overlapCount = Atomic<Int>(0)
+/// One padded counter per producer (see `PaddedCounters`), and the total the drain block saw.
+private final class DrainCounters: PaddedCounters, @unchecked Sendable {
     /// The sum of the counts when the drain block ran; written by that block, read after the drain latch opened.
     private(set) var atDrain = -1
 
-    init(_ producers: Int) {
-        self.producers = producers
-        slots = .allocate(capacity: producers * Self.spacing)
-        for index in 0..<producers * Self.spacing { (slots + index).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        slots.deinitialize(count: producers * Self.spacing)
-        slots.deallocate()
-    }
-
-    /// A block of the concurrent queue: one relaxed increment.
-    @inline(__always)
-    func count(_ producer: Int) { slots[producer * Self.spacing].wrappingAdd(1, ordering: .relaxed) }
-
-    /// A block of the serial queue. The queue makes it exclusive, so plain loads and stores (relaxed, no locked
-    /// instruction) suffice: the count loses increments and the flag is seen set if two blocks overlap.
+    /// A block of the serial queue, bracketed so an overlap shows.
     @inline(__always)
     func countExclusive(_ producer: Int) {
-        let base = producer * Self.spacing
-        if slots[base + 1].load(ordering: .relaxed) != 0 { overlapCount.wrappingAdd(1, ordering: .relaxed) }
-        slots[base + 1].store(1, ordering: .relaxed)
-        slots[base].store(slots[base].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        slots[base + 1].store(0, ordering: .relaxed)
+        enterExclusive(producer)
+        leaveExclusive(producer)
     }
 
     /// The drain block: the queue orders every earlier block before it, so the counts are final here.
-    func recordDrain() { atDrain = (0..<producers).reduce(0) { $0 + value($1) } }
-
-    /// The count of `producer`.
-    func value(_ producer: Int) -> Int { slots[producer * Self.spacing].load(ordering: .relaxed) }
-
-    /// Serial-queue blocks that found another one inside.
-    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+    func recordDrain() { atDrain = total }
 }

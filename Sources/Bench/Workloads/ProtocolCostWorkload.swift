@@ -78,33 +78,25 @@ public struct ProtocolCostWorkload: Workload {
     /// The loop as every workload calls an engine: generic over the queue type, specialised where the caller knows it.
     @inline(never)
     static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
-        let watch = Stopwatch()
-        if asynchronous {
-            for _ in 0..<operations { queue.async { counter.value &+= 1 } }
-            queue.sync {}
-        } else {
-            for _ in 0..<operations { queue.sync { counter.value &+= 1 } }
-        }
-        return watch.read()
+        loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop, never specialised: each call goes through the queue type's witness table.
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
     static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
-        let watch = Stopwatch()
-        if asynchronous {
-            for _ in 0..<operations { queue.async { counter.value &+= 1 } }
-            queue.sync {}
-        } else {
-            for _ in 0..<operations { queue.sync { counter.value &+= 1 } }
-        }
-        return watch.read()
+        loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop on the concrete wrapper type: `SystemQueue` methods called directly.
     @inline(never)
     static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+        loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
+    }
+
+    /// The loop the three engine paths share; always inlined, so each path compiles it as that path calls the queue.
+    @inline(__always)
+    private static func loop<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }

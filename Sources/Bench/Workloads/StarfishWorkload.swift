@@ -32,7 +32,7 @@ public struct StarfishWorkload: Workload {
         let budget = max(1, (operations + queueCount - 1) / queueCount)
         let queues = (0..<queueCount).map { engine.makeQueue(label: "starfish.\($0)", kind: .serial) }
         let arrived = Latch(queueCount)
-        let deliveries = QueueDeliveries(queueCount)
+        let deliveries = PaddedCounters(queueCount)
         let messages = (0..<queueCount).map { start in
             Message(queues: queues, start: start, budget: budget, deliveries: deliveries, arrived: arrived)
         }
@@ -61,7 +61,7 @@ public struct StarfishWorkload: Workload {
 private final class Message<Queue: EngineQueue>: @unchecked Sendable {
     private let queues: [Queue]
     private let budget: Int
-    private let deliveries: QueueDeliveries
+    private let deliveries: PaddedCounters
     private let arrived: Latch
     private var position: Int
     private var step: Int
@@ -71,7 +71,7 @@ private final class Message<Queue: EngineQueue>: @unchecked Sendable {
     // leaks it rather than free memory a late block may still touch.
     private var deliver: (@Sendable () -> Void)?
 
-    init(queues: [Queue], start: Int, budget: Int, deliveries: QueueDeliveries, arrived: Latch) {
+    init(queues: [Queue], start: Int, budget: Int, deliveries: PaddedCounters, arrived: Latch) {
         self.queues = queues
         self.budget = budget
         self.deliveries = deliveries
@@ -87,10 +87,10 @@ private final class Message<Queue: EngineQueue>: @unchecked Sendable {
 
     private func hop() {
         let here = position
-        deliveries.enter(here)
+        deliveries.enterExclusive(here)
         hops += 1
         if hops == budget {
-            deliveries.leave(here)
+            deliveries.leaveExclusive(here)
             // Counting down is the last thing the block does: `release()` may run as soon as every message did.
             arrived.countDown()
             return
@@ -99,51 +99,9 @@ private final class Message<Queue: EngineQueue>: @unchecked Sendable {
         position = (position + step) % count
         step = step + 1 < count ? step + 1 : 1
         queues[position].async(deliver!)
-        deliveries.leave(here)
+        deliveries.leaveExclusive(here)
     }
 
     /// Breaks the block's cycle; only after the last hop, when no block reads it any more.
     func release() { deliver = nil }
-}
-
-/// Deliveries per queue, each counted by that serial queue's blocks only, with an occupancy flag beside it; each
-/// queue's pair sits on its own 128-byte span, so queues running on different workers share no line. The queue makes
-/// a block exclusive, so plain loads and stores (relaxed atomics, no locked instruction) suffice: if two blocks of a
-/// queue overlap, the count loses increments and the flag is seen set.
-private final class QueueDeliveries: @unchecked Sendable {
-    /// Queue q's count is slot 16q, its flag slot 16q + 1.
-    private static let spacing = 16
-    private let slots: UnsafeMutablePointer<Atomic<Int>>
-    private let queueCount: Int
-    private let overlapCount = Atomic<Int>(0)
-
-    init(_ queueCount: Int) {
-        self.queueCount = queueCount
-        slots = .allocate(capacity: queueCount * Self.spacing)
-        for index in 0..<queueCount * Self.spacing { (slots + index).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        slots.deinitialize(count: queueCount * Self.spacing)
-        slots.deallocate()
-    }
-
-    /// Marks a block of `queue` as running, noting one already inside.
-    @inline(__always)
-    func enter(_ queue: Int) {
-        let flag = queue * Self.spacing + 1
-        if slots[flag].load(ordering: .relaxed) != 0 { overlapCount.wrappingAdd(1, ordering: .relaxed) }
-        slots[flag].store(1, ordering: .relaxed)
-        slots[flag - 1].store(slots[flag - 1].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-    }
-
-    /// Marks the block of `queue` as done.
-    @inline(__always)
-    func leave(_ queue: Int) { slots[queue * Self.spacing + 1].store(0, ordering: .relaxed) }
-
-    /// The sum over all queues; read after every message arrived.
-    var total: Int { (0..<queueCount).reduce(0) { $0 + slots[$1 * Self.spacing].load(ordering: .relaxed) } }
-
-    /// Blocks that found another block of their queue inside.
-    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
 }
