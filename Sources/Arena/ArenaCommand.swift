@@ -7,7 +7,8 @@ struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arena",
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
-        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, ChildCommand.self,
+        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
+                      ReportCommand.self, CompareCommand.self, ChildCommand.self,
                       BenchChildCommand.self])
 
     /// Parses the process arguments and runs the chosen command.

@@ -34,6 +34,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The directory for <workload>.json and <workload>.csv (created if needed).")
     var out = "results/latest"
 
+    @Option(help: "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the files and the summary as engines \(NativeFloor.engines.joined(separator: " and ")).")
+    var floor: String?
+
     @Flag(help: "No progress line on standard error.")
     var quiet = false
 
@@ -60,6 +63,15 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--budget must be a positive number of seconds")
         }
         if let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+        if let floor { _ = try Self.floorDocument(floor) }
+    }
+
+    /// The floor's JSON, read; a missing or unreadable file is a usage error, found before anything is measured.
+    static func floorDocument(_ path: String) throws -> GoogleBenchmarkReader.Document {
+        guard let text = Files.read(path) else { throw ValidationError("--floor: cannot read '\(path)'") }
+        do { return try GoogleBenchmarkReader.read(text) } catch {
+            throw ValidationError("--floor: '\(path)': \(error)")
+        }
     }
 
     /// `1,2,4` as thread counts: positive, at most 256, no repeats.
@@ -107,9 +119,27 @@ struct BenchCommand: ParsableCommand {
                 }
             })
         display.finish()
+        if let floor {
+            // Validated above; read again here so the run uses the file as it is now.
+            let document = try Self.floorDocument(floor)
+            for workload in chosenWorkloads {
+                let (matching, unmatched) = NativeFloor.points(of: workload, in: document, settings: settings)
+                for result in matching {
+                    results.append((result, workload))
+                    do { try writer.record(result, of: workload) } catch {
+                        writeError("arena: \(error)")
+                        throw ExitCode.failure
+                    }
+                }
+                if !unmatched.isEmpty {
+                    writeError("arena: --floor: \(unmatched.count) \(workload.name) points not in this run left out (first: \(unmatched[0]))")
+                }
+            }
+        }
+        let shownEngines = EngineOrder.sorted(chosenEngines + results.map(\.0.engine))
         switch format {
-        case .table: print(ConsoleReport.table(results, engines: chosenEngines), terminator: "")
-        case .markdown: print(ConsoleReport.markdown(results, engines: chosenEngines), terminator: "")
+        case .table: print(ConsoleReport.table(results, engines: shownEngines), terminator: "")
+        case .markdown: print(ConsoleReport.markdown(results, engines: shownEngines), terminator: "")
         }
         print("wrote \(writer.files.count) files to \(out)")
         if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }

@@ -39,9 +39,9 @@ public struct ChildOutcome: Sendable {
 /// memory). Standard output and error go to unlinked temporary files, since a pipe could fill up and stall the child;
 /// the Swift backtracer is off, so a crash is quick and its message short. Starting a child costs a few milliseconds.
 public enum ChildProcess {
-    /// Runs the executable with `arguments` (after the program name), killing it once `limit` passed.
-    public static func run(_ arguments: [String], limit: Duration) -> ChildOutcome {
-        let executable = "/proc/self/exe"
+    /// Runs `executable` (this program by default) with `arguments` (after the program name), killing it once
+    /// `limit` passed.
+    public static func run(_ arguments: [String], executable: String = "/proc/self/exe", limit: Duration) -> ChildOutcome {
         guard let output = TemporaryFile(), let errors = TemporaryFile() else {
             return ChildOutcome(termination: .exited(-1), standardError: "cannot create a temporary file: errno \(errno)")
         }

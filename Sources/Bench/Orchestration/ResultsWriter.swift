@@ -27,6 +27,16 @@ public final class ResultsWriter {
 
     private func write(_ text: String, to name: String) throws(FileError) {
         let path = directory + "/" + name
+        try Self.writeWhole(text, to: path)
+        if !files.contains(path) { files.append(path) }
+    }
+
+    /// Writes `text` to `path` whole: into a temporary file beside it, renamed over `path`, so a reader sees the old
+    /// file or the new one, never a part.
+    public static func writeWhole(_ text: String, to path: String) throws(FileError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + "/." + name + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw FileError(path: temporary, errno: errno) }
@@ -45,7 +55,6 @@ public final class ResultsWriter {
         }
         close(descriptor)
         guard rename(temporary, path) == 0 else { throw FileError(path: path, errno: errno) }
-        if !files.contains(path) { files.append(path) }
     }
 
     /// `mkdir -p`.

@@ -164,7 +164,7 @@ public struct MachineContext: Sendable, Codable, Equatable {
 
     /// The first "cpu MHz" line of /proc/cpuinfo, truncated to an integer as Google Benchmark reports it.
     static func cpuMHz() -> Int {
-        guard let text = readFile("/proc/cpuinfo") else { return 0 }
+        guard let text = Files.read("/proc/cpuinfo") else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix("cpu MHz") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].trimmingWhitespace()
@@ -174,7 +174,7 @@ public struct MachineContext: Sendable, Codable, Equatable {
     }
 
     static func scalingEnabled() -> Bool {
-        guard let governor = readFile("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") else { return false }
+        guard let governor = Files.read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") else { return false }
         let name = governor.trimmingWhitespace()
         return !name.isEmpty && name != "performance"
     }
@@ -184,11 +184,11 @@ public struct MachineContext: Sendable, Codable, Equatable {
         var caches: [Cache] = []
         for index in 0..<16 {
             let directory = "/sys/devices/system/cpu/cpu0/cache/index\(index)/"
-            guard let type = readFile(directory + "type")?.trimmingWhitespace(),
-                  let level = readFile(directory + "level").flatMap({ Int($0.trimmingWhitespace()) }),
-                  let size = readFile(directory + "size").flatMap({ bytes(fromSize: $0.trimmingWhitespace()) })
+            guard let type = Files.read(directory + "type")?.trimmingWhitespace(),
+                  let level = Files.read(directory + "level").flatMap({ Int($0.trimmingWhitespace()) }),
+                  let size = Files.read(directory + "size").flatMap({ bytes(fromSize: $0.trimmingWhitespace()) })
             else { break }
-            let sharing = readFile(directory + "shared_cpu_map").map { countBits(inCPUMap: $0.trimmingWhitespace()) } ?? 1
+            let sharing = Files.read(directory + "shared_cpu_map").map { countBits(inCPUMap: $0.trimmingWhitespace()) } ?? 1
             caches.append(Cache(type: String(type), level: level, size: size, numSharing: max(1, sharing)))
         }
         return caches
@@ -211,22 +211,6 @@ public struct MachineContext: Sendable, Codable, Equatable {
         text.reduce(0) { count, character in
             count + (character.hexDigitValue.map { $0.nonzeroBitCount } ?? 0)
         }
-    }
-
-    /// A whole small file (/proc, /sys), or `nil` when it cannot be read.
-    static func readFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func string(fromNulTerminated buffer: [CChar]) -> String {

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Bench
+import Glibc
+
+/// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`. Exit 0 when every plot was
+/// drawn, 1 when a script failed, 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
+
+    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted).")
+    var directory: String
+
+    @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
+    var scripts: String?
+
+    func validate() throws {
+        guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
+        if let scripts, access(scripts + "/common.gp", R_OK) != 0 {
+            throw ValidationError("--scripts: '\(scripts)' has no common.gp")
+        }
+    }
+
+    func run() throws {
+        guard let gnuplot = GnuplotRunner.findGnuplot() else {
+            writeError("arena: gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
+                + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
+            throw ExitCode(69)
+        }
+        guard let scripts = scripts ?? GnuplotRunner.findScripts() else {
+            writeError("arena: cannot find scripts/plot; run from the repository or pass --scripts")
+            throw ExitCode(64)
+        }
+        let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
+        let workloads = runner.plottable(in: directory)
+        guard !workloads.isEmpty else {
+            writeError("arena: '\(directory)' holds no workload CSV with a plot script")
+            throw ExitCode(64)
+        }
+        let outdir = directory + "/plots"
+        guard mkdir(outdir, 0o755) == 0 || errno == EEXIST, Files.isDirectory(outdir) else {
+            writeError("arena: cannot create '\(outdir)': \(String(cString: strerror(errno)))")
+            throw ExitCode.failure
+        }
+        let folder = try? ResultsFolder.load(directory)
+        let cores = folder?.context?.numCPUs ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        var failed = false
+        for outcome in runner.run(directory: directory, outdir: outdir, cores: cores) {
+            if outcome.succeeded {
+                print("plotted \(outcome.workload)")
+            } else {
+                failed = true
+                writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")
+            }
+            if outcome.succeeded && !outcome.errors.isEmpty { writeError("arena: gnuplot warned on \(outcome.workload): \(outcome.errors)") }
+        }
+        let drawn = Files.names(in: outdir).filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }
+        print("\(drawn.count) files in \(outdir)")
+        if failed { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,39 @@
+/// A `Comparison` as an aligned text table, one row per point, and a closing line with the verdict counts.
+public enum ComparisonReport {
+    public static func table(_ comparison: Comparison, baselineName: String, candidateName: String) -> String {
+        var rows = [["point", "unit", "A", "B", "B/A", "p", "verdict"]]
+        for row in comparison.rows {
+            rows.append([
+                row.name, row.unit,
+                row.baseline.map(ConsoleReport.format) ?? "-", row.candidate.map(ConsoleReport.format) ?? "-",
+                row.ratio.map { ConsoleReport.ratio($0) } ?? "-",
+                row.pValue.map { ConsoleReport.fixed($0, 3) } ?? "-",
+                row.verdict.rawValue,
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = "A = \(baselineName)\nB = \(candidateName)\n"
+        for row in rows {
+            text += row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column <= 1 || column == row.count - 1 ? cell + pad : pad + cell
+            }.joined(separator: "  ").trimmedTrailingSpaces() + "\n"
+        }
+        var counts: [Comparison.Verdict: Int] = [:]
+        for row in comparison.rows { counts[row.verdict, default: 0] += 1 }
+        let order: [Comparison.Verdict] = [.same, .improved, .regressed, .failed, .fixed, .bothFailed, .missing]
+        let summary = order.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        text += "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
+            + "; threshold \(ConsoleReport.fixed(comparison.threshold * 100, 1))% in each headline's direction"
+            + " (p: two-sided Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions))\n"
+        return text
+    }
+}
+
+extension String {
+    fileprivate func trimmedTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,56 @@
+import Contenders
+
+/// A results folder read back: every workload file `arena bench` wrote there (`<workload>.json`), with the machine
+/// it was measured on. `arena report` and `arena compare` read folders this way; the CSVs are for other tools.
+public struct ResultsFolder: Sendable {
+    /// One workload's points as the folder holds them.
+    public struct WorkloadResults: Sendable {
+        public let workload: any Workload
+        /// In the order of the file.
+        public let results: [PointResult]
+    }
+
+    /// The folder's path.
+    public let directory: String
+    /// The context of the first file that has a readable one.
+    public let context: MachineContext?
+    /// The workloads with a file in the folder, in catalog order.
+    public let workloads: [WorkloadResults]
+
+    /// Reads every `<workload>.json` in `directory` for the workloads of the catalog; other files are ignored.
+    /// Throws when the folder is missing or a workload file cannot be read.
+    public static func load(_ directory: String) throws(GoogleBenchmarkReader.ReadError) -> ResultsFolder {
+        guard Files.isDirectory(directory) else { throw .init("'\(directory)' is not a directory") }
+        var context: MachineContext?
+        var workloads: [WorkloadResults] = []
+        for workload in WorkloadCatalog.all {
+            let path = directory + "/" + workload.name + ".json"
+            guard let text = Files.read(path) else { continue }
+            let document: GoogleBenchmarkReader.Document
+            do { document = try GoogleBenchmarkReader.read(text) } catch { throw .init("\(path): \(error)") }
+            context = context ?? document.context
+            workloads.append(WorkloadResults(workload: workload, results: document.results))
+        }
+        return ResultsFolder(directory: directory, context: context, workloads: workloads)
+    }
+
+    /// Every point with its workload, as `ConsoleReport` takes them.
+    public var pairs: [(PointResult, any Workload)] {
+        workloads.flatMap { entry in entry.results.map { ($0, entry.workload) } }
+    }
+
+    /// The engines with points in the folder, in `EngineOrder`.
+    public var engines: [String] { EngineOrder.sorted(workloads.flatMap { $0.results.map(\.engine) }) }
+}
+
+/// The order engines are shown in, everywhere: the registry's (system first), then the native floors, then any
+/// other name in the order first seen. Tables, plots and reports agree on it, so a column or colour stays put.
+public enum EngineOrder {
+    /// The distinct names of `engines` in display order.
+    public static func sorted(_ engines: [String]) -> [String] {
+        var seen: [String] = []
+        for engine in engines where !seen.contains(engine) { seen.append(engine) }
+        let known = EngineRegistry.names + NativeFloor.engines
+        return known.filter(seen.contains) + seen.filter { !known.contains($0) }
+    }
+}
