@@ -16,6 +16,9 @@ struct ArenaCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let code as ExitCode {
+            // A command that throws an exit code has already said why.
+            Glibc.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
