@@ -11,7 +11,18 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print only the workload names, one per line (for scripts).")
     var workloads = false
 
+    @Flag(help: "Print only the engine names, one per line (for scripts).")
+    var engines = false
+
+    func validate() throws {
+        if workloads && engines { throw ValidationError("--workloads and --engines exclude each other") }
+    }
+
     func run() {
+        if engines {
+            for engine in EngineRegistry.names { print(engine) }
+            return
+        }
         if workloads {
             for workload in WorkloadCatalog.all { print(workload.name) }
             return

@@ -26,10 +26,14 @@ enum ArenaExecutable {
                 sourceLocation: sourceLocation)
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs `arena` with `arguments`; `environment` entries replace the inherited ones of the same name.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The one-command report: conformance matrix, benchmarks on every engine with the native C floor beside them, plots,
+# and results/<date>-<host>/report.md tying them together.
+#
+#   scripts/report.sh [--quick | --full] [--out DIR]
+#
+# --quick (the default) finishes within about 10 minutes on 2 cores; --full is the reference run (every size,
+# 5 repetitions, threads up to 16, conformance repeated 3 times). The run is built in DIR.partial and renamed to DIR
+# when complete, so DIR only ever holds a whole report. Exit 0 when every rule held and every point has a number,
+# 1 when something failed (the report is still written and says what), 64 on a usage error, 69 when a package is
+# missing and this is not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR]" >&2; exit 64; }
+mode=quick
+out=""
+while (($#)); do
+    case "$1" in
+        --quick) mode=quick ;;
+        --full) mode=full ;;
+        --out) (($# >= 2)) || usage; out=$2; shift ;;
+        --out=*) out=${1#--out=} ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
+    esac
+    shift
+done
+out=${out:-results/$(date +%F)-$(hostname -s)}
+[[ -n "$out" && "$out" != "/" ]] || usage
+
+step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)" >&2; }
+
+# gnuplot draws the plots, Google Benchmark (headers and library) measures the C floor, its compare.py and SciPy
+# compare runs.
+packages=(gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy)
+missing=()
+for package in "${packages[@]}"; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
+if ((${#missing[@]})); then
+    if [[ $(id -u) -eq 0 ]]; then
+        step "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "scripts/report.sh: missing packages: ${missing[*]}" >&2
+        echo "install them with: sudo apt-get install ${missing[*]}" >&2
+        exit 69
+    fi
+fi
+command -v swift >/dev/null || { echo "scripts/report.sh: swift is not on PATH" >&2; exit 69; }
+
+step "release build"
+swift build -c release
+arena=.build/release/arena
+
+work="$out.partial"
+rm -rf "$work"
+mkdir -p "$work"
+status=0
+
+if [[ $mode == full ]]; then
+    bench_flags=()
+    floor_flags=()
+    conform_flags=(--repeat 3)
+else
+    bench_flags=(--quick)
+    floor_flags=(--quick)
+    conform_flags=()
+fi
+
+step "conformance matrix, every engine"
+"$arena" conform "${conform_flags[@]}" --format markdown >"$work/conformance.md" || status=1
+
+step "native C floor (Google Benchmark, $mode)"
+bash scripts/native/run.sh "$work/c-floor.json" "${floor_flags[@]}" || status=1
+
+step "arena bench all ($mode), with the C floor"
+floor_option=()
+[[ -s "$work/c-floor.json" ]] && floor_option=(--floor "$work/c-floor.json")
+"$arena" bench all "${bench_flags[@]}" --out "$work" "${floor_option[@]}" || status=1
+
+step "plots"
+"$arena" plot "$work" || status=1
+
+step "report.md"
+"$arena" report "$work" \
+    --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
+    --note "Conformance: \`arena conform ${conform_flags[*]}\`; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`."
+
+rm -rf "$out"
+mv "$work" "$out"
+echo "report: $out/report.md" >&2
+exit $status
