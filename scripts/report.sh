@@ -31,22 +31,7 @@ out=${out:-results/$(date +%F)-$(hostname -s)}
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)" >&2; }
 
-# gnuplot draws the plots, Google Benchmark (headers and library) measures the C floor, its compare.py and SciPy
-# compare runs.
-packages=(gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy)
-missing=()
-for package in "${packages[@]}"; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
-if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]]; then
-        step "installing ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "scripts/report.sh: missing packages: ${missing[*]}" >&2
-        echo "install them with: sudo apt-get install ${missing[*]}" >&2
-        exit 69
-    fi
-fi
+bash scripts/require-packages.sh
 command -v swift >/dev/null || { echo "scripts/report.sh: swift is not on PATH" >&2; exit 69; }
 
 step "release build"

@@ -38,14 +38,16 @@ struct PlotCommand: ParsableCommand {
             throw ExitCode(64)
         }
         let outdir = directory + "/plots"
-        guard mkdir(outdir, 0o755) == 0 || errno == EEXIST, Files.isDirectory(outdir) else {
-            writeError("arena: cannot create '\(outdir)': \(String(cString: strerror(errno)))")
+        // The measuring machine's CPU count, from one of the workload files; this machine's when none says.
+        let cores = Files.read("\(directory)/\(workloads[0]).json").flatMap { try? GoogleBenchmarkReader.read($0).numCPUs }
+            ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        let outcomes: [GnuplotRunner.Outcome]
+        do { outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores) } catch {
+            writeError("arena: \(error)")
             throw ExitCode.failure
         }
-        let folder = try? ResultsFolder.load(directory)
-        let cores = folder?.context?.numCPUs ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         var failed = false
-        for outcome in runner.run(directory: directory, outdir: outdir, cores: cores) {
+        for outcome in outcomes {
             if outcome.succeeded {
                 print("plotted \(outcome.workload)")
             } else {

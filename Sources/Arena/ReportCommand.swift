@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
         let matrix = Files.read(conformance ?? directory + "/conformance.md")
         let report = RunReport(folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes)
         let path = directory + "/report.md"
-        do { try ResultsWriter.writeWhole(report.markdown(), to: path) } catch {
+        do { try Files.writeWhole(report.markdown(), to: path) } catch {
             writeError("arena: \(error)")
             throw ExitCode.failure
         }

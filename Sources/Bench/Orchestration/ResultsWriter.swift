@@ -14,7 +14,7 @@ public final class ResultsWriter {
     public init(directory: String, context: MachineContext) throws(FileError) {
         self.directory = directory
         self.context = context
-        try Self.makeDirectories(directory)
+        try Files.makeDirectories(directory)
     }
 
     /// Adds `result` to its workload's files and rewrites them.
@@ -27,45 +27,8 @@ public final class ResultsWriter {
 
     private func write(_ text: String, to name: String) throws(FileError) {
         let path = directory + "/" + name
-        try Self.writeWhole(text, to: path)
+        try Files.writeWhole(text, to: path)
         if !files.contains(path) { files.append(path) }
-    }
-
-    /// Writes `text` to `path` whole: into a temporary file beside it, renamed over `path`, so a reader sees the old
-    /// file or the new one, never a part.
-    public static func writeWhole(_ text: String, to path: String) throws(FileError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = directory + "/." + name + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: temporary, errno: errno) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = FileError(path: temporary, errno: errno)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            written += count
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw FileError(path: path, errno: errno) }
-    }
-
-    /// `mkdir -p`.
-    static func makeDirectories(_ path: String) throws(FileError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FileError(path: current, errno: errno) }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw FileError(path: path, errno: ENOTDIR) }
     }
 
     /// Why `directory` cannot hold results, or `nil` when it can: it is (or can become) a writable directory. Checks
@@ -85,12 +48,4 @@ public final class ResultsWriter {
             path = slash == path.startIndex ? "/" : String(path[..<slash])
         }
     }
-}
-
-/// A file that could not be written.
-public struct FileError: Error, CustomStringConvertible {
-    public let path: String
-    public let errno: Int32
-
-    public var description: String { "cannot write '\(path)': \(String(cString: strerror(errno)))" }
 }

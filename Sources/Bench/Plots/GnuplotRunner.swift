@@ -58,9 +58,10 @@ public struct GnuplotRunner: Sendable {
         }
     }
 
-    /// Draws every plottable workload of `directory` into `outdir` (which must exist).
-    public func run(directory: String, outdir: String, cores: Int) -> [Outcome] {
-        plottable(in: directory).map { name in
+    /// Draws every plottable workload of `directory` into `outdir`, creating it when needed.
+    public func run(directory: String, outdir: String, cores: Int) throws(FileError) -> [Outcome] {
+        try Files.makeDirectories(outdir)
+        return plottable(in: directory).map { name in
             let csv = "\(directory)/\(name).csv"
             let engines = EngineOrder.sorted(Self.engines(inCSV: Files.read(csv) ?? ""))
             let variables = [

@@ -11,13 +11,10 @@ public enum ComparisonReport {
                 row.verdict.rawValue,
             ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = "A = \(baselineName)\nB = \(candidateName)\n"
-        for row in rows {
-            text += row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column <= 1 || column == row.count - 1 ? cell + pad : pad + cell
-            }.joined(separator: "  ").trimmedTrailingSpaces() + "\n"
+        // The point, the unit and the verdict are text; the figures are aligned on the right.
+        for line in TextTable.lines(rows, leftAligned: [0, 1, 6]) {
+            text += line + "\n"
         }
         var counts: [Comparison.Verdict: Int] = [:]
         for row in comparison.rows { counts[row.verdict, default: 0] += 1 }
@@ -26,14 +23,6 @@ public enum ComparisonReport {
         text += "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
             + "; threshold \(ConsoleReport.fixed(comparison.threshold * 100, 1))% in each headline's direction"
             + " (p: two-sided Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions))\n"
-        return text
-    }
-}
-
-extension String {
-    fileprivate func trimmedTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
         return text
     }
 }

@@ -5,13 +5,7 @@ public enum ConsoleReport {
     /// Aligned plain-text tables.
     public static func table(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
         grids(results, engines: engines).map { grid in
-            let rows = [grid.header] + grid.rows
-            let widths = grid.header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-            let lines = rows.map { row in
-                row.enumerated().map { column, cell in
-                    column == 0 ? cell.padding(to: widths[column]) : cell.padding(left: widths[column])
-                }.joined(separator: "  ")
-            }
+            let lines = TextTable.lines([grid.header] + grid.rows, leftAligned: [0])
             return "\(grid.title)\n" + lines.joined(separator: "\n") + "\n" + grid.notes.map { "  \($0)\n" }.joined() + "\n"
         }.joined()
     }
@@ -114,9 +108,4 @@ extension Headline {
         case .counter(_, _, let lowerIsBetter): !lowerIsBetter
         }
     }
-}
-
-extension String {
-    fileprivate func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-    fileprivate func padding(left width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

@@ -28,26 +28,15 @@ public enum GoogleBenchmarkReader {
 
     /// Parses `text` (a whole JSON file).
     public static func read(_ text: String) throws(ReadError) -> Document {
-        let root: JSON
-        do { root = try JSONDecoder().decode(JSON.self, from: Data(text.utf8)) } catch {
-            throw ReadError("not JSON: \(error)")
+        let envelope: Envelope
+        do { envelope = try JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) } catch DecodingError.dataCorrupted {
+            throw ReadError("not JSON")
+        } catch {
+            throw ReadError("not Google Benchmark JSON (a 'benchmarks' array of objects): \(error)")
         }
-        guard case .object(let fields) = root, case .array(let entries)? = fields["benchmarks"] else {
-            throw ReadError("no 'benchmarks' array: not Google Benchmark JSON")
-        }
-        var context: MachineContext?
-        var numCPUs: Int?
-        if case .object(let contextFields)? = fields["context"] {
-            numCPUs = contextFields["num_cpus"]?.number.map { Int($0) }
-            if let data = try? JSONEncoder().encode(JSON.object(contextFields)) {
-                context = try? JSONDecoder().decode(MachineContext.self, from: data)
-            }
-        }
-
         var order: [String] = []
         var grouped: [String: [[String: JSON]]] = [:]
-        for entry in entries {
-            guard case .object(let entry) = entry else { throw ReadError("a benchmark entry is not an object") }
+        for entry in envelope.benchmarks {
             guard entry["run_type"]?.string ?? "iteration" == "iteration" else { continue }
             guard let name = entry["run_name"]?.string ?? entry["name"]?.string else { throw ReadError("an entry has no name") }
             if grouped[name] == nil { order.append(name) }
@@ -57,7 +46,26 @@ public enum GoogleBenchmarkReader {
         for name in order {
             results.append(try result(named: name, from: grouped[name]!))
         }
-        return Document(context: context, numCPUs: numCPUs, results: results)
+        return Document(context: envelope.context, numCPUs: envelope.numCPUs, results: results)
+    }
+
+    /// The top level of a file, read in one pass: the entries, and the context as `MachineContext` when it has the
+    /// fields (Google Benchmark's own lacks the Swift ones), with Google Benchmark's `num_cpus` either way.
+    struct Envelope: Decodable {
+        let context: MachineContext?
+        let numCPUs: Int?
+        let benchmarks: [[String: JSON]]
+
+        enum Keys: String, CodingKey { case context, benchmarks }
+        enum ContextKeys: String, CodingKey { case numCPUs = "num_cpus" }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            benchmarks = try container.decode([[String: JSON]].self, forKey: .benchmarks)
+            context = try? container.decode(MachineContext.self, forKey: .context)
+            numCPUs = (try? container.nestedContainer(keyedBy: ContextKeys.self, forKey: .context))
+                .flatMap { try? $0.decode(Int.self, forKey: .numCPUs) }
+        }
     }
 
     /// The fields of an iteration entry that are not counters.
@@ -160,7 +168,7 @@ public enum GoogleBenchmarkReader {
 }
 
 /// Any JSON value, for reading documents whose fields are not known in advance (counters are extra fields).
-enum JSON: Codable, Sendable {
+enum JSON: Decodable, Sendable {
     case number(Double)
     case string(String)
     case bool(Bool)
@@ -176,18 +184,6 @@ enum JSON: Codable, Sendable {
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSON].self) { self = .array(value) }
         else { self = .object(try container.decode([String: JSON].self)) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .null: try container.encodeNil()
-        case .array(let values): try container.encode(values)
-        case .object(let fields): try container.encode(fields)
-        }
     }
 
     var number: Double? { if case .number(let value) = self { value } else { nil } }

@@ -17,16 +17,7 @@ public final class ActorSemaphore: EngineSemaphore, @unchecked Sendable {
 
     public func wait(until deadline: Deadline) -> WaitResult {
         let handed = FutexWord(0)
-        let id: UInt64? = lock.withLock {
-            if value > 0 {
-                value -= 1
-                return nil
-            }
-            nextID += 1
-            waiters.append((nextID, .thread(handed)))
-            return nextID
-        }
-        guard let id else { return .success }
+        guard let id = takeOrEnqueue(.thread(handed)) else { return .success }
         while handed.word.pointee.load(ordering: .acquiring) == 0 {
             if !handed.wait(whileEqualTo: 0, until: deadline) {
                 let stillWaiting = lock.withLock {
@@ -44,16 +35,20 @@ public final class ActorSemaphore: EngineSemaphore, @unchecked Sendable {
     /// Suspends until a unit is available, and takes it.
     public func wait() async {
         await withCheckedContinuation { continuation in
-            let now = lock.withLock {
-                if value > 0 {
-                    value -= 1
-                    return true
-                }
-                nextID += 1
-                waiters.append((nextID, .task(continuation)))
-                return false
+            if takeOrEnqueue(.task(continuation)) == nil { continuation.resume() }
+        }
+    }
+
+    /// Takes a unit (`nil`) or queues `waiter` last and returns its id, in one critical section.
+    private func takeOrEnqueue(_ waiter: Waiter) -> UInt64? {
+        lock.withLock {
+            if value > 0 {
+                value -= 1
+                return nil
             }
-            if now { continuation.resume() }
+            nextID += 1
+            waiters.append((nextID, waiter))
+            return nextID
         }
     }
 
