@@ -3,53 +3,66 @@ import DequeModule
 /// A FIFO mailbox with one consumer task: producers post from any thread; the consumer awaits the next element
 /// (suspending, never blocking a thread, when the mailbox is empty). Order is the order of `post`, by construction.
 ///
-/// Why not `AsyncStream`: it is the same idea, but on Linux its internal lock is invisible to ThreadSanitizer, which
-/// then reports every hand-off as a race. Here the queue is a `Deque` under a pthread mutex (which TSan understands)
-/// and the consumer parks in a continuation.
+/// Every element passes through the deque under the pthread mutex, and the consumer takes it out under the same
+/// mutex: the continuation that wakes a parked consumer carries no data. That is what orders a producer's writes
+/// (a sync waiter's fields, a block's captures) before the consumer's reads in a way ThreadSanitizer sees. The Swift
+/// runtime does order a `resume(returning:)` hand-off, but through atomics TSan does not see on Linux, so an element
+/// handed over inside the continuation was reported as a race (issue 12: `ActorMail.isBarrier` read against
+/// `ActorSyncWaiter.init`). For the same reason this is not `AsyncStream`, whose internal lock TSan cannot see here.
 final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     private let lock = PthreadMutex()
     private var elements = Deque<Element>()
-    private var consumer: CheckedContinuation<Element?, Never>?
+    /// The consumer, parked because it found the mailbox empty; resumed (with nothing) by the next post or finish.
+    private var parked: CheckedContinuation<Void, Never>?
     private var finished = false
 
-    /// Appends `element`, waking the consumer if it waits. Ignored after `finish`.
+    /// Appends `element`, waking the consumer if it is parked. Ignored after `finish`. Costs one lock round trip,
+    /// plus a task enqueue when the consumer was parked.
     func post(_ element: Element) {
         lock.lock()
         if finished { return lock.unlock() }
-        if let waiting = consumer {
-            consumer = nil
-            lock.unlock()
-            return waiting.resume(returning: element)
-        }
         elements.append(element)
+        let waking = parked
+        parked = nil
         lock.unlock()
+        waking?.resume()
     }
 
     /// No more elements will come; the consumer gets what is queued, then nil.
     func finish() {
         lock.lock()
         finished = true
-        let waiting = consumer
-        consumer = nil
+        let waking = parked
+        parked = nil
         lock.unlock()
-        waiting?.resume(returning: nil)
+        waking?.resume()
     }
 
     /// The next element, or nil once finished and empty. Only the one consumer calls it.
     func next() async -> Element? {
-        if let element = lock.withLock({ elements.popFirst() }) { return element }
-        return await withCheckedContinuation { continuation in
+        while true {
             lock.lock()
             if let element = elements.popFirst() {
                 lock.unlock()
-                return continuation.resume(returning: element)
+                return element
             }
             if finished {
                 lock.unlock()
-                return continuation.resume(returning: nil)
+                return nil
             }
-            consumer = continuation
             lock.unlock()
+            // Park; a post between the unlock above and the park below finds `parked` still nil and only appends,
+            // so the park re-checks under the lock before it sleeps.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if elements.isEmpty && !finished {
+                    parked = continuation
+                    lock.unlock()
+                } else {
+                    lock.unlock()
+                    continuation.resume()
+                }
+            }
         }
     }
 }
