@@ -49,13 +49,16 @@ func runIsolated(_ request: ChildRequest) async -> RuleResult? {
     return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
 }
 
-/// Under `swift test --sanitize=thread`, a child that saw a race would exit 66 and the failed exit test would drop
-/// its output. With `exitcode=0` the child exits as usual and `ConformanceChild.result` finds the report on its
-/// standard error and fails the rule with the report's text. Set once, before the first child starts; harmless
-/// without a sanitizer.
+/// Under `swift test --sanitize=thread` or `--sanitize=address`, a child that saw a race or a memory error would exit
+/// 66 or 1, and the failed exit test would drop its output. With `exitcode=0` the child exits as usual and
+/// `ConformanceChild.outcomes` finds the report on its standard error and fails the rule with the report's text.
+/// Set once, before the first child starts; the parent read its own options at startup and keeps them, so a report
+/// in the test process itself still fails `swift test`. Harmless without a sanitizer.
 let sanitizerKeepsExitCode: Void = {
-    let options = getenv("TSAN_OPTIONS").map { String(cString: $0) + ":" } ?? ""
-    setenv("TSAN_OPTIONS", options + "exitcode=0", 1)
+    for variable in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {
+        let options = getenv(variable).map { String(cString: $0) + ":" } ?? ""
+        setenv(variable, options + "exitcode=0", 1)
+    }
 }()
 
 /// Runs a misuse rule's trigger in a child process and judges how the child ended.

@@ -42,6 +42,36 @@ extension ArenaTests {
             #expect(engine.workerThreads == 0)
         }
 
+        final class Canary: Sendable {}
+
+        @Test("an engine shut down and dropped is freed, even with an asyncAfter pending and its reactor started", arguments: Kind.allCases)
+        func shutdownFrees(_ kind: Kind) {
+            weak var canary: Canary?
+            do {
+                let held = Canary()
+                canary = held
+                shutdownFrees(kind.make(), holding: held)
+            }
+            #expect(canary == nil, "something of the engine outlived it after shutdown")
+        }
+
+        /// The global queue holds the canary (a specific value), and so does a block that will never run: once the
+        /// engine has shut down and is gone, nothing may be left to hold either.
+        private func shutdownFrees<E: ThreadPoolEngine>(_ engine: E, holding canary: Canary) {
+            engine.globalQueue.setSpecific(SpecificKey<Canary>("test.frees"), canary)
+            let queue = engine.makeQueue(label: "test.frees", kind: .serial)
+            queue.asyncAfter(deadline: .now() + .seconds(3600)) { _ = canary }
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let source = engine.makeReadSource(label: "test.frees", fileDescriptor: ends[0], queue: queue)
+            source.setEventHandler {}
+            source.activate()
+            source.cancel()
+            engine.shutdown()
+            close(ends[0])
+            close(ends[1])
+        }
+
         @Test("blocks that block where the engine cannot see get more threads, within the bound", arguments: Kind.allCases)
         func poolGrowsBounded(_ kind: Kind) {
             poolGrowsBounded(kind.make(), bound: kind == .mutex ? 128 : 64)
@@ -81,8 +111,6 @@ extension ArenaTests {
             let submitters = engine.makeGroup(label: "test.wakeups.submitters")
             for thread in 0..<4 {
                 submitters.enter()
-                let start = Deadline.now()
-                _ = start
                 startThread {
                     for burst in 0..<40 {
                         for index in 0..<50 {

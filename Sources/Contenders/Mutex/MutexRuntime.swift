@@ -16,5 +16,9 @@ final class MutexRuntime: @unchecked Sendable {
     func shutdown() {
         services.shutdown()
         pool.shutdown()
+        // The global queue holds this runtime, as every queue does: a cycle that kept the whole engine alive after
+        // the engine was dropped. No thread of the engine is left to use it, and nothing may be submitted after
+        // shutdown.
+        global = nil
     }
 }

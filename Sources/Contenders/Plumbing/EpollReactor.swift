@@ -43,6 +43,14 @@ final class EpollReactor: @unchecked Sendable {
         thread = startEngineThread(name) { [self] in run() }
     }
 
+    /// Runs once the thread has stopped (it holds the reactor until then) and every source has gone (each holds it):
+    /// the descriptors are the reactor's own, and nothing else would ever close them.
+    deinit {
+        for registration in registrations.values { close(registration.descriptor) }
+        close(wakeup)
+        close(epoll)
+    }
+
     /// Starts watching `descriptor` for `listener`; returns the registration to re-arm or remove.
     func register(_ listener: any ReadinessListener, descriptor: Int32, writable: Bool) -> UInt64 {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)

@@ -67,6 +67,9 @@ final class TimerThread: @unchecked Sendable {
             return self.thread
         }
         if let thread { pthread_join(thread, nil) }
+        // Entries still waiting will never fire, and their actions hold queues, which hold the engine that holds this
+        // thread: a cycle that kept a whole engine alive after a shutdown with an asyncAfter pending.
+        lock.withLock { heap = Heap() }
     }
 
     private func run() {
