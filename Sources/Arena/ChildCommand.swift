@@ -13,6 +13,7 @@ struct ChildCommand: ParsableCommand {
     @Option var rule: String
     @Option(name: .customLong("repeat")) var repeats: Int = 1
     @Option var timeout: Double = 10
+    @Flag var stress = false
 
     func validate() throws {
         guard EngineRegistry.engine(named: engine) != nil else { throw ValidationError("unknown engine '\(engine)'") }
@@ -21,7 +22,8 @@ struct ChildCommand: ParsableCommand {
     }
 
     func run() {
-        let request = ChildRequest(engine: engine, rule: rule, repeats: repeats, timeout: .milliseconds(Int64(timeout * 1000)))
+        let request = ChildRequest(engine: engine, rule: rule, repeats: repeats, timeout: .milliseconds(Int64(timeout * 1000)),
+                                   stress: stress)
         ConformanceChild.main(request, engine: EngineRegistry.engine(named: engine)!, rule: Catalog.rule(id: rule)!)
     }
 }
@@ -30,5 +32,6 @@ extension ChildRequest {
     /// The command line that makes `arena` run this request as `ChildCommand`.
     var arenaArguments: [String] {
         ["child", "--engine", engine, "--rule", rule, "--repeat", "\(repeats)", "--timeout", "\(timeoutSeconds)"]
+            + (stress ? ["--stress"] : [])
     }
 }

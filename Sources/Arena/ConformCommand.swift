@@ -25,6 +25,9 @@ struct ConformCommand: ParsableCommand {
     @Option(help: "Seconds one run of one rule may take before it counts as timed out.")
     var timeout: Double = 10
 
+    @Flag(help: "Run every rule under load: a spinning thread per core and as many threads that sleep and wake at random, in the rule's process, so the engine's threads are preempted at unlucky moments.")
+    var stress = false
+
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .table
 
@@ -43,7 +46,7 @@ struct ConformCommand: ParsableCommand {
         let chosenEngines = engines.isEmpty ? EngineRegistry.all : EngineRegistry.all.filter { engines.contains($0.name) }
         let chosenRules = rules.isEmpty ? Catalog.rules : Catalog.rules(matchingAny: rules)
         let runner = ConformanceRunner(
-            timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats,
+            timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
             launcher: ReexecLauncher { $0.arenaArguments })
         let progress = Progress(total: chosenEngines.count * chosenRules.count)
         var results: [RuleResult] = []

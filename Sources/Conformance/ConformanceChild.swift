@@ -1,3 +1,4 @@
+import Testing
 import Contenders
 import FoundationEssentials
 import Harness
@@ -11,12 +12,15 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     public let repeats: Int
     /// The watchdog of one run, in seconds.
     public let timeoutSeconds: Double
+    /// Whether the child runs the rule beside a `StressLoad`.
+    public let stress: Bool
 
-    public init(engine: String, rule: String, repeats: Int, timeout: Duration) {
+    public init(engine: String, rule: String, repeats: Int, timeout: Duration, stress: Bool = false) {
         self.engine = engine
         self.rule = rule
         self.repeats = repeats
         timeoutSeconds = timeout.seconds
+        self.stress = stress
     }
 
     public var timeout: Duration { .milliseconds(Int64(timeoutSeconds * 1000)) }
@@ -32,16 +36,20 @@ public protocol ChildLauncher: Sendable {
 
 /// The child's side, and the parent's reading of what a child printed. Every rule runs in a process of its own
 /// when a launcher is given: a deadlocked engine keeps its stuck threads to itself, and a crash becomes a `fail`
-/// of that one rule instead of the end of the run.
+/// of that one run instead of the end of the whole run.
+///
+/// A behaviour child writes one line per run, `arena-run: {"status":…,"detail":…}`, on standard error as the run
+/// ends. Standard error, because that is where a sanitizer writes its reports: in one stream, a report lands
+/// before the line of the run it happened in, so the parent can fail that run and not the others.
 public enum ConformanceChild {
-    /// Marks the line that carries a behaviour child's result on standard output.
-    static let resultMarker = "arena-result: "
+    /// Marks the line that carries one run's outcome on standard error.
+    static let runMarker = "arena-run: "
 
     /// The child's whole life. A misuse rule misuses the engine and should die; a behaviour rule runs in-process
-    /// under the watchdog, `repeats` times, and its result is printed as one JSON line.
+    /// under the watchdog, `repeats` times (fewer if a run times out), each run reported as it ends.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
         begin(request, engine: engine, rule: rule)
-        report(ConformanceRunner(timeout: request.timeout, repeats: request.repeats).run(rule, on: engine))
+        runAndExit(request, engine: engine, rule: rule)
     }
 
     /// As `main`, for a child whose entry point is async (a Swift Testing exit test). The rule runs and reports on
@@ -49,52 +57,79 @@ public enum ConformanceChild {
     /// shares with the cooperative pool, and a wedged engine holding all of them cannot stop the report.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) async -> Never {
         begin(request, engine: engine, rule: rule)
-        Threads.detach {
-            report(ConformanceRunner(timeout: request.timeout, repeats: request.repeats).run(rule, on: engine))
-        }
+        Threads.detach { runAndExit(request, engine: engine, rule: rule) }
         while true { try? await Task.sleep(for: .seconds(3600)) }  // the report thread ends the process
     }
 
     private static func begin(_ request: ChildRequest, engine: any Engine, rule: Rule) {
         // A backstop in case everything else hangs and the parent is gone.
         alarm(UInt32(max(1, Int(request.limit.seconds.rounded(.up)))))
-        if rule.isMisuse { MisuseChild.run(engine: engine, rule: rule) }
+        if rule.isMisuse {
+            // The load ends with the process, which the misuse ends; the alarm bounds it otherwise.
+            if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
+            MisuseChild.run(engine: engine, rule: rule)
+        }
     }
 
-    private static func report(_ result: RuleResult) -> Never {
-        let line = resultMarker + String(decoding: try! JSONEncoder().encode(result), as: UTF8.self) + "\n"
-        _ = line.withCString { write(1, $0, strlen($0)) }
+    private static func runAndExit(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+        func write(_ outcome: RunOutcome) {
+            let line = runMarker + String(decoding: try! JSONEncoder().encode(outcome), as: UTF8.self) + "\n"
+            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        }
+        let runner = ConformanceRunner(timeout: request.timeout, repeats: request.repeats, stress: request.stress)
+        let result = runner.run(rule, on: engine, observing: write)
+        if result.status == .unsupported { write(RunOutcome(.unsupported, result.detail)) }
         // Threads of a timed-out check may still be blocked: leave without waiting for anything.
         _exit(0)
     }
 
-    /// The result a behaviour child reported, or what its ending says when it reported none. A sanitizer report on
-    /// the child's standard error fails the rule whatever the check said: under `swift test --sanitize=thread` a
-    /// data race is a result.
-    public static func result(of outcome: ChildOutcome, for request: ChildRequest, seconds: Double) -> RuleResult {
-        if let report = sanitizerReport(in: outcome.standardError) {
-            return RuleResult(engine: request.engine, rule: request.rule, status: .fail, detail: report,
-                              seconds: seconds, repeats: request.repeats)
+    /// The runs a behaviour child reported, and for a child that ended before making them all, one more outcome for
+    /// the run it was in: `timeout` when it had to be killed, `fail` when it crashed or exited without a line. A
+    /// sanitizer report fails the run it appeared in, whatever the check said: under `swift test
+    /// --sanitize=thread` a data race is a result. (ThreadSanitizer reports each race once per process, so later
+    /// runs in the same child may pass over the same race.)
+    public static func outcomes(of child: ChildOutcome, for request: ChildRequest) -> [RunOutcome] {
+        var outcomes: [RunOutcome] = []
+        var segment: [Substring] = []  // stderr since the last run line
+        for line in child.standardError.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix(runMarker) else {
+                segment.append(line)
+                continue
+            }
+            let reported = (try? JSONDecoder().decode(RunOutcome.self, from: Data(line.dropFirst(runMarker.count).utf8)))
+                ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(line)")
+            outcomes.append(sanitizerReport(in: segment).map { RunOutcome(.fail, $0) } ?? reported)
+            segment = []
         }
-        if let reported = outcome.lastLine(markedWith: resultMarker),
-           let result = try? JSONDecoder().decode(RuleResult.self, from: Data(reported.utf8)) {
-            return result
+        let finished = outcomes.count >= request.repeats || outcomes.last.map { [.timeout, .unsupported].contains($0.status) } == true
+        if finished && child.termination == .exited(0) {
+            // A report after the last run line (a thread still running after it) belongs to the last run.
+            if let report = sanitizerReport(in: segment), !outcomes.isEmpty { outcomes[outcomes.count - 1] = RunOutcome(.fail, report) }
+            return outcomes
         }
-        let (status, detail): (Status, String) = switch outcome.termination {
-        case .timedOut: (.timeout, "the child process did not finish within \(request.limit.seconds) s")
-        case .signalled(let signal): (.fail, "the engine crashed the process (signal \(signal)): \(outcome.firstErrorLine)")
-        case .exited(let code): (.fail, "the child exited \(code) without a result: \(outcome.firstErrorLine)")
+        if let report = sanitizerReport(in: segment) { return outcomes + [RunOutcome(.fail, report)] }
+        let ended: RunOutcome = switch child.termination {
+        case .timedOut: RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
+        case .signalled(let signal): RunOutcome(.fail, "the engine crashed the process (signal \(signal)): \(firstLine(of: segment))")
+        case .exited(let code): RunOutcome(.fail, "the child exited \(code) without a result: \(firstLine(of: segment))")
         }
-        return RuleResult(engine: request.engine, rule: request.rule, status: status, detail: detail,
-                          seconds: seconds, repeats: request.repeats)
+        return outcomes + [ended]
     }
 
-    /// The first sanitizer warning on `standardError` with the first frame of ours it names, if there is one.
-    static func sanitizerReport(in standardError: String) -> String? {
-        let lines = standardError.split(separator: "\n").map(String.init)
+    /// The result of one behaviour child, for callers that start the child themselves (the tests' exit tests).
+    public static func result(of child: ChildOutcome, for request: ChildRequest, seconds: Double) -> RuleResult {
+        RuleResult(engine: request.engine, rule: request.rule, outcomes: outcomes(of: child, for: request), seconds: seconds)
+    }
+
+    private static func firstLine(of lines: [Substring]) -> String {
+        lines.first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
+    }
+
+    /// The first sanitizer warning in `lines` with the first frame of ours it names, if there is one.
+    static func sanitizerReport(in lines: [Substring]) -> String? {
         guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer") })
         else { return nil }
         let frame = lines[start...].first { $0.contains("/Sources/") || $0.contains("/Tests/") }
-        return ([lines[start]] + (frame.map { [String($0.drop { $0 == " " })] } ?? [])).joined(separator: " at ")
+        return ([String(lines[start])] + (frame.map { [String($0.drop { $0 == " " })] } ?? [])).joined(separator: " at ")
     }
 }

@@ -1,67 +1,53 @@
 import Contenders
 import Harness
 
-/// The result of one rule on one engine.
-public enum Status: String, Sendable, Codable, CaseIterable {
-    case pass, fail, unsupported, timeout
-
-    /// Whether this result makes `arena conform` exit non-zero.
-    public var isFailure: Bool { self == .fail || self == .timeout }
-}
-
-/// One cell of the conformance matrix.
-public struct RuleResult: Sendable, Codable {
-    public let engine: String
-    public let rule: String
-    public let status: Status
-    /// What was observed (fail, timeout), the reason (unsupported) or the diagnostic seen (misuse pass).
-    public let detail: String
-    /// Wall time over all repeats.
-    public let seconds: Double
-    /// How many runs were made (the run stops at the first that does not pass).
-    public let repeats: Int
-}
-
-/// Checks rules on engines: the capability gate, repeats, a watchdog per run.
+/// Checks rules on engines: the capability gate, repeats, a watchdog per run, and optionally a stress load.
 ///
-/// With a `launcher`, every rule runs in a child process of its own (misuse rules one child per run, behaviour rules
-/// one child for all runs). Without one, behaviour rules run in this process, which is what the child itself does,
-/// and misuse rules cannot run.
+/// With a `launcher`, every rule runs in child processes (misuse rules one child per run, behaviour rules one child
+/// for as many runs as it can finish: a child whose run timed out or crashed is replaced by a fresh one for the runs
+/// left). Without one, behaviour rules run in this process, which is what the child itself does, and misuse rules
+/// cannot run.
+///
+/// Every run is made and counted, failed or not, so a result says how often a rule held (`passes`) and each
+/// distinct failure with its count (`failures`).
 public struct ConformanceRunner: Sendable {
     /// The longest one run of one rule may take.
     public var timeout: Duration
     /// How many times each rule runs; it passes only if every run passes.
     public var repeats: Int
+    /// Whether rules run beside a `StressLoad` (antagonist threads on every core, and sleepers waking at random), in
+    /// the process that runs them.
+    public var stress: Bool
     /// Starts child processes; `nil` runs behaviour rules in this process.
     public var launcher: (any ChildLauncher)?
 
-    public init(timeout: Duration = .seconds(10), repeats: Int = 1, launcher: (any ChildLauncher)? = nil) {
+    public init(timeout: Duration = .seconds(10), repeats: Int = 1, stress: Bool = false, launcher: (any ChildLauncher)? = nil) {
         self.timeout = timeout
         self.repeats = repeats
+        self.stress = stress
         self.launcher = launcher
     }
 
     /// Runs `rule` on `engine`.
     public func run<E: Engine>(_ rule: Rule, on engine: E) -> RuleResult {
+        run(rule, on: engine, observing: { _ in })
+    }
+
+    /// Runs `rule` on `engine`, telling `observe` how each run ended as soon as it did.
+    public func run<E: Engine>(_ rule: Rule, on engine: E, observing observe: (RunOutcome) -> Void) -> RuleResult {
         if let missing = rule.needs.first(where: { engine.limits[$0] != nil }) {
-            return RuleResult(engine: engine.name, rule: rule.id, status: .unsupported,
-                              detail: "needs \(missing.rawValue): \(engine.limits[missing]!)", seconds: 0, repeats: 0)
+            return RuleResult(engine: engine.name, rule: rule.id,
+                              unsupported: "needs \(missing.rawValue): \(engine.limits[missing]!)")
         }
         let start = Deadline.now()
-        if let launcher, !rule.isMisuse {
-            let request = ChildRequest(engine: engine.name, rule: rule.id, repeats: repeats, timeout: timeout)
-            return ConformanceChild.result(of: launcher.launch(request), for: request, seconds: (Deadline.now() - start).seconds)
+        let outcomes: [RunOutcome]
+        if let launcher {
+            outcomes = rule.isMisuse ? runMisuse(rule, on: engine.name, with: launcher, observing: observe)
+                                     : runInChildren(rule, on: engine.name, with: launcher, observing: observe)
+        } else {
+            outcomes = runHere(rule, on: engine, observing: observe)
         }
-        var runs = 0
-        var status = Status.pass
-        var detail = ""
-        while runs < repeats && status == .pass {
-            runs += 1
-            (status, detail) = runOnce(rule, on: engine)
-        }
-        if status != .pass && repeats > 1 { detail = "run \(runs) of \(repeats): \(detail)" }
-        return RuleResult(engine: engine.name, rule: rule.id, status: status, detail: detail,
-                          seconds: ((Deadline.now() - start).seconds * 1000).rounded() / 1000, repeats: runs)
+        return RuleResult(engine: engine.name, rule: rule.id, outcomes: outcomes, seconds: (Deadline.now() - start).seconds)
     }
 
     /// Runs `rule` on `engine` from async code without blocking the caller's executor: the run happens on a thread
@@ -73,19 +59,56 @@ public struct ConformanceRunner: Sendable {
         }
     }
 
-    private func runOnce<E: Engine>(_ rule: Rule, on engine: E) -> (Status, String) {
-        if let misuse = rule.misuse {
-            guard let launcher else { return (.fail, "misuse rules need a child process, and no launcher was given") }
-            let request = ChildRequest(engine: engine.name, rule: rule.id, repeats: 1, timeout: timeout)
-            return MisuseVerdict.judge(launcher.launch(request), rule: misuse)
-        }
+    /// The runs of a behaviour rule in this process. A timed-out run ends the series: its check is abandoned on a
+    /// thread that may hold the engine's state, so later runs here would measure that, not the rule.
+    private func runHere<E: Engine>(_ rule: Rule, on engine: E, observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
         guard let behaviour = rule.type as? any BehaviourRule.Type else {
-            return (.fail, "rule \(rule.id) is neither a behaviour nor a misuse rule")
+            let outcome = RunOutcome(.fail, rule.isMisuse ? "misuse rules need a child process, and no launcher was given"
+                                                          : "rule \(rule.id) is neither a behaviour nor a misuse rule")
+            observe(outcome)
+            return [outcome]
         }
-        switch Watchdog.run(timeout: timeout, { try behaviour.check(engine) }) {
-        case .returned: return (.pass, "")
-        case .threw(let observed): return (.fail, observed)
-        case .timedOut: return (.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
+        let load = stress ? StressLoad.start(until: .now() + timeout * repeats) : nil
+        defer { load?.stop() }
+        var outcomes: [RunOutcome] = []
+        while outcomes.count < repeats {
+            let outcome: RunOutcome = switch Watchdog.run(timeout: timeout, { try behaviour.check(engine) }) {
+            case .returned: RunOutcome(.pass)
+            case .threw(let observed): RunOutcome(.fail, observed)
+            case .timedOut: RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
+            }
+            observe(outcome)
+            outcomes.append(outcome)
+            if outcome.status == .timeout { break }
+        }
+        return outcomes
+    }
+
+    /// The runs of a behaviour rule in child processes: one child makes as many as it can, and a child that ended
+    /// early (a timeout, a crash) is followed by a fresh one for the rest. Every child adds at least one outcome.
+    private func runInChildren(_ rule: Rule, on engine: String, with launcher: any ChildLauncher,
+                               observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
+        var outcomes: [RunOutcome] = []
+        while outcomes.count < repeats {
+            let request = ChildRequest(engine: engine, rule: rule.id, repeats: repeats - outcomes.count, timeout: timeout, stress: stress)
+            for outcome in ConformanceChild.outcomes(of: launcher.launch(request), for: request) {
+                observe(outcome)
+                outcomes.append(outcome)
+            }
+        }
+        return outcomes
+    }
+
+    /// The runs of a misuse rule: each a child that must die naming the object.
+    private func runMisuse(_ rule: Rule, on engine: String, with launcher: any ChildLauncher,
+                           observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
+        guard let misuse = rule.misuse else { return [] }
+        return (0..<repeats).map { _ in
+            let request = ChildRequest(engine: engine, rule: rule.id, repeats: 1, timeout: timeout, stress: stress)
+            let (status, detail) = MisuseVerdict.judge(launcher.launch(request), rule: misuse)
+            let outcome = RunOutcome(status, detail)
+            observe(outcome)
+            return outcome
         }
     }
 }

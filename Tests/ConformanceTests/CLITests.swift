@@ -96,12 +96,30 @@ extension ArenaTests {
             let results = try #require(json["results"] as? [[String: Any]])
             #expect(results.count == 6)
             for result in results {
-                #expect(Set(result.keys) == ["engine", "rule", "status", "detail", "seconds", "repeats"])
+                #expect(Set(result.keys) == ["engine", "rule", "status", "detail", "seconds", "repeats", "passes", "failures"])
                 let expected = result["rule"] as? String == "target.change-between-blocks" ? "unsupported" : "pass"
                 #expect(result["status"] as? String == expected, "\(result)")
             }
             let misuse = try #require(results.first { $0["rule"] as? String == "suspend.over-resume" })
             #expect((misuse["detail"] as? String)?.contains("arena.misuse.over-resume") == true)
+        }
+
+        @Test("conform --stress --repeat N counts every run in the table, markdown and JSON")
+        func conformStress() throws {
+            let arguments = ["conform", "--engine", "lockfree", "--rule", "serial.fifo", "--rule", "sync.on-own-queue", "--stress", "--repeat", "2"]
+            let json = try ArenaExecutable.run(arguments + ["--format", "json"])
+            #expect(json.status == 0, "exit \(json.status): \(json.errors)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+            let results = try #require(object["results"] as? [[String: Any]])
+            #expect(results.count == 2)
+            for result in results {
+                #expect(result["repeats"] as? Int == 2 && result["passes"] as? Int == 2, "\(result)")
+                #expect((result["failures"] as? [Any])?.isEmpty == true, "\(result)")
+            }
+            let table = try ArenaExecutable.run(arguments)
+            #expect(table.status == 0 && table.output.contains("pass 2/2"), "\(table.output)")
+            let markdown = try ArenaExecutable.run(arguments + ["--format", "markdown"])
+            #expect(markdown.status == 0 && markdown.output.contains("| `serial.fifo` | pass (2/2) |"), "\(markdown.output)")
         }
 
         @Test("conform exits 1 when a rule fails, and list names the engines")

@@ -44,13 +44,65 @@ extension ArenaTests {
             #expect(result.seconds < 5)
         }
 
-        @Test("repeats stop at the first failure and say which run")
+        @Test("every repeat runs, and the result counts passes and each distinct failure")
         func repeats() {
             FailsSecondTime.runs = 0
             let result = ConformanceRunner(repeats: 5).run(Rule(FailsSecondTime.self, concept: .queues), on: SystemEngine())
             #expect(result.status == .fail)
-            #expect(result.repeats == 2)
-            #expect(result.detail == "run 2 of 5: second run")
+            #expect(result.repeats == 5 && result.passes == 4)
+            #expect(result.failures == [RuleResult.Failure(status: .fail, detail: "second run", count: 1)])
+            #expect(result.detail == "1 of 5 runs: second run")
+        }
+
+        @Test("a histogram: most frequent failure first, fail outranks timeout, a single run's detail is bare")
+        func histogram() {
+            let outcomes = [RunOutcome(.pass), RunOutcome(.timeout, "slow"), RunOutcome(.fail, "b"), RunOutcome(.fail, "a"),
+                            RunOutcome(.fail, "a"), RunOutcome(.timeout, "slow"), RunOutcome(.timeout, "slow")]
+            let result = RuleResult(engine: "e", rule: "r", outcomes: outcomes, seconds: 1)
+            #expect(result.status == .fail && result.passes == 1 && result.repeats == 7)
+            #expect(result.failures.map(\.detail) == ["slow", "a", "b"])
+            #expect(result.failures.map(\.count) == [3, 2, 1])
+            #expect(result.detail == "2 of 7 runs: a (and 2 other failures)")
+            let timedOut = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.pass), RunOutcome(.timeout, "slow")], seconds: 1)
+            #expect(timedOut.status == .timeout && timedOut.detail == "1 of 2 runs: slow")
+            let single = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.fail, "broke")], seconds: 1)
+            #expect(single.detail == "broke")
+            let misuse = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.pass, "signal 6: named it")], seconds: 1)
+            #expect(misuse.status == .pass && misuse.detail == "signal 6: named it" && misuse.failures.isEmpty)
+        }
+
+        /// Hands out scripted child outcomes and records the requests.
+        final class ScriptedLauncher: ChildLauncher, @unchecked Sendable {
+            private let script: Locked<[ChildOutcome]>
+            let requests = Locked<[ChildRequest]>([])
+            init(_ script: [ChildOutcome]) { self.script = Locked(script) }
+            func launch(_ request: ChildRequest) -> ChildOutcome {
+                requests.withLock { $0.append(request) }
+                return script.withLock { $0.removeFirst() }
+            }
+        }
+
+        static func runLine(_ status: Status, _ detail: String = "") -> String {
+            #"arena-run: {"status":"\#(status.rawValue)","detail":"\#(detail)"}"#
+        }
+
+        @Test("a child that crashes or times out is replaced by a fresh one for the runs left")
+        func childrenReplaced() {
+            let launcher = ScriptedLauncher([
+                ChildOutcome(termination: .signalled(11), standardError: [Self.runLine(.pass), Self.runLine(.pass), "boom"].joined(separator: "\n")),
+                ChildOutcome(termination: .exited(0), standardError: [Self.runLine(.pass), Self.runLine(.timeout, "stuck")].joined(separator: "\n")),
+                ChildOutcome(termination: .timedOut, standardError: ""),
+                ChildOutcome(termination: .exited(0), standardError: Self.runLine(.pass)),
+            ])
+            let runner = ConformanceRunner(repeats: 7, stress: true, launcher: launcher)
+            let result = runner.run(Catalog.rule(id: "serial.fifo")!, on: SystemEngine())
+            #expect(launcher.requests.snapshot.map(\.repeats) == [7, 4, 2, 1])
+            #expect(launcher.requests.snapshot.allSatisfy { $0.stress })
+            #expect(result.repeats == 7 && result.passes == 4)
+            #expect(result.failures.count == 3)
+            #expect(result.failures.contains { $0.status == .fail && $0.detail.contains("signal 11") && $0.detail.contains("boom") })
+            #expect(result.failures.contains { $0.status == .timeout && $0.detail == "stuck" })
+            #expect(result.failures.contains { $0.status == .timeout && $0.detail.contains("did not finish") })
         }
 
         @Test("a missing capability is unsupported, with the engine's reason")
@@ -79,23 +131,61 @@ extension ArenaTests {
             #expect(crashed.status == .fail && crashed.detail.contains("signal 11") && crashed.detail.contains("boom"))
             let hung = ConformanceChild.result(of: ChildOutcome(termination: .timedOut, standardError: ""), for: request, seconds: 0)
             #expect(hung.status == .timeout)
+            let silent = ConformanceChild.result(of: ChildOutcome(termination: .exited(0), standardError: ""), for: request, seconds: 0)
+            #expect(silent.status == .fail && silent.detail.contains("without a result"))
         }
 
-        @Test("a sanitizer report in a child fails the rule even when the check passed")
+        @Test("a sanitizer report fails the run it appeared in, even when the check passed")
         func sanitizerReportFails() {
-            let request = ChildRequest(engine: "system", rule: "serial.fifo", repeats: 1, timeout: .seconds(1))
-            let passed = #"arena-result: {"engine":"system","rule":"serial.fifo","status":"pass","detail":"","seconds":0.1,"repeats":1}"#
-            let clean = ConformanceChild.result(of: ChildOutcome(termination: .exited(0), standardOutput: passed, standardError: ""), for: request, seconds: 0)
-            #expect(clean.status == .pass)
+            let request = ChildRequest(engine: "system", rule: "serial.fifo", repeats: 3, timeout: .seconds(1))
             let race = """
                 ==================
                 WARNING: ThreadSanitizer: data race (pid=42)
                   Write of size 8 at 0x7b0400000010 by thread T3:
                     #0 closure in check /work/main/Sources/Conformance/Rules/QueueRules.swift:61:40 (tests+0x1234)
                 """
-            let raced = ConformanceChild.result(of: ChildOutcome(termination: .exited(0), standardOutput: passed, standardError: race), for: request, seconds: 0)
-            #expect(raced.status == .fail)
-            #expect(raced.detail.hasPrefix("WARNING: ThreadSanitizer: data race") && raced.detail.contains("QueueRules.swift:61"))
+            let clean = [Self.runLine(.pass), Self.runLine(.pass), Self.runLine(.pass)]
+            #expect(ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: clean.joined(separator: "\n")),
+                                              for: request) == [RunOutcome(.pass), RunOutcome(.pass), RunOutcome(.pass)])
+            let inSecond = [Self.runLine(.pass), race, Self.runLine(.pass), Self.runLine(.pass)].joined(separator: "\n")
+            let outcomes = ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: inSecond), for: request)
+            #expect(outcomes.map(\.status) == [.pass, .fail, .pass])
+            #expect(outcomes[1].detail.hasPrefix("WARNING: ThreadSanitizer: data race") && outcomes[1].detail.contains("QueueRules.swift:61"))
+            let afterLast = (clean + [race]).joined(separator: "\n")
+            #expect(ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: afterLast), for: request).map(\.status)
+                    == [.pass, .pass, .fail])
+        }
+
+        @Test("table and markdown show how many runs passed and every distinct failure with its count")
+        func reportHistogram() throws {
+            let rules = [Catalog.rule(id: "serial.fifo")!, Catalog.rule(id: "group.wait")!]
+            let results = [
+                RuleResult(engine: "system", rule: "serial.fifo", outcomes: Array(repeating: RunOutcome(.pass), count: 20), seconds: 2),
+                RuleResult(engine: "system", rule: "group.wait",
+                           outcomes: Array(repeating: RunOutcome(.pass), count: 17) + [RunOutcome(.fail, "round 0: lost"), RunOutcome(.fail, "round 0: lost"),
+                                                                                       RunOutcome(.timeout, "stuck")], seconds: 30),
+            ]
+            let report = ConformanceReport(engines: [EngineDescription(SystemEngine())], rules: rules, results: results)
+            let table = report.table()
+            #expect(table.contains("pass 20/20 2.0s") && table.contains("fail 17/20 30s"), "\(table)")
+            #expect(table.contains("system group.wait fail: 17 of 20 runs passed\n    2× fail: round 0: lost\n    1× timeout: stuck"), "\(table)")
+            let markdown = report.markdown()
+            #expect(markdown.contains("| `group.wait` | fail (17/20) |"), "\(markdown)")
+            #expect(markdown.contains("- `group.wait` on **system**: fail, 17 of 20 runs passed\n  - 2× fail: round 0: lost\n  - 1× timeout: stuck"), "\(markdown)")
+            let json = try report.json()
+            #expect(json.contains(#""passes" : 17"#) && json.contains(#""count" : 2"#), "\(json)")
+        }
+
+        @Test("the stress load runs its threads, and they end at stop() or by their deadline")
+        func stressLoad() {
+            let load = StressLoad.start(spinners: 2, sleepers: 3, until: .now() + .seconds(30))
+            #expect(load.running == 5)
+            load.stop()
+            #expect(load.running == 0)
+            let bounded = StressLoad.start(spinners: 1, sleepers: 1, until: .now() + .milliseconds(20))
+            let end = Deadline.now() + .seconds(5)
+            while bounded.running > 0 && Deadline.now() < end { Threads.sleep(.milliseconds(1)) }
+            #expect(bounded.running == 0, "the load outlived its deadline")
         }
     }
 

@@ -28,6 +28,14 @@ public struct ConformanceReport: Sendable, Codable {
         results.first { $0.engine == engine && $0.rule == rule }
     }
 
+    /// A cell's address.
+    private struct Key: Hashable {
+        let engine: String
+        let rule: String
+        init(_ engine: String, _ rule: String) { self.engine = engine; self.rule = rule }
+        init(_ result: RuleResult) { self.init(result.engine, result.rule) }
+    }
+
     private func counts(_ engine: String) -> String {
         Status.allCases.compactMap { status in
             let count = results.filter { $0.engine == engine && $0.status == status }.count
@@ -37,35 +45,44 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
-    /// A fixed-width matrix for a terminal, with the details of every non-pass below it.
+    /// A fixed-width matrix for a terminal, with the details of every non-pass below it. A cell is the status and
+    /// the wall time; with more than one run, also how many passed (`fail 17/20 9.1s`).
     public func table() -> String {
         let idWidth = max(4, rules.map(\.id.count).max() ?? 0)
-        let columnWidth = max(12, engines.map(\.name.count).max() ?? 0) + 2
+        let cells = Dictionary(uniqueKeysWithValues: results.map { result in
+            let runs = result.repeats > 1 ? " \(result.passes)/\(result.repeats)" : ""
+            return (Key(result), "\(result.status.rawValue)\(runs) \(format(result.seconds))")
+        })
+        let columnWidth = max(12, engines.map(\.name.count).max() ?? 0, cells.values.map(\.count).max() ?? 0) + 2
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines = [pad("rule", idWidth + 2) + engines.map { pad($0.name, columnWidth) }.joined()]
         for rule in rules {
-            var line = pad(rule.id, idWidth + 2)
-            for engine in engines {
-                let cell = result(engine.name, rule.id).map { "\($0.status.rawValue) \(format($0.seconds))" } ?? "-"
-                line += pad(cell, columnWidth)
-            }
-            lines.append(line)
+            lines.append(pad(rule.id, idWidth + 2) + engines.map { pad(cells[Key($0.name, rule.id)] ?? "-", columnWidth) }.joined())
         }
         lines.append("")
         for engine in engines { lines.append("\(engine.name): \(counts(engine.name))") }
         if !notable.isEmpty {
             lines.append("")
-            for result in notable { lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.detail)") }
+            for result in notable {
+                guard result.repeats > 1 else {
+                    lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.detail)")
+                    continue
+                }
+                lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.passes) of \(result.repeats) runs passed")
+                for failure in result.failures { lines.append("    \(failure.count)× \(failure.status.rawValue): \(failure.detail)") }
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A Markdown matrix with a details section.
+    /// A Markdown matrix with a details section; with more than one run, cells say how many passed.
     public func markdown() -> String {
         var lines = ["| Rule | " + engines.map(\.name).joined(separator: " | ") + " |",
                      "| --- |" + String(repeating: " --- |", count: engines.count)]
         for rule in rules {
-            let cells = engines.map { engine in result(engine.name, rule.id).map { $0.status.rawValue } ?? "-" }
+            let cells = engines.map { engine in
+                result(engine.name, rule.id).map { $0.repeats > 1 ? "\($0.status.rawValue) (\($0.passes)/\($0.repeats))" : $0.status.rawValue } ?? "-"
+            }
             lines.append("| `\(rule.id)` | " + cells.joined(separator: " | ") + " |")
         }
         lines.append("")
@@ -75,13 +92,19 @@ public struct ConformanceReport: Sendable, Codable {
             lines.append("### Details")
             lines.append("")
             for result in notable {
-                lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.detail)")
+                guard result.repeats > 1 else {
+                    lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.detail)")
+                    continue
+                }
+                lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.passes) of \(result.repeats) runs passed")
+                for failure in result.failures { lines.append("  - \(failure.count)× \(failure.status.rawValue): \(failure.detail)") }
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The JSON other tools read: `{"engines": [...], "rules": [...], "results": [...]}`.
+    /// The JSON other tools read: `{"engines": [...], "rules": [...], "results": [...]}`, each result with its runs
+    /// (`repeats`), how many passed (`passes`) and every distinct failure with its count (`failures`).
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
