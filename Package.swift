@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "Arena",
             dependencies: [
-                "Contenders", "Conformance", "Bench",
+                "Contenders", "Conformance", "Bench", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

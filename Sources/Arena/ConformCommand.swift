@@ -2,6 +2,7 @@ import ArgumentParser
 import Conformance
 import Contenders
 import Glibc
+import Harness
 
 /// `arena conform`: runs the catalog on engines and prints the matrix. Exit 0 when nothing failed or timed out,
 /// 1 otherwise, 64 on a usage error.
@@ -43,6 +44,9 @@ struct ConformCommand: ParsableCommand {
     }
 
     func run() throws {
+        if stress && !StressLoad.realTimeAvailable {
+            writeError("arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often")
+        }
         let chosenEngines = engines.isEmpty ? EngineRegistry.all : EngineRegistry.all.filter { engines.contains($0.name) }
         let chosenRules = rules.isEmpty ? Catalog.rules : Catalog.rules(matchingAny: rules)
         let runner = ConformanceRunner(

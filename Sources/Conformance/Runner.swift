@@ -15,8 +15,8 @@ public struct ConformanceRunner: Sendable {
     public var timeout: Duration
     /// How many times each rule runs; it passes only if every run passes.
     public var repeats: Int
-    /// Whether rules run beside a `StressLoad` (antagonist threads on every core, and sleepers waking at random), in
-    /// the process that runs them.
+    /// Whether rules run beside a `StressLoad` (a spinning thread per core, and as many real-time preempters waking at
+    /// random), in the process that runs them.
     public var stress: Bool
     /// Starts child processes; `nil` runs behaviour rules in this process.
     public var launcher: (any ChildLauncher)?

@@ -176,13 +176,18 @@ extension ArenaTests {
             #expect(json.contains(#""passes" : 17"#) && json.contains(#""count" : 2"#), "\(json)")
         }
 
-        @Test("the stress load runs its threads, and they end at stop() or by their deadline")
+        @Test("the stress load runs its threads, preempts in real time where it may, and ends at stop() or its deadline")
         func stressLoad() {
-            let load = StressLoad.start(spinners: 2, sleepers: 3, until: .now() + .seconds(30))
+            let load = StressLoad.start(spinners: 2, preempters: 3, until: .now() + .seconds(30))
             #expect(load.running == 5)
+            if StressLoad.realTimeAvailable {
+                let end = Deadline.now() + .seconds(5)
+                while !load.preemptsInRealTime && Deadline.now() < end { Threads.sleep(.milliseconds(1)) }
+                #expect(load.preemptsInRealTime, "the preempters did not get real-time priority")
+            }
             load.stop()
             #expect(load.running == 0)
-            let bounded = StressLoad.start(spinners: 1, sleepers: 1, until: .now() + .milliseconds(20))
+            let bounded = StressLoad.start(spinners: 1, preempters: 1, until: .now() + .milliseconds(20))
             let end = Deadline.now() + .seconds(5)
             while bounded.running > 0 && Deadline.now() < end { Threads.sleep(.milliseconds(1)) }
             #expect(bounded.running == 0, "the load outlived its deadline")
