@@ -1,5 +1,6 @@
 import Conformance
 import Contenders
+import Glibc
 import Testing
 
 /// One mutant expected to fail one rule.
@@ -119,6 +120,12 @@ struct MutantTests {
         Kill(rule: "disposal.suspended-queue", fault: .releasesSuspendedSilently),
     ]
 
+    /// Faults that only show when a thread is preempted at the wrong instruction: `arena conform --stress` must
+    /// catch them within 20 runs; a quiet run rarely does.
+    static let preemptionKills: [Kill] = [
+        Kill(rule: "group.wait", fault: .waitLosesWakeup),
+    ]
+
     static var behaviourKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == false } }
     static var misuseKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == true } }
 
@@ -131,7 +138,7 @@ struct MutantTests {
             #expect(Catalog.rule(id: kill.rule) != nil, "the kill table names an unknown rule \(kill.rule)")
         }
         for fault in Fault.allCases {
-            #expect(Self.kills.contains { $0.fault == fault }, "fault \(fault.rawValue) kills no rule")
+            #expect((Self.kills + Self.preemptionKills).contains { $0.fault == fault }, "fault \(fault.rawValue) kills no rule")
         }
     }
 
@@ -147,6 +154,34 @@ struct MutantTests {
     func mutantMisuse(_ kill: Kill) async throws {
         let (status, detail) = try #require(await runMisuse(engine: MutantEngine(kill.fault).name, rule: kill.rule, expecting: .success))
         #expect(status == .fail, "\(kill.testDescription): \(status.rawValue) \(detail)")
+    }
+
+    @Test("a fault that only preemption exposes fails the stress mode within 20 runs", arguments: preemptionKills)
+    func stressCatches(_ kill: Kill) async throws {
+        var seen: [String] = []
+        for _ in 1...20 {
+            let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 1,
+                                       timeout: .seconds(10), stress: true)
+            let result = try #require(await runIsolated(request))
+            seen.append(result.status.rawValue)
+            if result.status.isFailure { return }
+        }
+        Issue.record("\(kill.testDescription): 20 runs under stress, none failed (\(seen.joined(separator: ", ")))")
+    }
+
+    /// Not a check: the figures the README quotes. `ARENA_MEASURE_CATCH_RATES=1 swift test --filter catchRates`
+    /// prints how many of 20 quiet runs and 20 runs under stress each preemption-only fault fails.
+    @Test("catch rates of the preemption-only faults, quiet and under stress",
+          .enabled(if: getenv("ARENA_MEASURE_CATCH_RATES") != nil), arguments: preemptionKills)
+    func catchRates(_ kill: Kill) async throws {
+        for stress in [false, true] {
+            let start = Deadline.now()
+            let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 20,
+                                       timeout: .seconds(10), stress: stress)
+            let result = try #require(await runIsolated(request))
+            let failures = result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" }
+            print("catch rate: \(kill.testDescription) \(stress ? "stress" : "quiet"): \(result.repeats - result.passes) of \(result.repeats) runs failed in \(Int((Deadline.now() - start).seconds)) s; \(failures.joined(separator: "; "))")
+        }
     }
 }
 }

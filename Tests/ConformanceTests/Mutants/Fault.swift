@@ -27,6 +27,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case groupNotifiesEarly      // notify runs at once, work outstanding or not
     case notifyDuplicated        // notify runs its block twice
     case groupWaitReturnsAtOnce  // wait reports success at once
+    case waitLosesWakeup         // wait checks, works 10 µs, then listens: a leave in between is lost (see MutantGroup)
     case unbalancedLeaveIgnored  // a leave without enter is dropped silently
     // Semaphores
     case semaphoreOverAdmits     // a semaphore of value N admits N + 1

@@ -1,5 +1,6 @@
 import Contenders
 import Glibc
+import Harness
 import Synchronization
 
 /// A system group with the engine's fault applied.
@@ -8,6 +9,10 @@ final class MutantGroup: EngineGroup {
     private let shared: MutantShared
     private var fault: Fault { shared.fault }
     private let manualEnters = Atomic<Int>(0)
+    /// Under `waitLosesWakeup` the group also counts its work itself and wakes waiters by bumping a generation.
+    private let outstanding = Atomic<Int>(0)
+    private let wakeups = Condition()
+    private let generation = Atomic<Int>(0)
 
     init(base: SystemGroup, shared: MutantShared) {
         self.base = base
@@ -16,11 +21,17 @@ final class MutantGroup: EngineGroup {
 
     func async(on queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
         if shared.dropsSubmission() { return }
-        base.async(on: queue.base, block)
+        guard fault == .waitLosesWakeup else { return base.async(on: queue.base, block) }
+        outstanding.add(1, ordering: .relaxed)
+        base.async(on: queue.base) { [self] in
+            block()
+            finishedOne()
+        }
     }
 
     func enter() {
         manualEnters.add(1, ordering: .relaxed)
+        if fault == .waitLosesWakeup { outstanding.add(1, ordering: .relaxed) }
         base.enter()
     }
 
@@ -28,6 +39,13 @@ final class MutantGroup: EngineGroup {
         if fault == .unbalancedLeaveIgnored && manualEnters.load(ordering: .relaxed) == 0 { return }
         manualEnters.subtract(1, ordering: .relaxed)
         base.leave()
+        if fault == .waitLosesWakeup { finishedOne() }
+    }
+
+    private func finishedOne() {
+        if outstanding.subtract(1, ordering: .releasing).newValue == 0 {
+            wakeups.update { generation.add(1, ordering: .relaxed) }
+        }
     }
 
     func notify(queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
@@ -41,11 +59,32 @@ final class MutantGroup: EngineGroup {
     }
 
     func wait(until deadline: Deadline) -> WaitResult {
-        fault == .groupWaitReturnsAtOnce ? .success : base.wait(until: deadline)
+        switch fault {
+        case .groupWaitReturnsAtOnce: return .success
+        case .waitLosesWakeup: return waitLosingWakeups(until: deadline)
+        default: return base.wait(until: deadline)
+        }
+    }
+
+    /// The lost wake-up, the textbook check-then-act bug: the waiter checks that work is outstanding, then prepares to
+    /// listen (10 µs of work, a stand-in for registering a waiter record on a slow path), then listens; a last leave
+    /// that lands in between wakes nobody, and the waiter sleeps to its deadline and reports a timeout although the
+    /// group is empty. On an idle machine the window is shorter than a thread takes to start and leave, so the
+    /// wake-up is seldom lost; a waiter preempted inside the window holds it open for a time slice.
+    private func waitLosingWakeups(until deadline: Deadline) -> WaitResult {
+        if outstanding.load(ordering: .acquiring) == 0 { return .success }
+        let prepared = Deadline.now() + .microseconds(10)
+        while Deadline.now() < prepared {}
+        var listeningFrom: Int?
+        let woken = wakeups.wait(until: deadline) {
+            let now = generation.load(ordering: .relaxed)
+            if listeningFrom == nil { listeningFrom = now }  // listening starts here, not at the check
+            return now != listeningFrom
+        }
+        return woken ? .success : .timedOut
     }
 }
 
-/// A system semaphore with the engine's fault applied.
 final class MutantSemaphore: EngineSemaphore {
     let base: SystemSemaphore
     let fault: Fault
