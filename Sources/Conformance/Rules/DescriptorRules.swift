@@ -57,9 +57,21 @@ enum DescriptorRead: BehaviourRule {
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.fd.read")
+        try read(on: engine, queue: queue, chunks: [100, 1, 50, 4000])
+        // Bytes waiting when the source is activated are reported at once, possibly before activation has returned:
+        // the re-arm after that first handler call must not depend on it having returned. Twenty fresh sources make
+        // the window (an activating thread preempted at the wrong moment) twenty times likelier to be hit.
+        for round in 0..<20 {
+            do { try read(on: engine, queue: queue, chunks: [10, 1]) } catch { throw RuleFailure("fresh source \(round): \(error)") }
+        }
+    }
+
+    /// A read source on a new pipe: `chunks[0]` bytes waiting before activation, then each further chunk sent once
+    /// the bytes before it were read.
+    private static func read<E: Engine>(on engine: E, queue: E.Queue, chunks: [Int]) throws {
         let pipe = try Pipe()
         defer { pipe.close() }
-        let queue = engine.makeQueue(label: "arena.fd.read")
         let source = engine.makeReadSource(label: "arena.fd.read", fileDescriptor: pipe.read, queue: queue)
         let seen = Recorder<(data: UInt, available: Int)>()
         let received = Counter()
@@ -69,12 +81,12 @@ enum DescriptorRead: BehaviourRule {
             seen.append((data, pipe.available))
             received.add(pipe.receive(Int(data)))
         }
-        pipe.send(100)
+        pipe.send(chunks[0])
         source.activate()
         defer { cancelAndDrain(source) }
-        try expectEventually("100 bytes read") { received.value == 100 }
-        var total = 100
-        for chunk in [1, 50, 4000] {
+        var total = chunks[0]
+        try expectEventually("\(total) bytes read") { received.value == total }
+        for chunk in chunks.dropFirst() {
             total += chunk
             pipe.send(chunk)
             try expectEventually("\(total) bytes read") { received.value == total }

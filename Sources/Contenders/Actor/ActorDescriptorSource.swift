@@ -14,6 +14,7 @@ public final class ActorDescriptorSource: ActorSource, ReadinessListener, @unche
         func activated(_ source: isolated ActorSourceState) {
             guard let listener = listener.value else { return }
             source.setRegistration(reactor.register(listener, descriptor: descriptor, writable: writable))
+            rearm(source)  // the reactor registers unarmed
         }
 
         func delivered(_ source: isolated ActorSourceState) { rearm(source) }

@@ -30,7 +30,9 @@ public final class LockFreeDescriptorSource: LockFreeSource, ReadinessListener, 
     override func takePending() -> UInt { pending.exchange(0, ordering: .acquiringAndReleasing) }
 
     override func didActivate() {
+        // Recorded before it is armed: a report can come at once, and the re-arm after its handler needs the id.
         registration.store(reactor.register(self, descriptor: descriptor, writable: direction == .write), ordering: .releasing)
+        rearm()
     }
 
     /// Called by the reactor thread.

@@ -23,8 +23,10 @@ public final class MutexDescriptorSource: MutexSource, ReadinessListener, @unche
     }
 
     override func didActivate() {
+        // Recorded before it is armed: a report can come at once, and the re-arm after its handler needs the id.
         let id = reactor.register(self, descriptor: descriptor, writable: direction == .write)
         lock.withLock { registration = id }
+        rearm()
     }
 
     /// Called by the reactor thread.
