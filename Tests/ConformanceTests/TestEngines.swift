@@ -19,6 +19,9 @@ enum TestEngines {
         return EngineRegistry.names.filter(names.contains)
     }()
 
+    /// A rule of the catalog, or one of the tests' own probes (`HappensBefore`).
+    static func rule(id: String) -> Rule? { Catalog.rule(id: id) ?? HappensBefore.rule(id: id) }
+
     /// Ids of the catalog's behaviour rules and misuse rules.
     static let behaviourRules = Catalog.rules.filter { !$0.isMisuse }.map(\.id)
     static let misuseRules = Catalog.rules.filter(\.isMisuse).map(\.id)
@@ -44,20 +47,23 @@ func runIsolated(_ request: ChildRequest) async -> RuleResult? {
     _ = sanitizerKeepsExitCode
     let start = Deadline.now()
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as ChildRequest] in
-        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.rule(id: request.rule)!)
+        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: TestEngines.rule(id: request.rule)!)
     }
     return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
 }
 
 /// Under `swift test --sanitize=thread` or `--sanitize=address`, a child that saw a race or a memory error would exit
 /// 66 or 1, and the failed exit test would drop its output. With `exitcode=0` the child exits as usual and
-/// `ConformanceChild.outcomes` finds the report on its standard error and fails the rule with the report's text.
-/// Set once, before the first child starts; the parent read its own options at startup and keeps them, so a report
-/// in the test process itself still fails `swift test`. Harmless without a sanitizer.
+/// `ConformanceChild.outcomes` finds the report on its standard error and fails the run with the report's text.
+/// `atexit_sleep_ms=0`: TSan otherwise sleeps a second in every exiting process, to catch races with threads still
+/// running at exit; a child ends with `_exit` and abandoned threads on purpose, and the second made a TSan run of
+/// the catalog 80 s per engine instead of 15. Set once, before the first child starts; the parent read its own
+/// options at startup and keeps them, so a report in the test process itself still fails `swift test`. Harmless
+/// without a sanitizer.
 let sanitizerKeepsExitCode: Void = {
-    for variable in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {
+    for (variable, added) in [("TSAN_OPTIONS", "exitcode=0:atexit_sleep_ms=0"), ("ASAN_OPTIONS", "exitcode=0")] {
         let options = getenv(variable).map { String(cString: $0) + ":" } ?? ""
-        setenv(variable, options + "exitcode=0", 1)
+        setenv(variable, options + added, 1)
     }
 }()
 

@@ -20,7 +20,15 @@ public class SystemSource: EngineSource, @unchecked Sendable {
     }
 
     public func setEventHandler(_ handler: (@Sendable () -> Void)?) {
-        source.setEventHandler(handler: handler)
+        guard ThreadSanitizerAnnotations.isActive, let handler else { return source.setEventHandler(handler: handler) }
+        // libdispatch orders a merge before the handler it causes, inside the library, where TSan does not look, and
+        // TSan's libdispatch interceptors do not cover dispatch_source_merge_data: the edge is annotated here, with
+        // the release in `SystemUserDataSource.merge`. Only under TSan; otherwise the handler is set as given.
+        let key = Unmanaged.passUnretained(self).toOpaque()
+        source.setEventHandler {
+            ThreadSanitizerAnnotations.acquire(key)
+            handler()
+        }
     }
 
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) {
@@ -65,6 +73,7 @@ public final class SystemUserDataSource: SystemSource, EngineUserDataSource, @un
     }
 
     public func merge(_ value: UInt) {
+        if ThreadSanitizerAnnotations.isActive { ThreadSanitizerAnnotations.release(Unmanaged.passUnretained(self).toOpaque()) }
         switch merge {
         case .add: source.add(data: value)
         case .or: source.or(data: value)
