@@ -5,7 +5,7 @@ import Testing
 /// What the catalog cannot see of the actor engine: its async-friendly waits, which suspend a task instead of
 /// blocking a thread. The protocol only has the blocking forms.
 extension ArenaTests {
-    @Suite
+    @Suite(.enabled(if: TestEngines.catalogEngines.contains("actor"), "actor is not in ARENA_ENGINES"))
     struct ActorEngineTests {
         final class Tally: Sendable {
             let counter = Atomic<Int>(0)

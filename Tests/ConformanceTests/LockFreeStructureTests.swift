@@ -5,7 +5,7 @@ import Testing
 
 /// The lock-free engine's data structures under direct stress: every item exactly once, in order where promised.
 extension ArenaTests {
-    @Suite
+    @Suite(.enabled(if: TestEngines.catalogEngines.contains("lockfree"), "lockfree is not in ARENA_ENGINES"))
     struct LockFreeStructureTests {
         final class Log: @unchecked Sendable {
             var seen: [Int] = []

@@ -10,7 +10,8 @@ enum TestEngines {
     }
 
     /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`
-    /// (comma-separated), so that a ThreadSanitizer run can look at one engine.
+    /// (comma-separated), so that a sanitizer run can look at one engine. The suites about one engine's insides (the
+    /// pools, the lock-free structures, the actor engine's async waits) follow it too.
     static let catalogEngines: [String] = {
         guard let chosen = getenv("ARENA_ENGINES").map({ String(cString: $0) }), !chosen.isEmpty else {
             return EngineRegistry.names

@@ -45,6 +45,14 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
+    /// What the details say of a result that did not pass: its detail, or with several runs how many passed and a
+    /// line per distinct failure with its count.
+    private func explanation(_ result: RuleResult) -> (summary: String, failures: [String]) {
+        guard result.repeats > 1 else { return (result.detail, []) }
+        return ("\(result.passes) of \(result.repeats) runs passed",
+                result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" })
+    }
+
     /// A fixed-width matrix for a terminal, with the details of every non-pass below it. A cell is the status and
     /// the wall time; with more than one run, also how many passed (`fail 17/20 9.1s`).
     public func table() -> String {
@@ -64,12 +72,9 @@ public struct ConformanceReport: Sendable, Codable {
         if !notable.isEmpty {
             lines.append("")
             for result in notable {
-                guard result.repeats > 1 else {
-                    lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.detail)")
-                    continue
-                }
-                lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(result.passes) of \(result.repeats) runs passed")
-                for failure in result.failures { lines.append("    \(failure.count)× \(failure.status.rawValue): \(failure.detail)") }
+                let (summary, failures) = explanation(result)
+                lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(summary)")
+                lines += failures.map { "    " + $0 }
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -92,12 +97,9 @@ public struct ConformanceReport: Sendable, Codable {
             lines.append("### Details")
             lines.append("")
             for result in notable {
-                guard result.repeats > 1 else {
-                    lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.detail)")
-                    continue
-                }
-                lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(result.passes) of \(result.repeats) runs passed")
-                for failure in result.failures { lines.append("  - \(failure.count)× \(failure.status.rawValue): \(failure.detail)") }
+                let (summary, failures) = explanation(result)
+                lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(summary)")
+                lines += failures.map { "  - " + $0 }
             }
         }
         return lines.joined(separator: "\n") + "\n"
