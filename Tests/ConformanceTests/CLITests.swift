@@ -63,6 +63,7 @@ extension ArenaTests {
             ["rules", "--format", "yaml"],
             ["frobnicate"],
             ["conform", "--no-such-flag"],
+            ["conform", "--stress=yes"],
         ])
         func usageError(_ arguments: [String]) throws {
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
