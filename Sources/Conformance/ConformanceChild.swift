@@ -91,29 +91,42 @@ public enum ConformanceChild {
     public static func outcomes(of child: ChildOutcome, for request: ChildRequest) -> [RunOutcome] {
         var outcomes: [RunOutcome] = []
         var segment: [Substring] = []  // stderr since the last run line
+        var reported = false  // whether a sanitizer report was seen (it explains a sanitizer's exit code)
         for line in child.standardError.split(separator: "\n", omittingEmptySubsequences: false) {
             guard line.hasPrefix(runMarker) else {
                 segment.append(line)
                 continue
             }
-            let reported = (try? JSONDecoder().decode(RunOutcome.self, from: Data(line.dropFirst(runMarker.count).utf8)))
+            let run = (try? JSONDecoder().decode(RunOutcome.self, from: Data(line.dropFirst(runMarker.count).utf8)))
                 ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(line)")
-            outcomes.append(sanitizerReport(in: segment).map { RunOutcome(.fail, $0) } ?? reported)
+            if let report = sanitizerReport(in: segment) {
+                outcomes.append(RunOutcome(.fail, report))
+                reported = true
+            } else {
+                outcomes.append(run)
+            }
             segment = []
         }
-        let finished = outcomes.count >= request.repeats || outcomes.last.map { [.timeout, .unsupported].contains($0.status) } == true
-        if finished && child.termination == .exited(0) {
-            // A report after the last run line (a thread still running after it) belongs to the last run.
-            if let report = sanitizerReport(in: segment), !outcomes.isEmpty { outcomes[outcomes.count - 1] = RunOutcome(.fail, report) }
-            return outcomes
-        }
-        if let report = sanitizerReport(in: segment) { return outcomes + [RunOutcome(.fail, report)] }
-        let ended: RunOutcome = switch child.termination {
+        let late = sanitizerReport(in: segment)
+        let ending: RunOutcome? = switch child.termination {
+        case .exited(0): nil
         case .timedOut: RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
         case .signalled(let signal): RunOutcome(.fail, "the engine crashed the process (signal \(signal)): \(firstLine(of: segment))")
         case .exited(let code): RunOutcome(.fail, "the child exited \(code) without a result: \(firstLine(of: segment))")
         }
-        return outcomes + [ended]
+        let finished = outcomes.count >= request.repeats || outcomes.last.map { [.timeout, .unsupported].contains($0.status) } == true
+        guard finished, !outcomes.isEmpty else {
+            // The run in progress ended with the child.
+            return outcomes + [late.map { RunOutcome(.fail, $0) } ?? ending ?? RunOutcome(.fail, "the child exited 0 without a result: \(firstLine(of: segment))")]
+        }
+        // Every run was reported. What came after the last line (a thread still running, the exit itself) is the
+        // last run's: a sanitizer report, or a crash or exit status no earlier report explains.
+        if let late {
+            outcomes[outcomes.count - 1] = RunOutcome(.fail, late)
+        } else if let ending, !reported {
+            outcomes[outcomes.count - 1] = RunOutcome(ending.status, "after its last run: " + ending.detail)
+        }
+        return outcomes
     }
 
     /// The result of one behaviour child, for callers that start the child themselves (the tests' exit tests).

@@ -154,6 +154,12 @@ extension ArenaTests {
             let afterLast = (clean + [race]).joined(separator: "\n")
             #expect(ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: afterLast), for: request).map(\.status)
                     == [.pass, .pass, .fail])
+            // A sanitizer's own exit code (66) after every run was reported, the report already counted: no extra run.
+            let sanitizerExit = ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(66), standardError: inSecond), for: request)
+            #expect(sanitizerExit.map(\.status) == [.pass, .fail, .pass])
+            // A crash after the last run line is the last run's.
+            let lateCrash = ConformanceChild.outcomes(of: ChildOutcome(termination: .signalled(11), standardError: (clean + ["boom"]).joined(separator: "\n")), for: request)
+            #expect(lateCrash.map(\.status) == [.pass, .pass, .fail] && lateCrash[2].detail.contains("after its last run") && lateCrash[2].detail.contains("signal 11"))
         }
 
         @Test("table and markdown show how many runs passed and every distinct failure with its count")
