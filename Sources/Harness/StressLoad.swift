@@ -13,10 +13,10 @@ import Synchronization
 ///
 /// The preempters need real-time priority because the Linux scheduler (EEVDF) shields threads that mostly sleep, as
 /// an engine's threads and a check's threads do: a thread that wakes gets an early deadline and runs its few
-/// microseconds before any normal-priority thread. Measured here (2 cores; a C probe of a thread that sleeps 50 µs
-/// and then runs a 10 µs window, 20,000 times): the window was stalled by more than 50 µs in 0.04% of the passes on
-/// an idle machine, 0.01% beside these threads at normal priority, and 3.75% beside them with the preempters at
-/// real-time priority. A process that may not use real-time priority (not root, no CAP_SYS_NICE) gets
+/// microseconds before any normal-priority thread. Measured here with `scripts/stress/preemption-probe.c` (2 cores; a
+/// thread that sleeps 50 µs and then runs a 10 µs window, 20,000 times): the window was stalled by more than 50 µs
+/// in 0.01–0.04% of the passes on an idle machine, 0.01% beside these threads at normal priority, and 3.75–4.03%
+/// beside them with the preempters at real-time priority. A process that may not use real-time priority (not root, no CAP_SYS_NICE) gets
 /// the preempters at normal priority, and `preemptsInRealTime` says so.
 ///
 /// The load is bounded: a preempter is busy at most 100 µs in every 120 µs, so normal threads keep a sixth of a
