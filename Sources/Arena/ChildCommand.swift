@@ -22,8 +22,8 @@ struct ChildCommand: ParsableCommand {
     }
 
     func run() {
-        let request = ChildRequest(engine: engine, rule: rule, repeats: repeats, timeout: .milliseconds(Int64(timeout * 1000)),
-                                   stress: stress)
+        let request = ChildRequest(engine: engine, rule: rule, repeats: repeats,
+                                   timeout: .milliseconds(Int64(timeout * 1000)), stress: stress)
         ConformanceChild.main(request, engine: EngineRegistry.engine(named: engine)!, rule: Catalog.rule(id: rule)!)
     }
 }

@@ -26,7 +26,7 @@ struct ConformCommand: ParsableCommand {
     @Option(help: "Seconds one run of one rule may take before it counts as timed out.")
     var timeout: Double = 10
 
-    @Flag(help: "Run every rule under load: a spinning thread per core and as many threads that sleep and wake at random, in the rule's process, so the engine's threads are preempted at unlucky moments.")
+    @Flag(help: "Run every rule under load, in the rule's process: a spinning thread per core and as many real-time preempters waking at random, so the engine's threads are preempted at unlucky moments.")
     var stress = false
 
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -1,4 +1,3 @@
-import Testing
 import Contenders
 import FoundationEssentials
 import Harness
@@ -107,23 +106,22 @@ public enum ConformanceChild {
             }
             segment = []
         }
-        let late = sanitizerReport(in: segment)
-        let ending: RunOutcome? = switch child.termination {
-        case .exited(0): nil
+        let late = sanitizerReport(in: segment).map { RunOutcome(.fail, $0) }
+        let said = ChildOutcome.firstLine(of: segment)
+        let ending = switch child.termination {
         case .timedOut: RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
-        case .signalled(let signal): RunOutcome(.fail, "the engine crashed the process (signal \(signal)): \(firstLine(of: segment))")
-        case .exited(let code): RunOutcome(.fail, "the child exited \(code) without a result: \(firstLine(of: segment))")
+        case .signalled(let signal): RunOutcome(.fail, "the engine crashed the process (signal \(signal)): \(said)")
+        case .exited(let code): RunOutcome(.fail, "the child exited \(code) without a result: \(said)")
         }
-        let finished = outcomes.count >= request.repeats || outcomes.last.map { [.timeout, .unsupported].contains($0.status) } == true
-        guard finished, !outcomes.isEmpty else {
-            // The run in progress ended with the child.
-            return outcomes + [late.map { RunOutcome(.fail, $0) } ?? ending ?? RunOutcome(.fail, "the child exited 0 without a result: \(firstLine(of: segment))")]
+        let stopped = [Status.timeout, .unsupported].contains { $0 == outcomes.last?.status }
+        guard outcomes.count >= request.repeats || stopped else {
+            return outcomes + [late ?? ending]  // the run in progress ended with the child
         }
         // Every run was reported. What came after the last line (a thread still running, the exit itself) is the
         // last run's: a sanitizer report, or a crash or exit status no earlier report explains.
         if let late {
-            outcomes[outcomes.count - 1] = RunOutcome(.fail, late)
-        } else if let ending, !reported {
+            outcomes[outcomes.count - 1] = late
+        } else if child.termination != .exited(0) && !reported {
             outcomes[outcomes.count - 1] = RunOutcome(ending.status, "after its last run: " + ending.detail)
         }
         return outcomes
@@ -134,14 +132,10 @@ public enum ConformanceChild {
         RuleResult(engine: request.engine, rule: request.rule, outcomes: outcomes(of: child, for: request), seconds: seconds)
     }
 
-    private static func firstLine(of lines: [Substring]) -> String {
-        lines.first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
-    }
-
     /// The first sanitizer warning in `lines` with the first frame of ours it names, if there is one.
     static func sanitizerReport(in lines: [Substring]) -> String? {
-        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer") })
-        else { return nil }
+        let warnings = ["WARNING: ThreadSanitizer", "ERROR: AddressSanitizer"]
+        guard let start = lines.firstIndex(where: { line in warnings.contains { line.contains($0) } }) else { return nil }
         let frame = lines[start...].first { $0.contains("/Sources/") || $0.contains("/Tests/") }
         return ([String(lines[start])] + (frame.map { [String($0.drop { $0 == " " })] } ?? [])).joined(separator: " at ")
     }

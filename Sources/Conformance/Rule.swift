@@ -42,8 +42,9 @@ public struct RuleFailure: Error, CustomStringConvertible {
     public var description: String { observed }
 }
 
-/// Fails the check with `observed` unless `condition` holds.
-func expect(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
+/// Fails the check with `observed` unless `condition` holds. Public for checks outside the catalog (the tests'
+/// probes).
+public func expect(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
     if !condition { throw RuleFailure(observed()) }
 }
 

@@ -41,9 +41,10 @@ public struct ConformanceRunner: Sendable {
         }
         let start = Deadline.now()
         let outcomes: [RunOutcome]
-        if let launcher {
-            outcomes = rule.isMisuse ? runMisuse(rule, on: engine.name, with: launcher, observing: observe)
-                                     : runInChildren(rule, on: engine.name, with: launcher, observing: observe)
+        if let launcher, let misuse = rule.misuse {
+            outcomes = runMisuse(misuse, on: engine.name, with: launcher, observing: observe)
+        } else if let launcher {
+            outcomes = runInChildren(rule, on: engine.name, with: launcher, observing: observe)
         } else {
             outcomes = runHere(rule, on: engine, observing: observe)
         }
@@ -100,11 +101,10 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// The runs of a misuse rule: each a child that must die naming the object.
-    private func runMisuse(_ rule: Rule, on engine: String, with launcher: any ChildLauncher,
+    private func runMisuse(_ misuse: any MisuseRule.Type, on engine: String, with launcher: any ChildLauncher,
                            observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
-        guard let misuse = rule.misuse else { return [] }
-        return (0..<repeats).map { _ in
-            let request = ChildRequest(engine: engine, rule: rule.id, repeats: 1, timeout: timeout, stress: stress)
+        (0..<repeats).map { _ in
+            let request = ChildRequest(engine: engine, rule: misuse.id, repeats: 1, timeout: timeout, stress: stress)
             let (status, detail) = MisuseVerdict.judge(launcher.launch(request), rule: misuse)
             let outcome = RunOutcome(status, detail)
             observe(outcome)

@@ -22,8 +22,11 @@ public struct ChildOutcome: Sendable {
     }
 
     /// The first line of standard error worth quoting.
-    public var firstErrorLine: String {
-        standardError.split(separator: "\n").first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
+    public var firstErrorLine: String { Self.firstLine(of: standardError.split(separator: "\n")) }
+
+    /// The first of `lines` worth quoting (not blank), or a phrase saying there was none.
+    public static func firstLine(of lines: [Substring]) -> String {
+        lines.first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
     }
 
     /// The payload of the last standard-output line that starts with `marker`, if any.

@@ -48,10 +48,9 @@ public final class StressLoad: @unchecked Sendable {
 
     /// Whether this process may give a thread real-time priority (asks a short-lived thread, which keeps it).
     public static var realTimeAvailable: Bool {
-        let load = StressLoad(deadline: .now(), preempters: 1)
-        load.spawn { if load.raisePriority() { load.realTimePreempters.add(1, ordering: .relaxed) } }
-        load.stop()
-        return load.realTimePreempters.load(ordering: .relaxed) == 1
+        let granted = Locked(false)
+        pthread_join(Threads.start { granted.withLock { $0 = raisePriority() } }, nil)
+        return granted.snapshot
     }
 
     /// Stops every antagonist and waits until each has ended (within about 100 µs).
@@ -70,48 +69,29 @@ public final class StressLoad: @unchecked Sendable {
     private var isDone: Bool { stopping.load(ordering: .acquiring) || Deadline.now() >= deadline }
 
     private func spin() {
-        while !isDone { busy(.microseconds(100)) }
+        while !isDone { Threads.spin(.microseconds(100)) }
     }
 
     private func preempt() {
-        if raisePriority() { realTimePreempters.add(1, ordering: .releasing) }
+        if Self.raisePriority() { realTimePreempters.add(1, ordering: .releasing) }
         var generator = SystemRandomNumberGenerator()
         while !isDone {
             Threads.sleep(.microseconds(Int.random(in: 20...200, using: &generator)))
-            busy(.microseconds(Int.random(in: 0...100, using: &generator)))
+            Threads.spin(.microseconds(Int.random(in: 0...100, using: &generator)))
         }
     }
 
     /// Gives the calling thread `SCHED_FIFO` priority 1; false when the process may not.
-    private func raisePriority() -> Bool {
+    private static func raisePriority() -> Bool {
         var parameters = sched_param(sched_priority: 1)
         return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0
     }
 
-    /// Burns the CPU for `duration` without touching memory another thread uses.
-    private func busy(_ duration: Duration) {
-        let end = Deadline.now() + duration
-        while Deadline.now() < end {}
-    }
-
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-
-    private func spawn(_ body: @escaping () -> Void) {
+    private func spawn(_ body: @escaping @Sendable () -> Void) {
         live.add(1, ordering: .relaxed)
-        let body = { [self] in
+        threads.append(Threads.start { [self] in
             body()
             live.subtract(1, ordering: .releasing)
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
-        precondition(result == 0, "stress load: pthread_create failed: \(result)")
-        threads.append(thread)
+        })
     }
 }

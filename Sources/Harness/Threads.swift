@@ -11,6 +11,11 @@ public enum Threads {
 
     /// Starts a detached thread running `body`.
     public static func detach(_ body: @escaping @Sendable () -> Void) {
+        pthread_detach(start(body))
+    }
+
+    /// Starts a thread running `body`; the caller joins it (`pthread_join`).
+    public static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         var thread = pthread_t()
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         let result = pthread_create(&thread, nil, { raw in
@@ -19,7 +24,13 @@ public enum Threads {
             return nil
         }, start)
         precondition(result == 0, "pthread_create failed: \(result)")
-        pthread_detach(thread)
+        return thread
+    }
+
+    /// Busy-waits for `duration` without sleeping, as a thread doing work would.
+    public static func spin(_ duration: Duration) {
+        let end = Deadline.now() + duration
+        while Deadline.now() < end {}
     }
 
     /// Runs `body(i)` for i in 0..<count on `count` threads that start together (a start barrier, so they race),

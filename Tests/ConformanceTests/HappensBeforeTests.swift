@@ -28,10 +28,6 @@ final class PlainSlots: @unchecked Sendable {
     func wrong(_ expected: Int) -> [Int] { Array((0..<count).filter { base[$0] != expected }.prefix(3)) }
 }
 
-private func check(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
-    if !condition { throw RuleFailure(observed()) }
-}
-
 /// Each probe hands plain memory across one ordering edge of the contract, many times.
 enum HappensBefore {
     static let rules: [Rule] = ([
@@ -51,7 +47,7 @@ enum HappensBefore {
             let cell = PlainSlots(1)
             for _ in 0..<2_000 { queue.async { cell[0] += 1 } }
             let seen = queue.sync { cell[0] }
-            try ConformanceTests.check(seen == 2_000, "the sync block saw \(seen) of 2000 increments")
+            try expect(seen == 2_000, "the sync block saw \(seen) of 2000 increments")
         }
     }
 
@@ -70,7 +66,7 @@ enum HappensBefore {
                     cell[1] = round
                     return cell[0]
                 }
-                try ConformanceTests.check(seen == round && cell[1] == round, "round \(round): block saw \(seen), caller saw \(cell[1])")
+                try expect(seen == round && cell[1] == round, "round \(round): block saw \(seen), caller saw \(cell[1])")
             }
         }
     }
@@ -90,7 +86,7 @@ enum HappensBefore {
                 }
                 for index in 0..<8 { queue.async { after[index] = shared[0] } }
                 let (sharedSeen, afterWrong) = queue.barrierSync { (shared[0], after.wrong(round)) }
-                try ConformanceTests.check(sharedSeen == round && afterWrong.isEmpty,
+                try expect(sharedSeen == round && afterWrong.isEmpty,
                                            "round \(round): barrier saw \(sharedSeen), later blocks wrong at \(afterWrong)")
             }
         }
@@ -113,11 +109,11 @@ enum HappensBefore {
                     notifyWrong[round - 1] = slots.wrong(round).count
                     notified.countDown()
                 }
-                try ConformanceTests.check(group.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
-                try ConformanceTests.check(slots.wrong(round).isEmpty, "round \(round): after wait, slots \(slots.wrong(round)) unwritten")
+                try expect(group.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
+                try expect(slots.wrong(round).isEmpty, "round \(round): after wait, slots \(slots.wrong(round)) unwritten")
             }
-            try ConformanceTests.check(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
-            try ConformanceTests.check(notifyWrong.wrong(0).isEmpty, "notify blocks saw unwritten slots in rounds \(notifyWrong.wrong(0).map { $0 + 1 })")
+            try expect(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
+            try expect(notifyWrong.wrong(0).isEmpty, "notify blocks saw unwritten slots in rounds \(notifyWrong.wrong(0).map { $0 + 1 })")
         }
     }
 
@@ -141,10 +137,10 @@ enum HappensBefore {
             for round in 1...1_000 {
                 cell[0] = round
                 ping.signal()
-                try ConformanceTests.check(pong.wait(until: .now() + .seconds(5)) == .success, "round \(round): no answer")
-                try ConformanceTests.check(cell[1] == round, "round \(round): the other thread saw \(cell[1])")
+                try expect(pong.wait(until: .now() + .seconds(5)) == .success, "round \(round): no answer")
+                try expect(cell[1] == round, "round \(round): the other thread saw \(cell[1])")
             }
-            try ConformanceTests.check(done.wait(.seconds(5)), "the other thread did not finish")
+            try expect(done.wait(.seconds(5)), "the other thread did not finish")
         }
     }
 
@@ -166,12 +162,12 @@ enum HappensBefore {
                     notified.countDown()
                 }
                 queue.async(item)
-                try ConformanceTests.check(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
-                try ConformanceTests.check(cell[0] == round, "round \(round): the waiter saw \(cell[0])")
+                try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
+                try expect(cell[0] == round, "round \(round): the waiter saw \(cell[0])")
             }
-            try ConformanceTests.check(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
+            try expect(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
             let wrong = (0..<200).filter { notifySaw[$0] != $0 + 1 }
-            try ConformanceTests.check(wrong.isEmpty, "notify blocks missed the item's write in rounds \(wrong.prefix(3).map { $0 + 1 })")
+            try expect(wrong.isEmpty, "notify blocks missed the item's write in rounds \(wrong.prefix(3).map { $0 + 1 })")
         }
     }
 
@@ -189,7 +185,7 @@ enum HappensBefore {
                     once.perform { cell[0] = round }
                     saw[thread] = cell[0]
                 }
-                try ConformanceTests.check(saw.wrong(round).isEmpty, "round \(round): callers \(saw.wrong(round)) missed the body's write")
+                try expect(saw.wrong(round).isEmpty, "round \(round): callers \(saw.wrong(round)) missed the body's write")
             }
         }
     }
@@ -203,7 +199,7 @@ enum HappensBefore {
             for round in 1...50 {
                 let slots = PlainSlots(64)
                 engine.apply(iterations: 64) { slots[$0] = round }
-                try ConformanceTests.check(slots.wrong(round).isEmpty, "round \(round): slots \(slots.wrong(round)) unwritten")
+                try expect(slots.wrong(round).isEmpty, "round \(round): slots \(slots.wrong(round)) unwritten")
             }
         }
     }
@@ -224,9 +220,9 @@ enum HappensBefore {
                     ran.countDown()
                 }
             }
-            try ConformanceTests.check(ran.wait(.seconds(5)), "\(ran.remainingCount) delayed blocks did not run")
+            try expect(ran.wait(.seconds(5)), "\(ran.remainingCount) delayed blocks did not run")
             let wrong = (0..<50).filter { saw[$0] != $0 + 1 }
-            try ConformanceTests.check(wrong.isEmpty, "delayed blocks \(wrong.prefix(3)) missed the submitter's write")
+            try expect(wrong.isEmpty, "delayed blocks \(wrong.prefix(3)) missed the submitter's write")
         }
     }
 
@@ -244,9 +240,9 @@ enum HappensBefore {
             // the queues that target it.
             let group = engine.makeGroup(label: "hb.target")
             for index in 0..<1_500 { group.async(on: [target, inner, other][index % 3]) { cell[0] += 1 } }
-            try ConformanceTests.check(group.wait(until: .now() + .seconds(5)) == .success, "the blocks did not finish")
+            try expect(group.wait(until: .now() + .seconds(5)) == .success, "the blocks did not finish")
             let seen = target.sync { cell[0] }
-            try ConformanceTests.check(seen == 1_500, "the target saw \(seen) of 1500 increments")
+            try expect(seen == 1_500, "the target saw \(seen) of 1500 increments")
         }
     }
 
@@ -264,7 +260,7 @@ enum HappensBefore {
                 cell[0] = round
                 queue.resume()
                 let seen = queue.sync { saw[0] }
-                try ConformanceTests.check(seen == round, "round \(round): the held block saw \(seen)")
+                try expect(seen == round, "round \(round): the held block saw \(seen)")
             }
         }
     }
@@ -290,8 +286,8 @@ enum HappensBefore {
                 cell[0] = round
                 source.merge(1)
                 let ran = handled.wait(until: .now() + .seconds(5)) { rounds.snapshot == round }
-                try ConformanceTests.check(ran, "round \(round): the handler did not run")
-                try ConformanceTests.check(cell[1] == round, "round \(round): the handler saw \(cell[1])")
+                try expect(ran, "round \(round): the handler did not run")
+                try expect(cell[1] == round, "round \(round): the handler saw \(cell[1])")
             }
         }
     }

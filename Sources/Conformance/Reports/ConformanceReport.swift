@@ -28,14 +28,6 @@ public struct ConformanceReport: Sendable, Codable {
         results.first { $0.engine == engine && $0.rule == rule }
     }
 
-    /// A cell's address.
-    private struct Key: Hashable {
-        let engine: String
-        let rule: String
-        init(_ engine: String, _ rule: String) { self.engine = engine; self.rule = rule }
-        init(_ result: RuleResult) { self.init(result.engine, result.rule) }
-    }
-
     private func counts(_ engine: String) -> String {
         Status.allCases.compactMap { status in
             let count = results.filter { $0.engine == engine && $0.status == status }.count
@@ -57,15 +49,15 @@ public struct ConformanceReport: Sendable, Codable {
     /// the wall time; with more than one run, also how many passed (`fail 17/20 9.1s`).
     public func table() -> String {
         let idWidth = max(4, rules.map(\.id.count).max() ?? 0)
-        let cells = Dictionary(uniqueKeysWithValues: results.map { result in
+        func cell(_ result: RuleResult) -> String {
             let runs = result.repeats > 1 ? " \(result.passes)/\(result.repeats)" : ""
-            return (Key(result), "\(result.status.rawValue)\(runs) \(format(result.seconds))")
-        })
-        let columnWidth = max(12, engines.map(\.name.count).max() ?? 0, cells.values.map(\.count).max() ?? 0) + 2
+            return "\(result.status.rawValue)\(runs) \(format(result.seconds))"
+        }
+        let columnWidth = max(12, engines.map(\.name.count).max() ?? 0, results.map { cell($0).count }.max() ?? 0) + 2
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines = [pad("rule", idWidth + 2) + engines.map { pad($0.name, columnWidth) }.joined()]
         for rule in rules {
-            lines.append(pad(rule.id, idWidth + 2) + engines.map { pad(cells[Key($0.name, rule.id)] ?? "-", columnWidth) }.joined())
+            lines.append(pad(rule.id, idWidth + 2) + engines.map { pad(result($0.name, rule.id).map(cell) ?? "-", columnWidth) }.joined())
         }
         lines.append("")
         for engine in engines { lines.append("\(engine.name): \(counts(engine.name))") }

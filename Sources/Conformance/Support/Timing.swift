@@ -7,10 +7,7 @@ enum Timing {
     static func pause(_ duration: Duration) { Threads.sleep(duration) }
 
     /// Busy-waits without sleeping, as a block doing work would.
-    static func spin(_ duration: Duration) {
-        let end = Deadline.now() + duration
-        while Deadline.now() < end {}
-    }
+    static func spin(_ duration: Duration) { Threads.spin(duration) }
 
     /// Spins for a random 0..<`microseconds` µs: where races hide, vary the interleaving.
     static func jitter(upTo microseconds: Int = 20) {

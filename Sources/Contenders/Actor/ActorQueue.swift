@@ -9,16 +9,12 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     public let kind: QueueKind
     let core: ActorQueueCore
     let control: ActorQueueControl
-    /// Nil for the global queue: the runtime holds that one, and the actor engine has no shutdown at which to break
-    /// a cycle, so a dropped engine would never be freed.
-    let runtime: ActorRuntime?
     let isGlobal: Bool
     private let mailbox: ActorMailbox<ActorMail>?
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, runtime: ActorRuntime, isGlobal: Bool = false) {
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, isGlobal: Bool = false) {
         self.label = label
         self.kind = kind
-        self.runtime = isGlobal ? nil : runtime
         self.isGlobal = isGlobal
         control = ActorQueueControl(target: target, startsInactive: startsInactive, ignoresSuspension: isGlobal)
         let core = ActorQueueCore(label: label, kind: kind, control: control)

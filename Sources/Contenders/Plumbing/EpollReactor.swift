@@ -13,8 +13,9 @@ protocol ReadinessListener: AnyObject, Sendable {
 ///
 /// Each registration watches a duplicate of the caller's descriptor (so an engine never depends on the caller's
 /// descriptor, and a read and a write source may watch the same one) with `EPOLLONESHOT`: one report per arming; the
-/// source arms it once it has recorded the registration, and re-arms after its handler ran. `unregister` removes the watch and closes the duplicate, after which no report
-/// for it arrives, so a caller may close the original in a cancel handler and a reused number reaches nobody.
+/// source arms it once it has recorded the registration, and re-arms after its handler ran. `unregister` removes the
+/// watch and closes the duplicate, after which no report for it arrives, so a caller may close the original in a
+/// cancel handler and a reused number reaches nobody.
 ///
 /// Locks: the registration table is under a pthread mutex, taken once per registration, re-arm and report. Every
 /// report already costs an `epoll_wait` and an `ioctl`; the lock is not on any queue's path.

@@ -8,6 +8,8 @@ public class SystemSource: EngineSource, @unchecked Sendable {
     let source: DispatchSource
     private let suspensions = Atomic<Int>(0)
     private let inactive = Atomic<Bool>(true)
+    /// Whether merges and handlers annotate their edge for ThreadSanitizer (decided once: false in a plain build).
+    let annotatesForTSan = ThreadSanitizerAnnotations.isActive
 
     init(label: String, _ source: any DispatchSourceProtocol) {
         self.label = label
@@ -20,7 +22,7 @@ public class SystemSource: EngineSource, @unchecked Sendable {
     }
 
     public func setEventHandler(_ handler: (@Sendable () -> Void)?) {
-        guard ThreadSanitizerAnnotations.isActive, let handler else { return source.setEventHandler(handler: handler) }
+        guard annotatesForTSan, let handler else { return source.setEventHandler(handler: handler) }
         // libdispatch orders a merge before the handler it causes, inside the library, where TSan does not look, and
         // TSan's libdispatch interceptors do not cover dispatch_source_merge_data: the edge is annotated here, with
         // the release in `SystemUserDataSource.merge`. Only under TSan; otherwise the handler is set as given.
@@ -73,7 +75,7 @@ public final class SystemUserDataSource: SystemSource, EngineUserDataSource, @un
     }
 
     public func merge(_ value: UInt) {
-        if ThreadSanitizerAnnotations.isActive { ThreadSanitizerAnnotations.release(Unmanaged.passUnretained(self).toOpaque()) }
+        if annotatesForTSan { ThreadSanitizerAnnotations.release(Unmanaged.passUnretained(self).toOpaque()) }
         switch merge {
         case .add: source.add(data: value)
         case .or: source.or(data: value)

@@ -73,8 +73,7 @@ final class MutantGroup: EngineGroup {
     /// wake-up is seldom lost; a waiter preempted inside the window holds it open for a time slice.
     private func waitLosingWakeups(until deadline: Deadline) -> WaitResult {
         if outstanding.load(ordering: .acquiring) == 0 { return .success }
-        let prepared = Deadline.now() + .microseconds(10)
-        while Deadline.now() < prepared {}
+        Threads.spin(.microseconds(10))
         var listeningFrom: Int?
         let woken = wakeups.wait(until: deadline) {
             let now = generation.load(ordering: .relaxed)
