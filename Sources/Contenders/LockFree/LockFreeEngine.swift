@@ -113,3 +113,5 @@ public struct LockFreeEngine: Engine {
     /// Threads the worker pool runs now.
     public var workerThreads: Int { runtime.pool.liveThreads }
 }
+
+extension LockFreeEngine: ThreadPoolEngine {}

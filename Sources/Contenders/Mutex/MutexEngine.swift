@@ -84,3 +84,5 @@ public struct MutexEngine: Engine {
     /// Threads the worker pool runs now.
     public var workerThreads: Int { runtime.pool.liveThreads }
 }
+
+extension MutexEngine: ThreadPoolEngine {}

@@ -7,6 +7,3 @@ public protocol ThreadPoolEngine: Engine {
     /// Worker threads running now.
     var workerThreads: Int { get }
 }
-
-extension MutexEngine: ThreadPoolEngine {}
-extension LockFreeEngine: ThreadPoolEngine {}
