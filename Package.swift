@@ -10,7 +10,11 @@ let package = Package(
     name: "DispatchArena",
     products: [
         .executable(name: "arena", targets: ["Arena"]),
+        // The `arena` command line as a library: an executor author's executable calls `ArenaMain.run(engines:)`.
+        .library(name: "ArenaCLI", targets: ["ArenaCLI"]),
         .library(name: "Contenders", targets: ["Contenders"]),
+        // Latches, locks and plain threads that outside rules use beside the catalog's helpers.
+        .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "Bench", targets: ["Bench"]),
     ],
@@ -38,14 +42,15 @@ let package = Package(
             name: "Bench",
             dependencies: ["Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        .executableTarget(
-            name: "Arena",
+        .target(
+            name: "ArenaCLI",
             dependencies: [
                 "Contenders", "Conformance", "Bench", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ConformanceTests", dependencies: ["Contenders", "Harness", "Conformance", "Bench", "Arena"]),
+        .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
+        .testTarget(name: "DispatchArenaTests", dependencies: ["Contenders", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

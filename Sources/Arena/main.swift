@@ -1,2 +1,4 @@
+import ArenaCLI
+
 // Top-level code is @MainActor in Swift 6; closures made here and run by Dispatch would crash. Keep it one call.
-ArenaCommand.start()
+ArenaMain.run()

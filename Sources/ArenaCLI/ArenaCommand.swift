@@ -3,6 +3,9 @@ import Glibc
 
 /// `arena`: the command-line front end. It parses, validates and hands over to the libraries; usage errors end
 /// with one line on standard error and exit code 64 (EX_USAGE), before anything is written.
+///
+/// The commands are ArgumentParser types, parsed without the lineup; a command that needs it (`LineupCommand`)
+/// receives it when it runs, and checks engine and rule names first, so an unknown name is still a usage error.
 struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arena",
@@ -11,11 +14,16 @@ struct ArenaCommand: ParsableCommand {
                       ReportCommand.self, CompareCommand.self, ChildCommand.self,
                       BenchChildCommand.self])
 
-    /// Parses the process arguments and runs the chosen command.
-    static func start() {
+    /// Parses the process arguments and runs the chosen command on `lineup`, then exits with its status.
+    static func start(with lineup: Lineup) -> Never {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any LineupCommand {
+                try command.run(on: lineup)
+            } else {
+                try command.run()
+            }
+            Glibc.exit(0)
         } catch let code as ExitCode {
             // A command that throws an exit code has already said why.
             Glibc.exit(code.rawValue)
@@ -30,6 +38,17 @@ struct ArenaCommand: ParsableCommand {
             exit(withError: error)
         }
     }
+}
+
+/// A command that works on the lineup's engines or rules.
+protocol LineupCommand: ParsableCommand {
+    /// Runs the command on `lineup`; throws `ValidationError` for a name the lineup lacks, before writing anything.
+    mutating func run(on lineup: Lineup) throws
+}
+
+extension LineupCommand {
+    /// Never called: `ArenaCommand.start` calls `run(on:)`.
+    func run() throws { preconditionFailure("\(Self.self) runs with a lineup") }
 }
 
 /// Writes one line to standard error.

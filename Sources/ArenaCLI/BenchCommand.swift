@@ -6,14 +6,14 @@ import Glibc
 /// `arena bench`: measures workloads on engines, one child process per point, and writes Google Benchmark JSON and
 /// CSV per workload into `--out`. Exit 0 when every point has a number, 1 when one has an error or was stopped,
 /// 64 on a usage error (nothing written).
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON and CSV.")
 
     @Argument(help: "Workloads to run, or 'all' (default). Known: \(WorkloadCatalog.names.joined(separator: ", ")).")
     var workloads: [String] = []
 
-    @Option(name: .customLong("engine"), help: "An engine to measure (repeatable; default: all). Known: \(EngineRegistry.names.joined(separator: ", ")).")
+    @Option(name: .customLong("engine"), help: "An engine to measure (repeatable; default: all; 'list --engines' names them).")
     var engines: [String] = []
 
     @Option(help: "Thread counts for the workloads that take one, comma-separated (default 1,2,4,8,16; quick 1,2,4,8).")
@@ -50,9 +50,6 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         for name in workloads where name != "all" && WorkloadCatalog.workload(named: name) == nil {
             throw ValidationError("unknown workload '\(name)' (known: \(WorkloadCatalog.names.joined(separator: ", ")), all)")
-        }
-        for name in engines where EngineRegistry.engine(named: name) == nil {
-            throw ValidationError("unknown engine '\(name)' (known: \(EngineRegistry.names.joined(separator: ", ")))")
         }
         if let threads { _ = try Self.threadList(threads) }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
@@ -94,10 +91,11 @@ struct BenchCommand: ParsableCommand {
         return settings
     }
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
+        try lineup.checkEngines(engines)
         let chosenWorkloads = workloads.isEmpty || workloads.contains("all")
             ? WorkloadCatalog.all : WorkloadCatalog.all.filter { workloads.contains($0.name) }
-        let chosenEngines = engines.isEmpty ? EngineRegistry.names : EngineRegistry.names.filter { engines.contains($0) }
+        let chosenEngines = lineup.chosen(engines).map(\.name)
         let plan = BenchPlan(workloads: chosenWorkloads, engines: chosenEngines, settings: settings)
         let writer: ResultsWriter
         do {
@@ -147,7 +145,7 @@ struct BenchCommand: ParsableCommand {
 }
 
 /// The hidden child command of `arena bench`: measures one point in this process and prints the result.
-struct BenchChildCommand: ParsableCommand {
+struct BenchChildCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-child", abstract: "Measure one point in this process (used by 'arena bench').", shouldDisplay: false)
 
@@ -157,8 +155,8 @@ struct BenchChildCommand: ParsableCommand {
         guard BenchRequest.decode(request) != nil else { throw ValidationError("--request is not a benchmark request") }
     }
 
-    func run() {
-        BenchChild.main(BenchRequest.decode(request)!)
+    func run(on lineup: Lineup) {
+        BenchChild.main(BenchRequest.decode(request)!, contenders: lineup.contenders)
     }
 }
 

@@ -4,7 +4,7 @@ import Contenders
 
 /// The child process of one rule: `arena conform` starts the executable again with this hidden command, so that a
 /// deadlocked or crashing engine takes down one rule's process, never the run.
-struct ChildCommand: ParsableCommand {
+struct ChildCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "child", abstract: "Run one rule on one engine in this process (used by 'arena conform').",
         shouldDisplay: false)
@@ -16,15 +16,15 @@ struct ChildCommand: ParsableCommand {
     @Flag var stress = false
 
     func validate() throws {
-        guard EngineRegistry.engine(named: engine) != nil else { throw ValidationError("unknown engine '\(engine)'") }
-        guard Catalog.rule(id: rule) != nil else { throw ValidationError("unknown rule '\(rule)'") }
         guard repeats >= 1, timeout > 0 else { throw ValidationError("--repeat and --timeout must be positive") }
     }
 
-    func run() {
+    func run(on lineup: Lineup) throws {
+        guard let chosen = lineup.contender(named: engine) else { throw ValidationError("unknown engine '\(engine)'") }
+        guard let chosenRule = lineup.catalog.rule(id: rule) else { throw ValidationError("unknown rule '\(rule)'") }
         let request = ChildRequest(engine: engine, rule: rule, repeats: repeats,
                                    timeout: .milliseconds(Int64(timeout * 1000)), stress: stress)
-        ConformanceChild.main(request, engine: EngineRegistry.engine(named: engine)!, rule: Catalog.rule(id: rule)!)
+        ConformanceChild.main(request, engine: chosen.engine, rule: chosenRule)
     }
 }
 

@@ -6,7 +6,7 @@ import Harness
 
 /// `arena conform`: runs the catalog on engines and prints the matrix. Exit 0 when nothing failed or timed out,
 /// 1 otherwise, 64 on a usage error.
-struct ConformCommand: ParsableCommand {
+struct ConformCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "conform", abstract: "Check engines against the conformance catalog.")
 
@@ -14,7 +14,7 @@ struct ConformCommand: ParsableCommand {
         case table, markdown, json
     }
 
-    @Option(name: .customLong("engine"), help: "An engine to check (repeatable; default: all). Known: \(EngineRegistry.names.joined(separator: ", ")).")
+    @Option(name: .customLong("engine"), help: "An engine to check (repeatable; default: all; 'list --engines' names them).")
     var engines: [String] = []
 
     @Option(name: .customLong("rule"), help: "Rules to run, as an id or a shell pattern such as 'barrier.*' (repeatable; default: all).")
@@ -33,22 +33,20 @@ struct ConformCommand: ParsableCommand {
     var format: Format = .table
 
     func validate() throws {
-        for name in engines where EngineRegistry.engine(named: name) == nil {
-            throw ValidationError("unknown engine '\(name)' (known: \(EngineRegistry.names.joined(separator: ", ")))")
-        }
-        for pattern in rules where Catalog.rules(matching: pattern).isEmpty {
-            throw ValidationError("no rule matches '\(pattern)' (see 'arena rules')")
-        }
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
+        try lineup.checkEngines(engines)
+        for pattern in rules where lineup.catalog.rules(matching: pattern).isEmpty {
+            throw ValidationError("no rule matches '\(pattern)' (see 'arena rules')")
+        }
         if stress && !StressLoad.realTimeAvailable {
             writeError("arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often")
         }
-        let chosenEngines = engines.isEmpty ? EngineRegistry.all : EngineRegistry.all.filter { engines.contains($0.name) }
-        let chosenRules = rules.isEmpty ? Catalog.rules : Catalog.rules(matchingAny: rules)
+        let chosenEngines = lineup.chosen(engines).map(\.engine)
+        let chosenRules = rules.isEmpty ? lineup.catalog.rules : lineup.catalog.rules(matchingAny: rules)
         let runner = ConformanceRunner(
             timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
             launcher: ReexecLauncher { $0.arenaArguments })

@@ -4,7 +4,7 @@ import Conformance
 import Contenders
 
 /// `arena list`: the engines with their capabilities, the catalog's size by concept, and the workloads.
-struct ListCommand: ParsableCommand {
+struct ListCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List engines with their capabilities, rule counts by concept, and workloads.")
 
@@ -18,9 +18,9 @@ struct ListCommand: ParsableCommand {
         if workloads && engines { throw ValidationError("--workloads and --engines exclude each other") }
     }
 
-    func run() {
+    func run(on lineup: Lineup) {
         if engines {
-            for engine in EngineRegistry.names { print(engine) }
+            for engine in lineup.names { print(engine) }
             return
         }
         if workloads {
@@ -28,8 +28,8 @@ struct ListCommand: ParsableCommand {
             return
         }
         print("Engines")
-        for engine in EngineRegistry.all {
-            let description = EngineDescription(engine)
+        for contender in lineup.contenders {
+            let description = EngineDescription(contender.engine)
             print("  \(description.name): \(description.summary)")
             print("    capabilities: \(description.capabilities.joined(separator: ", "))")
             for (capability, reason) in description.limits.sorted(by: { $0.key < $1.key }) {
@@ -37,9 +37,9 @@ struct ListCommand: ParsableCommand {
             }
         }
         print("")
-        print("Rules (\(Catalog.rules.count))")
-        for concept in Concept.allCases {
-            let rules = Catalog.rules.filter { $0.concept == concept }
+        print("Rules (\(lineup.catalog.rules.count))")
+        for concept in lineup.catalog.concepts {
+            let rules = lineup.catalog.rules.filter { $0.concept == concept }
             let misuse = rules.filter(\.isMisuse).count
             print("  \(concept.rawValue): \(rules.count)" + (misuse > 0 ? " (\(misuse) misuse)" : ""))
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Conformance
 
 /// `arena rules`: the catalog with sources; docs/RULES.md is its Markdown output.
-struct RulesCommand: ParsableCommand {
+struct RulesCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "Print the rule catalog with the source of every rule.")
 
@@ -13,10 +13,10 @@ struct RulesCommand: ParsableCommand {
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .markdown
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
         switch format {
-        case .markdown: print(CatalogReport.markdown(), terminator: "")
-        case .json: print(try CatalogReport.json(), terminator: "")
+        case .markdown: print(CatalogReport.markdown(lineup.catalog), terminator: "")
+        case .json: print(try CatalogReport.json(lineup.catalog), terminator: "")
         }
     }
 }

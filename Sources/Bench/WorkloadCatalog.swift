@@ -1,13 +1,13 @@
 import Contenders
 
-/// Every workload, in the order runs and reports take them. Like `EngineRegistry`, this is the one place where
-/// workloads are existential.
+/// Every workload, in the order runs and reports take them. This is the one place where workloads are
+/// existential (`any Workload`).
 ///
-/// `measure` turns both existentials back into concrete types before measuring: opening `any Engine` generically
+/// A point is measured with both existentials turned back into concrete types: opening `any Engine` generically
 /// would run every trial unspecialised (engine calls through witness tables, generic `sync` paying for metadata),
-/// which would measure the protocol rather than the engine. So the registered engines and workloads are matched
-/// by type below, and each pair compiles to its own specialised trial. Other engines (the tests' mutants) run
-/// unspecialised, which is fine for checking answers.
+/// which would measure the protocol rather than the engine. The engine's type is fixed where it is registered
+/// (`Contender`); `open` below fixes the workload's, and both are inlinable, so each pair compiles to its own
+/// specialised trial in the module that registered the engine, which may be an executor author's own.
 public enum WorkloadCatalog {
     public static let all: [any Workload] = [
         ContentionWorkload(),
@@ -30,66 +30,65 @@ public enum WorkloadCatalog {
         all.first { $0.name == name }
     }
 
-    /// Measures `point` of `workload` on `engine` in this process.
-    public static func measure(_ point: Point, of workload: any Workload, on engine: any Engine, with runner: PointRunner) -> PointResult {
-        switch engine {
-        case let engine as SystemEngine: measure(point, of: workload, onConcrete: engine, with: runner)
-        case let engine as MutexEngine: measure(point, of: workload, onConcrete: engine, with: runner)
-        case let engine as LockFreeEngine: measure(point, of: workload, onConcrete: engine, with: runner)
-        case let engine as ActorEngine: measure(point, of: workload, onConcrete: engine, with: runner)
-        default: measure(point, of: workload, onConcrete: engine, with: runner)  // opened, unspecialised
-        }
+    /// Measures `point` of `workload` on `engine` in this process, specialised for both types where the caller
+    /// knows `E` and `workload` is one of `all`; any other workload runs unspecialised.
+    @inlinable
+    public static func measure<E: Engine>(_ point: Point, of workload: any Workload, on engine: E,
+                                          with runner: PointRunner) -> PointResult {
+        open(workload, MeasuringVisitor(point: point, engine: engine, runner: runner))
+            ?? runner.measure(point, of: workload, on: engine)  // opened, unspecialised
     }
 
-    /// Whether `workload` and `engine` have a specialised pairing in `measure` (a test keeps the lists in step).
-    public static func isSpecialised(_ workload: any Workload, on engine: any Engine) -> Bool {
-        let engines: [any Engine.Type] = [SystemEngine.self, MutexEngine.self, LockFreeEngine.self, ActorEngine.self]
-        return engines.contains { $0 == type(of: engine) } && concreteWorkload(workload) != nil
+    /// Whether `workload` has a concrete case in `open` (a test keeps it in step with `all`).
+    public static func isSpecialised(_ workload: any Workload) -> Bool {
+        open(workload, RecognisingVisitor()) ?? false
     }
 
-    private static func measure<E: Engine>(_ point: Point, of workload: any Workload, onConcrete engine: E,
-                                           with runner: PointRunner) -> PointResult {
-        switch concreteWorkload(workload) {
-        case .contention(let w): runner.measure(point, of: w, on: engine)
-        case .apply(let w): runner.measure(point, of: w, on: engine)
-        case .asyncDrain(let w): runner.measure(point, of: w, on: engine)
-        case .pingPong(let w): runner.measure(point, of: w, on: engine)
-        case .fanout(let w): runner.measure(point, of: w, on: engine)
-        case .starfish(let w): runner.measure(point, of: w, on: engine)
-        case .readerWriter(let w): runner.measure(point, of: w, on: engine)
-        case .sourceMerge(let w): runner.measure(point, of: w, on: engine)
-        case .timerAccuracy(let w): runner.measure(point, of: w, on: engine)
-        case .protocolCost(let w): runner.measure(point, of: w, on: engine)
-        case nil: unspecialised(point, of: workload, on: engine, with: runner)
-        }
-    }
-
-    private static func unspecialised<W: Workload, E: Engine>(_ point: Point, of workload: W, on engine: E,
-                                                              with runner: PointRunner) -> PointResult {
-        runner.measure(point, of: workload, on: engine)
-    }
-
-    /// The registered workloads as concrete types.
-    private enum Concrete {
-        case contention(ContentionWorkload), apply(ApplyWorkload), asyncDrain(AsyncDrainWorkload)
-        case pingPong(PingPongWorkload), fanout(FanoutWorkload), starfish(StarfishWorkload)
-        case readerWriter(ReaderWriterWorkload), sourceMerge(SourceMergeWorkload)
-        case timerAccuracy(TimerAccuracyWorkload), protocolCost(ProtocolCostWorkload)
-    }
-
-    private static func concreteWorkload(_ workload: any Workload) -> Concrete? {
+    /// Calls `visitor` with `workload` as its concrete type, if it is one of the registered workloads' types.
+    @inlinable
+    static func open<V: WorkloadVisitor>(_ workload: any Workload, _ visitor: V) -> V.Result? {
         switch workload {
-        case let w as ContentionWorkload: .contention(w)
-        case let w as ApplyWorkload: .apply(w)
-        case let w as AsyncDrainWorkload: .asyncDrain(w)
-        case let w as PingPongWorkload: .pingPong(w)
-        case let w as FanoutWorkload: .fanout(w)
-        case let w as StarfishWorkload: .starfish(w)
-        case let w as ReaderWriterWorkload: .readerWriter(w)
-        case let w as SourceMergeWorkload: .sourceMerge(w)
-        case let w as TimerAccuracyWorkload: .timerAccuracy(w)
-        case let w as ProtocolCostWorkload: .protocolCost(w)
+        case let w as ContentionWorkload: visitor.visit(w)
+        case let w as ApplyWorkload: visitor.visit(w)
+        case let w as AsyncDrainWorkload: visitor.visit(w)
+        case let w as PingPongWorkload: visitor.visit(w)
+        case let w as FanoutWorkload: visitor.visit(w)
+        case let w as StarfishWorkload: visitor.visit(w)
+        case let w as ReaderWriterWorkload: visitor.visit(w)
+        case let w as SourceMergeWorkload: visitor.visit(w)
+        case let w as TimerAccuracyWorkload: visitor.visit(w)
+        case let w as ProtocolCostWorkload: visitor.visit(w)
         default: nil
         }
     }
+}
+
+/// Something done with a workload of a concrete type (Swift has no generic closures).
+@usableFromInline
+protocol WorkloadVisitor {
+    associatedtype Result
+    func visit<W: Workload>(_ workload: W) -> Result
+}
+
+/// Measures one point of the visited workload on one engine.
+@usableFromInline
+struct MeasuringVisitor<E: Engine>: WorkloadVisitor {
+    @usableFromInline let point: Point
+    @usableFromInline let engine: E
+    @usableFromInline let runner: PointRunner
+
+    @inlinable
+    init(point: Point, engine: E, runner: PointRunner) {
+        self.point = point
+        self.engine = engine
+        self.runner = runner
+    }
+
+    @inlinable
+    func visit<W: Workload>(_ workload: W) -> PointResult { runner.measure(point, of: workload, on: engine) }
+}
+
+/// Says that the workload was recognised.
+struct RecognisingVisitor: WorkloadVisitor {
+    func visit<W: Workload>(_ workload: W) -> Bool { true }
 }

@@ -1,31 +1,56 @@
 import Contenders
 
-/// The family a rule belongs to; one file of rules per concept.
-public enum Concept: String, CaseIterable, Sendable, Codable {
-    case queues, barriers, targets, suspension, specific, groups, semaphores, once, apply, after
-    case workItems = "work-items"
-    case sources, timers, descriptors, misuse
-
+/// The family a rule belongs to; one file of rules per concept. Reports group rules by concept, in the order the
+/// catalog first names each.
+public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
+    /// The identifier in JSON and `arena list` (`queues`, `work-items`).
+    public let rawValue: String
     /// A heading for reports.
-    public var heading: String {
-        switch self {
-        case .queues: "Queues"
-        case .barriers: "Barriers"
-        case .targets: "Target queues"
-        case .suspension: "Suspend, resume, activation"
-        case .specific: "Queue-specific values"
-        case .groups: "Groups"
-        case .semaphores: "Semaphores"
-        case .once: "Once"
-        case .apply: "Apply (concurrentPerform)"
-        case .after: "asyncAfter"
-        case .workItems: "Work items"
-        case .sources: "User-data sources"
-        case .timers: "Timer sources"
-        case .descriptors: "Descriptor and signal sources"
-        case .misuse: "Misuse and disposal"
-        }
+    public let heading: String
+
+    /// A concept of the catalog's own, or of an executor author's rules (`heading` titles it in reports).
+    public init(_ rawValue: String, heading: String) {
+        self.rawValue = rawValue
+        self.heading = heading
     }
+
+    /// The catalog's concept called `rawValue`, if any.
+    public init?(rawValue: String) {
+        guard let known = Self.builtIn.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        self = Self(rawValue: name) ?? Self(name, heading: name)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let queues = Concept("queues", heading: "Queues")
+    public static let barriers = Concept("barriers", heading: "Barriers")
+    public static let targets = Concept("targets", heading: "Target queues")
+    public static let suspension = Concept("suspension", heading: "Suspend, resume, activation")
+    public static let specific = Concept("specific", heading: "Queue-specific values")
+    public static let groups = Concept("groups", heading: "Groups")
+    public static let semaphores = Concept("semaphores", heading: "Semaphores")
+    public static let once = Concept("once", heading: "Once")
+    public static let apply = Concept("apply", heading: "Apply (concurrentPerform)")
+    public static let after = Concept("after", heading: "asyncAfter")
+    public static let workItems = Concept("work-items", heading: "Work items")
+    public static let sources = Concept("sources", heading: "User-data sources")
+    public static let timers = Concept("timers", heading: "Timer sources")
+    public static let descriptors = Concept("descriptors", heading: "Descriptor and signal sources")
+    public static let misuse = Concept("misuse", heading: "Misuse and disposal")
+
+    /// The catalog's own concepts, in report order.
+    public static let builtIn: [Concept] = [
+        queues, barriers, targets, suspension, specific, groups, semaphores, once, apply, after, workItems, sources,
+        timers, descriptors, misuse,
+    ]
 }
 
 /// The rules of one concept, as its file declares them.
@@ -61,29 +86,51 @@ public struct Rule: Sendable, Identifiable {
     public var misuse: (any MisuseRule.Type)? { type as? any MisuseRule.Type }
 }
 
-/// Every rule, grouped by concept in the order reports show them.
-public enum Catalog {
+/// A list of rules, grouped by concept in the order reports show them: the catalog of this package
+/// (`Catalog.builtIn`), with an executor author's own rules appended where they have some. A cheap value; commands
+/// and child processes are handed the one the entry point built.
+public struct Catalog: Sendable {
+    /// All rules, in report order.
+    public let rules: [Rule]
+
+    /// A catalog of `rules`, in that order.
+    public init(_ rules: [Rule]) { self.rules = rules }
+
     static let families: [any RuleFamily.Type] = [
         QueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, MisuseRules.self,
     ]
 
-    /// All rules, in report order.
-    public static let rules: [Rule] = families.flatMap { family in
-        family.rules.map { Rule($0, concept: family.concept) }
+    /// The rules of this package, each with its source.
+    public static let builtIn = Catalog(families.flatMap { family in family.rules.map { Rule($0, concept: family.concept) } })
+
+    /// This catalog followed by `more`; an id already present is a programming error, and stops the process
+    /// naming it.
+    public func appending(_ more: [Rule]) -> Catalog {
+        for rule in more where self.rule(id: rule.id) != nil || more.filter({ $0.id == rule.id }).count > 1 {
+            misuse("Catalog: two rules have the id '\(rule.id)'")
+        }
+        return Catalog(rules + more)
+    }
+
+    /// The concepts of the rules, in the order the catalog first names each.
+    public var concepts: [Concept] {
+        var seen: [Concept] = []
+        for rule in rules where !seen.contains(rule.concept) { seen.append(rule.concept) }
+        return seen
     }
 
     /// The rule with `id`, if any.
-    public static func rule(id: String) -> Rule? { rules.first { $0.id == id } }
+    public func rule(id: String) -> Rule? { rules.first { $0.id == id } }
 
     /// The rules whose id matches the shell-style `pattern` (`*`, `?`, `[…]`).
-    public static func rules(matching pattern: String) -> [Rule] {
+    public func rules(matching pattern: String) -> [Rule] {
         rules(matchingAny: [pattern])
     }
 
     /// The rules whose id matches any of `patterns`, in catalog order.
-    public static func rules(matchingAny patterns: [String]) -> [Rule] {
+    public func rules(matchingAny patterns: [String]) -> [Rule] {
         rules.filter { rule in patterns.contains { fnmatch($0, rule.id, 0) == 0 } }
     }
 }

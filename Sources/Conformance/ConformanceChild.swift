@@ -41,8 +41,8 @@ public protocol ChildLauncher: Sendable {
 /// ends. Standard error, because that is where a sanitizer writes its reports: in one stream, a report lands
 /// before the line of the run it happened in, so the parent can fail that run and not the others.
 public enum ConformanceChild {
-    /// Marks the line that carries one run's outcome on standard error.
-    static let runMarker = "arena-run: "
+    /// The line that carries one run's outcome on standard error.
+    static let channel = ChildChannel<RunOutcome>(marker: "arena-run: ")
 
     /// The child's whole life. A misuse rule misuses the engine and should die; a behaviour rule runs in-process
     /// under the watchdog, `repeats` times (fewer if a run times out), each run reported as it ends.
@@ -61,8 +61,7 @@ public enum ConformanceChild {
     }
 
     private static func begin(_ request: ChildRequest, engine: any Engine, rule: Rule) {
-        // A backstop in case everything else hangs and the parent is gone.
-        alarm(UInt32(max(1, Int(request.limit.seconds.rounded(.up)))))
+        channel.armBackstop(request.limit)
         if rule.isMisuse {
             // The load ends with the process, which the misuse ends; the alarm bounds it otherwise.
             if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
@@ -71,58 +70,42 @@ public enum ConformanceChild {
     }
 
     private static func runAndExit(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
-        func write(_ outcome: RunOutcome) {
-            let line = runMarker + String(decoding: try! JSONEncoder().encode(outcome), as: UTF8.self) + "\n"
-            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
-        }
         let runner = ConformanceRunner(timeout: request.timeout, repeats: request.repeats, stress: request.stress)
-        let result = runner.run(rule, on: engine, observing: write)
-        if result.status == .unsupported { write(RunOutcome(.unsupported, result.detail)) }
-        // Threads of a timed-out check may still be blocked: leave without waiting for anything.
-        _exit(0)
+        let result = runner.run(rule, on: engine, observing: channel.send)
+        if result.status == .unsupported { channel.send(RunOutcome(.unsupported, result.detail)) }
+        channel.leave()
     }
 
     /// The runs a behaviour child reported, and for a child that ended before making them all, one more outcome for
     /// the run it was in: `timeout` when it had to be killed, `fail` when it crashed or exited without a line. A
-    /// sanitizer report fails the run it appeared in, whatever the check said: under `swift test
+    /// sanitizer report fails the run it appeared in, whatever the check ended: under `swift test
     /// --sanitize=thread` a data race is a result. (ThreadSanitizer reports each race once per process, so later
     /// runs in the same child may pass over the same race.)
     public static func outcomes(of child: ChildOutcome, for request: ChildRequest) -> [RunOutcome] {
+        let transcript = channel.read(child)
         var outcomes: [RunOutcome] = []
-        var segment: [Substring] = []  // stderr since the last run line
         var reported = false  // whether a sanitizer report was seen (it explains a sanitizer's exit code)
-        for line in child.standardError.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard line.hasPrefix(runMarker) else {
-                segment.append(line)
-                continue
-            }
-            let run = (try? JSONDecoder().decode(RunOutcome.self, from: Data(line.dropFirst(runMarker.count).utf8)))
-                ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(line)")
-            if let report = sanitizerReport(in: segment) {
+        for entry in transcript.entries {
+            if let report = sanitizerReport(in: entry.before) {
                 outcomes.append(RunOutcome(.fail, report))
                 reported = true
             } else {
-                outcomes.append(run)
+                outcomes.append(entry.message ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(entry.line)"))
             }
-            segment = []
         }
-        let late = sanitizerReport(in: segment).map { RunOutcome(.fail, $0) }
-        let said = ChildOutcome.firstLine(of: segment)
-        let ending = switch child.termination {
-        case .timedOut: RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
-        case .signalled(let signal): RunOutcome(.fail, "the engine crashed the process (signal \(signal)): \(said)")
-        case .exited(let code): RunOutcome(.fail, "the child exited \(code) without a result: \(said)")
-        }
+        let late = sanitizerReport(in: transcript.trailing).map { RunOutcome(.fail, $0) }
+        let ended = ChildEnding(child.termination, quoting: transcript.trailing).description.map { RunOutcome(.fail, $0) }
+            ?? RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
         let stopped = [Status.timeout, .unsupported].contains { $0 == outcomes.last?.status }
         guard outcomes.count >= request.repeats || stopped else {
-            return outcomes + [late ?? ending]  // the run in progress ended with the child
+            return outcomes + [late ?? ended]  // the run in progress ended with the child
         }
         // Every run was reported. What came after the last line (a thread still running, the exit itself) is the
         // last run's: a sanitizer report, or a crash or exit status no earlier report explains.
         if let late {
             outcomes[outcomes.count - 1] = late
         } else if child.termination != .exited(0) && !reported {
-            outcomes[outcomes.count - 1] = RunOutcome(ending.status, "after its last run: " + ending.detail)
+            outcomes[outcomes.count - 1] = RunOutcome(ended.status, "after its last run: " + ended.detail)
         }
         return outcomes
     }

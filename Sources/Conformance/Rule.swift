@@ -34,31 +34,3 @@ public protocol MisuseRule: ConformanceRule {
     /// Misuses the engine. Returning means the engine let the misuse pass.
     static func trigger<E: Engine>(_ engine: E)
 }
-
-/// What a failing check observed.
-public struct RuleFailure: Error, CustomStringConvertible {
-    public let observed: String
-    public init(_ observed: String) { self.observed = observed }
-    public var description: String { observed }
-}
-
-/// Fails the check with `observed` unless `condition` holds. Public for checks outside the catalog (the tests'
-/// probes).
-public func expect(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
-    if !condition { throw RuleFailure(observed()) }
-}
-
-/// Fails the check unless `latch` opens within `timeout`; `what` says what was awaited.
-func expectOpens(_ latch: Latch, within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String) throws {
-    if !latch.wait(timeout) {
-        throw RuleFailure("\(what()) did not happen within \(timeout) (\(latch.remainingCount) still missing)")
-    }
-}
-
-/// Fails the check unless `condition` becomes true within `timeout`.
-func expectEventually(within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String,
-                      _ condition: () -> Bool) throws {
-    if !Timing.eventually(within: timeout, condition) {
-        throw RuleFailure("\(what()) did not happen within \(timeout)")
-    }
-}

@@ -21,17 +21,9 @@ public struct ChildOutcome: Sendable {
         self.standardError = standardError
     }
 
-    /// The first line of standard error worth quoting.
-    public var firstErrorLine: String { Self.firstLine(of: standardError.split(separator: "\n")) }
-
     /// The first of `lines` worth quoting (not blank), or a phrase saying there was none.
     public static func firstLine(of lines: [Substring]) -> String {
         lines.first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "nothing on stderr"
-    }
-
-    /// The payload of the last standard-output line that starts with `marker`, if any.
-    public func lastLine(markedWith marker: String) -> Substring? {
-        standardOutput.split(separator: "\n").last { $0.hasPrefix(marker) }.map { $0.dropFirst(marker.count) }
     }
 }
 

@@ -14,25 +14,37 @@ public struct PointRunner: Sendable {
     /// Measures `point` of `workload` on `engine`. The warm-up grows the operation count (as Google Benchmark does)
     /// until a trial lasts `minimumSeconds`; those trials warm caches, threads and the engine's pools. Every measured
     /// repetition then runs that count. A wrong answer in any trial, warm-up included, ends the point with an error.
+    ///
+    /// Inlinable, so that the module naming both concrete types compiles the trial specialised for them; from there
+    /// on the runner is not generic and costs one closure call per trial.
+    @inlinable
     public func measure<W: Workload, E: Engine>(_ point: Point, of workload: W, on engine: E) -> PointResult {
+        measure(point, of: workload, engine: engine.name) { operations, context throws(WorkloadError) in
+            try workload.trial(point, operations: operations, on: engine, context: context)
+        }
+    }
+
+    /// Measures `point` with `trial`, a trial of `workload` on the engine called `engine` already compiled for both.
+    public func measure(_ point: Point, of workload: any Workload, engine: String,
+                        trial: (Int, TrialContext) throws(WorkloadError) -> Trial) -> PointResult {
         let start = Deadline.now()
         let context = TrialContext(deadline: start + .milliseconds(Int64(settings.budgetSeconds * 1000)), spinner: spinner)
-        var result = PointResult(engine: engine.name, point: point, settings: settings)
+        var result = PointResult(engine: engine, point: point, settings: settings)
         let sampler = ResourceSampler()
         do throws(WorkloadError) {
-            let operations = try warmUp(point, of: workload, on: engine, context: context)
+            let operations = try warmUp(point, of: workload, context: context, trial: trial)
             let baseline = try workload.baseline(point, operations: operations, context: context)
             let usageBefore = ResourceSampler.usage()
             var merged: LatencyRecorder?
             for _ in 0..<settings.repetitions {
-                let trial = try workload.trial(point, operations: operations, on: engine, context: context)
-                if let latencies = trial.latencies {
+                let measured = try trial(operations, context)
+                if let latencies = measured.latencies {
                     if merged == nil { merged = latencies } else { merged!.merge(latencies) }
                 }
                 var repetition = Repetition(
-                    operations: trial.operations, items: trial.items,
-                    wallNanoseconds: trial.elapsed.wallNanoseconds, cpuNanoseconds: trial.elapsed.cpuNanoseconds,
-                    latency: trial.latencies?.percentiles, counters: trial.counters)
+                    operations: measured.operations, items: measured.items,
+                    wallNanoseconds: measured.elapsed.wallNanoseconds, cpuNanoseconds: measured.elapsed.cpuNanoseconds,
+                    latency: measured.latencies?.percentiles, counters: measured.counters)
                 if let baseline {
                     repetition.counters["baseline_ns_per_op"] = baseline
                     repetition.counters["speedup"] = baseline / repetition.nanosecondsPerOperation
@@ -55,13 +67,12 @@ public struct PointRunner: Sendable {
     }
 
     /// Runs trials with growing operation counts until one lasts `minimumSeconds`; returns that count.
-    private func warmUp<W: Workload, E: Engine>(_ point: Point, of workload: W, on engine: E,
-                                                context: TrialContext) throws(WorkloadError) -> Int {
+    private func warmUp(_ point: Point, of workload: any Workload, context: TrialContext,
+                        trial: (Int, TrialContext) throws(WorkloadError) -> Trial) throws(WorkloadError) -> Int {
         let target = settings.minimumSeconds
         var operations = max(1, workload.initialOperations(point))
         while true {
-            let trial = try workload.trial(point, operations: operations, on: engine, context: context)
-            let seconds = trial.elapsed.wallSeconds
+            let seconds = try trial(operations, context).elapsed.wallSeconds
             if seconds >= target || operations >= 1 << 40 { return operations }
             if Deadline.now() >= context.deadline {
                 throw WorkloadError("exceeded the time budget of \(settings.budgetSeconds) s while warming up", timedOut: true)

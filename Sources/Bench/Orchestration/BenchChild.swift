@@ -28,25 +28,21 @@ public struct BenchRequest: Sendable, Codable, Equatable {
 /// Every point runs in a process of its own: a wedged engine's threads die with it, a crash is one point's error,
 /// and each point starts clean, so its peak threads and memory are its own. This is both sides of that exchange.
 public enum BenchChild {
-    /// Marks the line of standard output that carries the child's result.
-    static let resultMarker = "arena-bench-result: "
+    /// The line that carries the child's result on standard error.
+    static let channel = ChildChannel<PointResult>(marker: "arena-bench-result: ")
 
-    /// The child's whole life: measure the point, print the result as one JSON line, exit at once (threads of a
-    /// wedged engine may still be blocked; nothing waits for them).
-    public static func main(_ request: BenchRequest) -> Never {
-        // A backstop in case everything else hangs and the parent is gone.
-        alarm(UInt32(max(1, Int(request.limit.seconds.rounded(.up)))))
-        let result: PointResult
+    /// The child's whole life: measure the point on the contender it names, report the result as one line, exit at
+    /// once (threads of a wedged engine may still be blocked; nothing waits for them).
+    public static func main(_ request: BenchRequest, contenders: [Contender]) -> Never {
+        channel.armBackstop(request.limit)
         if let workload = WorkloadCatalog.workload(named: request.point.workload),
-           let engine = EngineRegistry.engine(named: request.engine) {
-            result = WorkloadCatalog.measure(request.point, of: workload, on: engine, with: PointRunner(settings: request.settings))
+           let contender = contenders.first(where: { $0.name == request.engine }) {
+            channel.send(contender.measure(request.point, of: workload, with: PointRunner(settings: request.settings)))
         } else {
-            result = PointResult(engine: request.engine, point: request.point, settings: request.settings,
-                                 failure: Failure(.error, "unknown workload or engine"))
+            channel.send(PointResult(engine: request.engine, point: request.point, settings: request.settings,
+                                     failure: Failure(.error, "unknown workload or engine")))
         }
-        let line = resultMarker + String(decoding: try! JSONEncoder().encode(result), as: UTF8.self) + "\n"
-        _ = line.withCString { write(1, $0, strlen($0)) }
-        _exit(0)
+        channel.leave()
     }
 
     /// Runs `request` in a child process started with `arguments` and reads its result.
@@ -58,16 +54,14 @@ public enum BenchChild {
 
     /// The result a child reported, or what its ending says when it reported none.
     public static func result(of outcome: ChildOutcome, for request: BenchRequest, seconds: Double) -> PointResult {
-        if let reported = outcome.lastLine(markedWith: resultMarker),
-           var result = try? JSONDecoder().decode(PointResult.self, from: Data(reported.utf8)) {
+        let transcript = channel.read(outcome)
+        if var result = transcript.entries.last?.message {
             result.seconds = seconds
             return result
         }
-        let failure = switch outcome.termination {
-        case .timedOut: Failure(.stopped, "exceeded the time budget of \(request.settings.budgetSeconds) s and was stopped")
-        case .signalled(let signal): Failure(.error, "the engine crashed the process (signal \(signal)): \(outcome.firstErrorLine)")
-        case .exited(let code): Failure(.error, "the child exited \(code) without a result: \(outcome.firstErrorLine)")
-        }
+        let ending = ChildEnding(outcome.termination, quoting: outcome.standardError.split(separator: "\n"))
+        let failure = ending.description.map { Failure(.error, $0) }
+            ?? Failure(.stopped, "exceeded the time budget of \(request.settings.budgetSeconds) s and was stopped")
         return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: seconds)
     }
 }

@@ -43,14 +43,14 @@ public struct ResultsFolder: Sendable {
     public var engines: [String] { EngineOrder.sorted(workloads.flatMap { $0.results.map(\.engine) }) }
 }
 
-/// The order engines are shown in, everywhere: the registry's (system first), then the native floors, then any
+/// The order engines are shown in, everywhere: the built-in engines (system first), then the native floors, then any
 /// other name in the order first seen. Tables, plots and reports agree on it, so a column or colour stays put.
 public enum EngineOrder {
     /// The distinct names of `engines` in display order.
     public static func sorted(_ engines: [String]) -> [String] {
         var seen: [String] = []
         for engine in engines where !seen.contains(engine) { seen.append(engine) }
-        let known = EngineRegistry.names + NativeFloor.engines
+        let known = Contender.builtIn.map(\.name) + NativeFloor.engines
         return known.filter(seen.contains) + seen.filter { !known.contains($0) }
     }
 }

@@ -12,7 +12,7 @@ public struct ApplyWorkload: Workload {
     public let headline = Headline.throughput(unit: "iterations/s")
 
     /// Work per iteration, in nanoseconds, with the label names and CSV cells use.
-    static let works: [(label: String, nanoseconds: Int)] = [("0ns", 0), ("100ns", 100), ("1us", 1_000), ("10us", 10_000)]
+    @usableFromInline static let works: [(label: String, nanoseconds: Int)] = [("0ns", 0), ("100ns", 100), ("1us", 1_000), ("10us", 10_000)]
 
     public init() {}
 
@@ -28,6 +28,7 @@ public struct ApplyWorkload: Workload {
         }
     }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let (n, steps) = size(of: point, context)
@@ -63,7 +64,7 @@ public struct ApplyWorkload: Workload {
         return Double(elapsed.wallNanoseconds) / Double(operations)
     }
 
-    private func size(of point: Point, _ context: TrialContext) -> (n: Int, steps: Int) {
+    @inlinable func size(of point: Point, _ context: TrialContext) -> (n: Int, steps: Int) {
         let label = point["work"] ?? "0ns"
         let nanoseconds = Self.works.first { $0.label == label }?.nanoseconds ?? 0
         return (point.integer("n"), context.spinner.steps(forNanoseconds: nanoseconds))
@@ -72,23 +73,23 @@ public struct ApplyWorkload: Workload {
 
 /// How often each index ran: one 32-bit count per index. Distinct indices touch distinct counts, so a correct apply
 /// writes them without a race; an index run twice shows up as a count too high, a skipped one as too low.
-struct HitCounts: @unchecked Sendable {
-    private let counts: UnsafeMutableBufferPointer<UInt32>
+@usableFromInline struct HitCounts: @unchecked Sendable {
+    @usableFromInline let counts: UnsafeMutableBufferPointer<UInt32>
 
-    init(_ n: Int) {
+    @inlinable init(_ n: Int) {
         counts = .allocate(capacity: n)
         counts.initialize(repeating: 0)
     }
 
     @inline(__always)
-    func record(_ index: Int) { counts[index] &+= 1 }
+    @inlinable func record(_ index: Int) { counts[index] &+= 1 }
 
     /// Throws naming the first index not seen exactly `expected` times.
-    func check(eachSeen expected: Int) throws(WorkloadError) {
+    @inlinable func check(eachSeen expected: Int) throws(WorkloadError) {
         if let index = counts.firstIndex(where: { Int($0) != expected }) {
             throw WorkloadError("index \(index) ran \(counts[index]) times in \(expected) apply calls")
         }
     }
 
-    func deallocate() { counts.deallocate() }
+    @inlinable func deallocate() { counts.deallocate() }
 }

@@ -29,6 +29,7 @@ public struct AsyncDrainWorkload: Workload {
     /// 2,000 blocks: an empty `async` and its run cost 0.5–5 µs here, so the first trial lasts 1–10 ms.
     public func initialOperations(_ point: Point) -> Int { 2_000 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let producers = point.integer("producers")
@@ -73,17 +74,17 @@ public struct AsyncDrainWorkload: Workload {
 }
 
 /// One padded counter per producer (see `PaddedCounters`), and the total the drain block saw.
-private final class DrainCounters: PaddedCounters, @unchecked Sendable {
+@usableFromInline final class DrainCounters: PaddedCounters, @unchecked Sendable {
     /// The sum of the counts when the drain block ran; written by that block, read after the drain latch opened.
-    private(set) var atDrain = -1
+    @usableFromInline var atDrain = -1
 
     /// A block of the serial queue, bracketed so an overlap shows.
     @inline(__always)
-    func countExclusive(_ producer: Int) {
+    @inlinable func countExclusive(_ producer: Int) {
         enterExclusive(producer)
         leaveExclusive(producer)
     }
 
     /// The drain block: the queue orders every earlier block before it, so the counts are final here.
-    func recordDrain() { atDrain = total }
+    @inlinable func recordDrain() { atDrain = total }
 }

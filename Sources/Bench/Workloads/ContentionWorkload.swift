@@ -24,6 +24,7 @@ public struct ContentionWorkload: Workload {
 
     public func initialOperations(_ point: Point) -> Int { 1000 * point.threads }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let threads = point.threads
@@ -62,6 +63,8 @@ public struct ContentionWorkload: Workload {
 
 /// A counter that only ever changes inside blocks of one serial queue, which is what makes it safe: the queue is
 /// the lock. (A broken engine that overlaps blocks loses increments, and the check sees it.)
-final class SharedCounter: @unchecked Sendable {
-    var value = 0
+@usableFromInline final class SharedCounter: @unchecked Sendable {
+    @usableFromInline var value = 0
+
+    @inlinable init() {}
 }

@@ -25,6 +25,7 @@ public struct FanoutWorkload: Workload {
     /// About 2,000 blocks in all, at least one round: 1–10 ms at 1–6 µs a block (group included).
     public func initialOperations(_ point: Point) -> Int { max(1, 2_000 / point.integer("blocks")) }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let blocks = point.integer("blocks")
@@ -57,16 +58,16 @@ public struct FanoutWorkload: Workload {
 
 /// Counts of a fanout trial. The block counter and the notify counters sit on separate 128-byte spans, so blocks
 /// incrementing one do not invalidate the line a notify reads.
-private final class FanoutTally: @unchecked Sendable {
-    let blocks: Int
-    let rounds: Int
+@usableFromInline final class FanoutTally: @unchecked Sendable {
+    @usableFromInline let blocks: Int
+    @usableFromInline let rounds: Int
     /// Opens when the last notify ran.
-    let allNotified = Latch()
-    private let counters: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let allNotified = Latch()
+    @usableFromInline let counters: UnsafeMutablePointer<Atomic<Int>>
     /// Slots of the three counters: blocks run in the first 128 bytes, notifies run and early notifies in the next.
-    private let blockCounter = 0, notifyCounter = 16, earlyCounter = 17
+    @usableFromInline let blockCounter = 0, notifyCounter = 16, earlyCounter = 17
 
-    init(blocks: Int, rounds: Int) {
+    @inlinable init(blocks: Int, rounds: Int) {
         self.blocks = blocks
         self.rounds = rounds
         counters = .allocate(capacity: 32)
@@ -79,13 +80,13 @@ private final class FanoutTally: @unchecked Sendable {
     }
 
     @inline(__always)
-    func blockRan() { counters[blockCounter].wrappingAdd(1, ordering: .relaxed) }
+    @inlinable func blockRan() { counters[blockCounter].wrappingAdd(1, ordering: .relaxed) }
 
     /// The k-th notify to run (from 0) follows k + 1 finished rounds whichever rounds they were, since each round
     /// has one notify; so at least (k + 1) × M blocks ran, or this notify came too early. The group's hand-off orders
     /// a round's increments before its notify, and the acquire-release count orders every earlier notify before this
     /// one, so the load sees all those increments on any memory model.
-    func notifyRan() {
+    @inlinable func notifyRan() {
         let k = counters[notifyCounter].wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
         if counters[blockCounter].load(ordering: .relaxed) < (k + 1) * blocks {
             counters[earlyCounter].wrappingAdd(1, ordering: .relaxed)
@@ -93,7 +94,7 @@ private final class FanoutTally: @unchecked Sendable {
         if k + 1 == rounds { allNotified.countDown() }
     }
 
-    var blocksRun: Int { counters[blockCounter].load(ordering: .relaxed) }
-    var notifiesRun: Int { counters[notifyCounter].load(ordering: .relaxed) }
-    var early: Int { counters[earlyCounter].load(ordering: .relaxed) }
+    @inlinable var blocksRun: Int { counters[blockCounter].load(ordering: .relaxed) }
+    @inlinable var notifiesRun: Int { counters[notifyCounter].load(ordering: .relaxed) }
+    @inlinable var early: Int { counters[earlyCounter].load(ordering: .relaxed) }
 }

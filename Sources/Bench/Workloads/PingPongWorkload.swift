@@ -23,6 +23,7 @@ public struct PingPongWorkload: Workload {
     /// 500 round trips: a round trip costs 2–15 µs (two cross-queue hand-offs), so the first trial lasts 1–10 ms.
     public func initialOperations(_ point: Point) -> Int { 500 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let rally = Rally(a: engine.makeQueue(label: "pingpong.a", kind: .serial),
@@ -45,23 +46,23 @@ public struct PingPongWorkload: Workload {
 /// and `latencies` on A, `hitsB` on B), and only one block exists at a time, so plain fields are safe; the queues'
 /// hand-offs order them. The blocks are made once, before the clock starts, so a hop allocates nothing of the
 /// workload's own.
-private final class Rally<Queue: EngineQueue>: @unchecked Sendable {
-    let a: Queue
-    let b: Queue
-    let roundTrips: Int
+@usableFromInline final class Rally<Queue: EngineQueue>: @unchecked Sendable {
+    @usableFromInline let a: Queue
+    @usableFromInline let b: Queue
+    @usableFromInline let roundTrips: Int
     /// Opens when A ran the token's last return.
-    let finished = Latch()
-    var hitsA = 0
-    var hitsB = 0
-    var latencies = LatencyRecorder()
+    @usableFromInline let finished = Latch()
+    @usableFromInline var hitsA = 0
+    @usableFromInline var hitsB = 0
+    @usableFromInline var latencies = LatencyRecorder()
     /// When A last sent the token, in monotonic nanoseconds.
-    private var last: UInt64 = 0
+    @usableFromInline var last: UInt64 = 0
     // The blocks capture the rally strongly, a cycle that `release()` breaks after the last hop; a timed-out trial
     // leaks it rather than free memory a late block may still touch.
-    private var onA: (@Sendable () -> Void)?
-    private var onB: (@Sendable () -> Void)?
+    @usableFromInline var onA: (@Sendable () -> Void)?
+    @usableFromInline var onB: (@Sendable () -> Void)?
 
-    init(a: Queue, b: Queue, roundTrips: Int) {
+    @inlinable init(a: Queue, b: Queue, roundTrips: Int) {
         self.a = a
         self.b = b
         self.roundTrips = roundTrips
@@ -70,9 +71,9 @@ private final class Rally<Queue: EngineQueue>: @unchecked Sendable {
     }
 
     /// Sends the token to A for the first time.
-    func serve() { a.async(onA!) }
+    @inlinable func serve() { a.async(onA!) }
 
-    private func hitA() {
+    @inlinable func hitA() {
         let now = Deadline.now().nanoseconds
         if hitsA > 0 { latencies.record(nanoseconds: now &- last) }
         hitsA += 1
@@ -85,13 +86,13 @@ private final class Rally<Queue: EngineQueue>: @unchecked Sendable {
         b.async(onB!)
     }
 
-    private func hitB() {
+    @inlinable func hitB() {
         hitsB += 1
         a.async(onA!)
     }
 
     /// Breaks the blocks' cycle; only after `finished` opened, when no block reads them any more.
-    func release() {
+    @inlinable func release() {
         onA = nil
         onB = nil
     }

@@ -32,8 +32,9 @@ public struct ProtocolCostWorkload: Workload {
     /// A few ms: a serial sync costs 150 to 300 ns by path, an async with its share of the drain 600 to 1,000 ns.
     public func initialOperations(_ point: Point) -> Int { 10_000 }
 
-    private enum Path: CaseIterable { case generic, witness, concrete, dispatch }
+    @usableFromInline enum Path: CaseIterable { case generic, witness, concrete, dispatch }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let asynchronous = point["op"] == "async"
@@ -77,26 +78,26 @@ public struct ProtocolCostWorkload: Workload {
 
     /// The loop as every workload calls an engine: generic over the queue type, specialised where the caller knows it.
     @inline(never)
-    static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop, never specialised: each call goes through the queue type's witness table.
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
-    static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop on the concrete wrapper type: `SystemQueue` methods called directly.
     @inline(never)
-    static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The loop the three engine paths share; always inlined, so each path compiles it as that path calls the queue.
     @inline(__always)
-    private static func loop<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func loop<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }
@@ -109,7 +110,7 @@ public struct ProtocolCostWorkload: Workload {
 
     /// The same loop on `Dispatch` itself, with no wrapper.
     @inline(never)
-    static func dispatch(_ queue: DispatchQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func dispatch(_ queue: DispatchQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }

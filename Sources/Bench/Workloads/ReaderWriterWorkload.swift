@@ -16,7 +16,7 @@ public struct ReaderWriterWorkload: Workload {
     public let headline = Headline.throughput(unit: "ops/s")
 
     /// The read shares measured, in percent; each leaves a whole write period (100 / (100 - reads) operations).
-    static let readPercents = [50, 90, 99]
+    @usableFromInline static let readPercents = [50, 90, 99]
 
     public init() {}
 
@@ -32,6 +32,7 @@ public struct ReaderWriterWorkload: Workload {
     /// about flat as threads are added (1 to 10 µs on libdispatch, tens of µs where a sync parks its thread).
     public func initialOperations(_ point: Point) -> Int { 1_000 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let threads = point.threads
@@ -80,7 +81,9 @@ public struct ReaderWriterWorkload: Workload {
 
 /// Two fields that every write changes together inside one barrier. Barriers are the only writers and run alone, so
 /// a correct engine never lets a reader see them differ; a broken one lets a read land between the two stores.
-private final class PairedFields: @unchecked Sendable {
-    var first = 0
-    var second = 0
+@usableFromInline final class PairedFields: @unchecked Sendable {
+    @usableFromInline var first = 0
+    @usableFromInline var second = 0
+
+    @inlinable init() {}
 }

@@ -25,6 +25,7 @@ public struct SourceMergeWorkload: Workload {
     /// are added (0.3 to 1 µs on libdispatch, some µs where a merge wakes an actor).
     public func initialOperations(_ point: Point) -> Int { 5_000 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let threads = point.threads
@@ -67,17 +68,17 @@ public struct SourceMergeWorkload: Workload {
 /// What the handler saw: the sum of `data` and the number of calls. Only the handler touches it, and handler calls of
 /// one source never overlap (they also run on a serial queue), so plain fields suffice; an engine that overlapped
 /// them would lose additions, which the sum check sees.
-private final class MergeTally: @unchecked Sendable {
-    let expected: Int
+@usableFromInline final class MergeTally: @unchecked Sendable {
+    @usableFromInline let expected: Int
     /// Opens once the sum reached `expected`.
-    let arrived = Latch()
-    var sum = 0
-    var calls = 0
-    private var signalled = false
+    @usableFromInline let arrived = Latch()
+    @usableFromInline var sum = 0
+    @usableFromInline var calls = 0
+    @usableFromInline var signalled = false
 
-    init(expected: Int) { self.expected = expected }
+    @inlinable init(expected: Int) { self.expected = expected }
 
-    func deliver(_ data: UInt) {
+    @inlinable func deliver(_ data: UInt) {
         sum &+= Int(data)
         calls &+= 1
         // Opens at the first call that reaches the total; a later surplus still shows in the final sum check.

@@ -26,6 +26,7 @@ public struct StarfishWorkload: Workload {
     /// 2,000 hops: a hop costs 0.3–4 µs, so the first trial lasts 1–10 ms.
     public func initialOperations(_ point: Point) -> Int { 2_000 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let queueCount = point.integer("queues")
@@ -58,20 +59,20 @@ public struct StarfishWorkload: Workload {
 /// One travelling message: its position and hop count, and the block that delivers it. A message is on one queue at
 /// a time and each hop is submitted by the one before, so its plain fields are ordered by the queues' hand-offs.
 /// The block is made once, before the clock starts, so a hop allocates nothing of the workload's own.
-private final class Message<Queue: EngineQueue>: @unchecked Sendable {
-    private let queues: [Queue]
-    private let budget: Int
-    private let deliveries: PaddedCounters
-    private let arrived: Latch
-    private var position: Int
-    private var step: Int
+@usableFromInline final class Message<Queue: EngineQueue>: @unchecked Sendable {
+    @usableFromInline let queues: [Queue]
+    @usableFromInline let budget: Int
+    @usableFromInline let deliveries: PaddedCounters
+    @usableFromInline let arrived: Latch
+    @usableFromInline var position: Int
+    @usableFromInline var step: Int
     /// Hops made so far (deliveries, the first included).
-    private(set) var hops = 0
+    @usableFromInline var hops = 0
     // The block captures the message strongly, a cycle that `release()` breaks after the last hop; a timed-out trial
     // leaks it rather than free memory a late block may still touch.
-    private var deliver: (@Sendable () -> Void)?
+    @usableFromInline var deliver: (@Sendable () -> Void)?
 
-    init(queues: [Queue], start: Int, budget: Int, deliveries: PaddedCounters, arrived: Latch) {
+    @inlinable init(queues: [Queue], start: Int, budget: Int, deliveries: PaddedCounters, arrived: Latch) {
         self.queues = queues
         self.budget = budget
         self.deliveries = deliveries
@@ -83,9 +84,9 @@ private final class Message<Queue: EngineQueue>: @unchecked Sendable {
     }
 
     /// Submits the first delivery, to the message's starting queue.
-    func send() { queues[position].async(deliver!) }
+    @inlinable func send() { queues[position].async(deliver!) }
 
-    private func hop() {
+    @inlinable func hop() {
         let here = position
         deliveries.enterExclusive(here)
         hops += 1
@@ -103,5 +104,5 @@ private final class Message<Queue: EngineQueue>: @unchecked Sendable {
     }
 
     /// Breaks the block's cycle; only after the last hop, when no block reads it any more.
-    func release() { deliver = nil }
+    @inlinable func release() { deliver = nil }
 }

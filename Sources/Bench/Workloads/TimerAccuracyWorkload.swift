@@ -15,7 +15,7 @@ public struct TimerAccuracyWorkload: Workload {
     public let headline = Headline.counter(name: "lateness_p50_us", unit: "µs", lowerIsBetter: true)
 
     /// The intervals measured, with the label names and CSV cells use.
-    static let intervals: [(label: String, milliseconds: Int64)] = [("1ms", 1), ("10ms", 10)]
+    @usableFromInline static let intervals: [(label: String, milliseconds: Int64)] = [("1ms", 1), ("10ms", 10)]
 
     public init() {}
 
@@ -30,6 +30,7 @@ public struct TimerAccuracyWorkload: Workload {
     /// Each timer takes at least its interval, so a few make a first trial of 5 to 50 ms.
     public func initialOperations(_ point: Point) -> Int { 5 }
 
+    @inlinable
     public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
                                  context: TrialContext) throws(WorkloadError) -> Trial {
         let label = point["interval"] ?? "1ms"
@@ -91,22 +92,22 @@ public struct TimerAccuracyWorkload: Workload {
 
 /// Per timer: how often it fired, when first, and the data it delivered; and how many cancel handlers ran. Handlers
 /// write it under the condition's lock (held for a few stores, never while waiting), and the arming thread waits on it.
-private final class TimerFireLog: @unchecked Sendable {
-    private let condition = Condition()
-    private var fires: [Int]
-    private var firstFire: [Deadline]
-    private var firstData: [UInt]
-    private var cancels = 0
+@usableFromInline final class TimerFireLog: @unchecked Sendable {
+    @usableFromInline let condition = Condition()
+    @usableFromInline var fires: [Int]
+    @usableFromInline var firstFire: [Deadline]
+    @usableFromInline var firstData: [UInt]
+    @usableFromInline var cancels = 0
 
     /// Room for `count` timers, allocated once, so a fire allocates nothing.
-    init(_ count: Int) {
+    @inlinable init(_ count: Int) {
         fires = Array(repeating: 0, count: count)
         firstFire = Array(repeating: Deadline(nanoseconds: 0), count: count)
         firstData = Array(repeating: 0, count: count)
     }
 
     /// Called by timer `index`'s handler with the time it started.
-    func fire(_ index: Int, at now: Deadline, data: UInt) {
+    @inlinable func fire(_ index: Int, at now: Deadline, data: UInt) {
         condition.update {
             if fires[index] == 0 {
                 firstFire[index] = now
@@ -117,23 +118,23 @@ private final class TimerFireLog: @unchecked Sendable {
     }
 
     /// Called by each cancel handler.
-    func cancelled() {
+    @inlinable func cancelled() {
         condition.update { cancels += 1 }
     }
 
     /// The time timer `index` first fired, once it has; `nil` if it has not by `deadline`.
-    func waitForFire(_ index: Int, until deadline: Deadline) -> Deadline? {
+    @inlinable func waitForFire(_ index: Int, until deadline: Deadline) -> Deadline? {
         guard condition.wait(until: deadline, { fires[index] > 0 }) else { return nil }
         return condition.lock.withLock { firstFire[index] }
     }
 
     /// Whether `count` cancel handlers ran by `deadline`.
-    func waitForCancels(_ count: Int, until deadline: Deadline) -> Bool {
+    @inlinable func waitForCancels(_ count: Int, until deadline: Deadline) -> Bool {
         condition.wait(until: deadline) { cancels >= count }
     }
 
     /// Throws naming the first timer that fired other than once, or whose one fire counted other than one.
-    func checkEachFiredOnce() throws(WorkloadError) {
+    @inlinable func checkEachFiredOnce() throws(WorkloadError) {
         let (counts, data): ([Int], [UInt]) = condition.lock.withLock { (self.fires, self.firstData) }
         if let index = counts.firstIndex(where: { $0 != 1 }) {
             throw WorkloadError("one-shot timer \(index) fired \(counts[index]) times")

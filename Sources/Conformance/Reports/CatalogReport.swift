@@ -3,7 +3,8 @@ import FoundationEssentials
 
 /// The catalog as documentation: docs/RULES.md is `markdown()`, and a test keeps the two equal.
 public enum CatalogReport {
-    public static func markdown(_ rules: [Rule] = Catalog.rules) -> String {
+    public static func markdown(_ catalog: Catalog = .builtIn) -> String {
+        let rules = catalog.rules
         var lines = [
             "# Conformance rules",
             "",
@@ -13,9 +14,8 @@ public enum CatalogReport {
             "child process, which must stop with a message naming the misused object. *Needs* names a capability;",
             "an engine without it reports the rule `unsupported`, with its reason.",
         ]
-        for concept in Concept.allCases {
+        for concept in catalog.concepts {
             let members = rules.filter { $0.concept == concept }
-            if members.isEmpty { continue }
             lines += ["", "## \(concept.heading)", "", "| Rule | Statement | Source |", "| --- | --- | --- |"]
             for rule in members {
                 var statement = rule.title
@@ -27,13 +27,13 @@ public enum CatalogReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ rules: [Rule] = Catalog.rules) throws -> String {
+    public static func json(_ catalog: Catalog = .builtIn) throws -> String {
         struct Entry: Codable {
             let id, concept, title, source: String
             let needs: [String]
             let misuse: Bool
         }
-        let entries = rules.map {
+        let entries = catalog.rules.map {
             Entry(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
                   needs: $0.needs.map(\.rawValue), misuse: $0.isMisuse)
         }

@@ -123,7 +123,7 @@ enum DescriptorWrite: BehaviourRule {
             calls.append(source.data)
         }
         source.activate()
-        Timing.pause(quietPeriod)
+        Timing.pause(Timing.quietPeriod)
         let whileFull = calls.count
         var drained = 0
         while drained < filled {

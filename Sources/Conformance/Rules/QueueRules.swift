@@ -95,22 +95,6 @@ enum ConcurrentParallel: BehaviourRule {
     }
 }
 
-/// Two blocks on `queue` that can only finish together: each waits (bounded) for the other to arrive.
-func rendezvous<Q: EngineQueue>(on queue: Q, _ context: String) throws {
-    let arrived = Latch(2)
-    let met = Counter()
-    let done = Latch(2)
-    for _ in 0..<2 {
-        queue.async {
-            arrived.countDown()
-            if arrived.wait(.seconds(3)) { met.add() }
-            done.countDown()
-        }
-    }
-    try expectOpens(done, within: .seconds(8), "\(context): two blocks finishing")
-    try expect(met.value == 2, "\(context): the two blocks never ran at the same time (\(met.value) of 2 met)")
-}
-
 enum ConcurrentStartOrder: BehaviourRule {
     static let id = "concurrent.start-order"
     static let title = "A concurrent queue starts blocks in submission order (completion order is free)."

@@ -11,47 +11,6 @@ enum SourceRules: RuleFamily {
     ]
 }
 
-/// What a source's event handler saw: one entry per call, with the data of that call.
-final class HandlerLog: @unchecked Sendable {
-    private let calls = Recorder<UInt>()
-    let meter = ConcurrencyMeter()
-    let inFlight = Counter()
-
-    var data: [UInt] { calls.elements }
-    var count: Int { calls.count }
-    var sum: UInt { data.reduce(0, &+) }
-
-    /// Installs the handler on `source`; `work` runs inside each call, after its data was recorded.
-    func attach<S: EngineSource>(to source: S, work: @escaping @Sendable (UInt) -> Void = { _ in }) {
-        source.setEventHandler { [weak source, self] in
-            guard let source else { return }
-            meter.measure {
-                let data = source.data
-                calls.append(data)
-                work(data)
-            }
-        }
-    }
-}
-
-/// A user-data source with a `HandlerLog` attached, its handlers on `queue` (default: a new serial queue of the same
-/// label). It is not activated: each rule decides when.
-func makeLoggedSource<E: Engine>(_ engine: E, _ label: String, merge: DataMerge = .add, on queue: E.Queue? = nil,
-                                 work: @escaping @Sendable (UInt) -> Void = { _ in }) -> (source: E.UserDataSource, log: HandlerLog) {
-    let source = engine.makeUserDataSource(label: label, merge: merge, queue: queue ?? engine.makeQueue(label: label))
-    let log = HandlerLog()
-    log.attach(to: source, work: work)
-    return (source, log)
-}
-
-/// Cancels `source` and waits (bounded) until its cancel handler ran, so no handler outlives the check.
-func cancelAndDrain<S: EngineSource>(_ source: S) {
-    let cancelled = Latch()
-    source.setCancelHandler { cancelled.countDown() }
-    source.cancel()
-    cancelled.wait(.seconds(5))
-}
-
 enum SourceAddCoalesces: BehaviourRule {
     static let id = "source.add-coalesces"
     static let title = "An add source sums the merges between handler calls: every call's data is positive, the data over all calls adds up to the total merged, and a slow handler sees fewer calls than merges."
@@ -161,7 +120,7 @@ enum SourceZeroMerge: BehaviourRule {
             let (source, log) = makeLoggedSource(engine, "arena.source.zero-merge.\(merge)", merge: merge)
             source.activate()
             for _ in 0..<100 { source.merge(0) }
-            Timing.pause(quietPeriod)
+            Timing.pause(Timing.quietPeriod)
             let afterZeros = log.count
             source.merge(1)
             let fired = Timing.eventually { log.count > afterZeros }
@@ -247,7 +206,7 @@ enum SourceInactive: BehaviourRule {
             let (source, log) = makeLoggedSource(engine, "arena.source.inactive.\(round)")
             source.merge(2)
             source.merge(1)
-            Timing.pause(quietPeriod)
+            Timing.pause(Timing.quietPeriod)
             let early = log.count
             source.activate()
             let delivered = Timing.eventually { log.sum == 3 }
@@ -271,7 +230,7 @@ enum SourceSuspendCoalesces: BehaviourRule {
             let first = Timing.eventually { log.count == 1 }
             source.suspend()
             for _ in 0..<10 { source.merge(1) }
-            Timing.pause(quietPeriod)
+            Timing.pause(Timing.quietPeriod)
             let whileSuspended = log.count
             source.resume()
             let delivered = Timing.eventually { log.sum == 11 }

@@ -9,10 +9,6 @@ enum SuspensionRules: RuleFamily {
     ]
 }
 
-/// How long a check watches a suspended or inactive queue for blocks that should not start. Long enough for an
-/// engine that ignores suspension to run a queued block on a loaded machine; short enough to keep the rule quick.
-let quietPeriod: Duration = .milliseconds(40)
-
 enum SuspendNoNewStarts: BehaviourRule {
     static let id = "suspend.no-new-starts"
     static let title = "A suspended queue starts no new block; a running block finishes."
@@ -43,7 +39,7 @@ enum SuspendNoNewStarts: BehaviourRule {
                 }
                 release.countDown()
                 let firstFinished = first.wait(.seconds(5))
-                Timing.pause(quietPeriod)
+                Timing.pause(Timing.quietPeriod)
                 let startedWhileSuspended = started.value
                 queue.resume()
                 try expect(firstFinished, "\(kind) queue: the block running at suspend() did not finish")
@@ -71,7 +67,7 @@ enum SuspendCounted: BehaviourRule {
             }
             for remaining in stride(from: depth - 1, to: 0, by: -1) {
                 queue.resume()
-                Timing.pause(quietPeriod / 2)
+                Timing.pause(Timing.quietPeriod / 2)
                 if ran.value != 0 {
                     for _ in 0..<remaining { queue.resume() }
                     throw RuleFailure("after \(depth) suspends and \(depth - remaining) resumes a block ran")
@@ -115,7 +111,7 @@ enum InactiveStart: BehaviourRule {
                     done.countDown()
                 }
             }
-            Timing.pause(quietPeriod)
+            Timing.pause(Timing.quietPeriod)
             let early = log.count
             queue.activate()
             try expect(early == 0, "\(kind) queue: \(early) blocks ran before activate()")

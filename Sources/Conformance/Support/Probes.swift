@@ -3,43 +3,43 @@ import Harness
 import Synchronization
 
 /// An atomic counter.
-final class Counter: Sendable {
+public final class Counter: Sendable {
     private let storage = Atomic<Int>(0)
 
-    init() {}
+    public init() {}
 
     /// Adds `amount`, returns the new value.
     @discardableResult
-    func add(_ amount: Int = 1) -> Int { storage.add(amount, ordering: .sequentiallyConsistent).newValue }
+    public func add(_ amount: Int = 1) -> Int { storage.add(amount, ordering: .sequentiallyConsistent).newValue }
 
-    var value: Int { storage.load(ordering: .sequentiallyConsistent) }
+    public var value: Int { storage.load(ordering: .sequentiallyConsistent) }
 }
 
 /// Measures how many blocks are inside a region at once: `enter` on the way in, `leave` on the way out.
-final class ConcurrencyMeter: Sendable {
+public final class ConcurrencyMeter: Sendable {
     private let current = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
-    init() {}
+    public init() {}
 
     /// Enters the region; returns how many are inside now, this caller included.
     @discardableResult
-    func enter() -> Int {
+    public func enter() -> Int {
         let now = current.add(1, ordering: .sequentiallyConsistent).newValue
         _ = peak.max(now, ordering: .sequentiallyConsistent)
         return now
     }
 
-    func leave() { current.subtract(1, ordering: .sequentiallyConsistent) }
+    public func leave() { current.subtract(1, ordering: .sequentiallyConsistent) }
 
     /// How many are inside now.
-    var inside: Int { current.load(ordering: .sequentiallyConsistent) }
+    public var inside: Int { current.load(ordering: .sequentiallyConsistent) }
 
     /// The most that were inside at once.
-    var maximum: Int { peak.load(ordering: .sequentiallyConsistent) }
+    public var maximum: Int { peak.load(ordering: .sequentiallyConsistent) }
 
     /// Runs `body` inside the region.
-    func measure<T>(_ body: () throws -> T) rethrows -> T {
+    public func measure<T>(_ body: () throws -> T) rethrows -> T {
         enter()
         defer { leave() }
         return try body()
@@ -47,11 +47,11 @@ final class ConcurrencyMeter: Sendable {
 }
 
 /// One atomic counter per index, for "each index exactly once".
-final class IndexCounters: @unchecked Sendable {
-    let count: Int
+public final class IndexCounters: @unchecked Sendable {
+    public let count: Int
     private let slots: UnsafeMutablePointer<Atomic<Int>>
 
-    init(_ count: Int) {
+    public init(_ count: Int) {
         self.count = count
         slots = .allocate(capacity: Swift.max(count, 1))
         for index in 0..<count { (slots + index).initialize(to: Atomic(0)) }
@@ -62,15 +62,15 @@ final class IndexCounters: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func hit(_ index: Int) {
+    public func hit(_ index: Int) {
         precondition(index >= 0 && index < count, "index \(index) out of 0..<\(count)")
         slots[index].add(1, ordering: .relaxed)
     }
 
-    func hits(_ index: Int) -> Int { slots[index].load(ordering: .relaxed) }
+    public func hits(_ index: Int) -> Int { slots[index].load(ordering: .relaxed) }
 
     /// Indices hit other than exactly once, with their counts (at most `limit`).
-    func wrong(limit: Int = 5) -> [(index: Int, hits: Int)] {
+    public func wrong(limit: Int = 5) -> [(index: Int, hits: Int)] {
         var found: [(Int, Int)] = []
         for index in 0..<count where hits(index) != 1 {
             found.append((index, hits(index)))
@@ -81,20 +81,22 @@ final class IndexCounters: @unchecked Sendable {
 }
 
 /// An append-only log that threads share.
-final class Recorder<Element>: @unchecked Sendable {
+public final class Recorder<Element>: @unchecked Sendable {
     private let storage = Locked<[Element]>([])
 
-    init() {}
+    public init() {}
 
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    public func append(_ element: Element) { storage.withLock { $0.append(element) } }
 
-    var elements: [Element] { storage.snapshot }
+    public var elements: [Element] { storage.snapshot }
 
-    var count: Int { storage.withLock { $0.count } }
+    public var count: Int { storage.withLock { $0.count } }
 }
 
 /// A plain, unsynchronised integer. Checks use it where the engine's guarantee (exclusion, ordering) is what keeps
 /// accesses apart, so a broken engine loses updates visibly.
-final class UnguardedCell: @unchecked Sendable {
-    var value = 0
+public final class UnguardedCell: @unchecked Sendable {
+    public var value = 0
+
+    public init() {}
 }

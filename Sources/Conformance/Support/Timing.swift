@@ -2,27 +2,31 @@ import Contenders
 import Harness
 
 /// Time helpers for checks. Timing bounds in rules are generous: the machines are loaded 2-core boxes.
-enum Timing {
+public enum Timing {
+    /// How long a check watches a suspended or inactive queue for blocks that should not start. Long enough for an
+    /// engine that ignores suspension to run a queued block on a loaded machine; short enough to keep the rule quick.
+    public static let quietPeriod: Duration = .milliseconds(40)
+
     /// Sleeps the calling thread.
-    static func pause(_ duration: Duration) { Threads.sleep(duration) }
+    public static func pause(_ duration: Duration) { Threads.sleep(duration) }
 
     /// Busy-waits without sleeping, as a block doing work would.
-    static func spin(_ duration: Duration) { Threads.spin(duration) }
+    public static func spin(_ duration: Duration) { Threads.spin(duration) }
 
     /// Spins for a random 0..<`microseconds` µs: where races hide, vary the interleaving.
-    static func jitter(upTo microseconds: Int = 20) {
+    public static func jitter(upTo microseconds: Int = 20) {
         spin(.microseconds(Int.random(in: 0..<Swift.max(microseconds, 1))))
     }
 
     /// Blocks the calling thread for 1 ms on every `every`-th call (by `index`). Inside a region that must be
     /// exclusive this is what exposes an engine that overlaps blocks: while a worker sleeps, a pool that is allowed
     /// to run another block of the same queue does so, whereas tiny blocks are often drained by one worker anyway.
-    static func linger(_ index: Int, every: Int) {
+    public static func linger(_ index: Int, every: Int) {
         if index % every == every - 1 { pause(.milliseconds(1)) }
     }
 
     /// Polls `condition` every millisecond until it holds or `timeout` passed; returns whether it held.
-    static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+    public static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
         let end = Deadline.now() + timeout
         while !condition() {
             if Deadline.now() >= end { return condition() }

@@ -1,3 +1,4 @@
+import Bench
 import Conformance
 import Contenders
 import Foundation
@@ -46,8 +47,8 @@ enum ArenaExecutable {
     }
 }
 
-/// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The repository root, found from this file's path (Tests/DispatchArenaTests/CLI/, three folders down).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 extension ArenaTests {
     @Suite
@@ -127,8 +128,8 @@ extension ArenaTests {
         func listAndFailureExit() throws {
             let list = try ArenaExecutable.run(["list"])
             #expect(list.status == 0)
-            for name in EngineRegistry.names { #expect(list.output.contains("\(name):")) }
-            #expect(list.output.contains("Rules (\(Catalog.rules.count))"))
+            for name in Contender.builtIn.map(\.name) { #expect(list.output.contains("\(name):")) }
+            #expect(list.output.contains("Rules (\(Catalog.builtIn.rules.count))"))
             // A watchdog shorter than the rule's own waits turns a passing rule into a timeout: exit 1.
             let timedOut = try ArenaExecutable.run(["conform", "--engine", "system", "--rule", "group.wait", "--timeout", "0.05"])
             #expect(timedOut.status == 1, "exit \(timedOut.status)")

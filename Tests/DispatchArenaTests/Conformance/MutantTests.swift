@@ -126,16 +126,16 @@ struct MutantTests {
         Kill(rule: "group.wait", fault: .waitLosesWakeup),
     ]
 
-    static var behaviourKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == false } }
-    static var misuseKills: [Kill] { kills.filter { Catalog.rule(id: $0.rule)?.isMisuse == true } }
+    static var behaviourKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == false } }
+    static var misuseKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == true } }
 
     @Test("every rule is failed by at least one mutant, and every fault fails some rule")
     func everyRuleHasAMutant() {
-        for rule in Catalog.rules {
+        for rule in Catalog.builtIn.rules {
             #expect(Self.kills.contains { $0.rule == rule.id }, "no mutant is expected to fail \(rule.id)")
         }
         for kill in Self.kills {
-            #expect(Catalog.rule(id: kill.rule) != nil, "the kill table names an unknown rule \(kill.rule)")
+            #expect(Catalog.builtIn.rule(id: kill.rule) != nil, "the kill table names an unknown rule \(kill.rule)")
         }
         for fault in Fault.allCases {
             #expect((Self.kills + Self.preemptionKills).contains { $0.fault == fault }, "fault \(fault.rawValue) kills no rule")

@@ -95,7 +95,7 @@ extension ArenaTests {
                 ChildOutcome(termination: .exited(0), standardError: Self.runLine(.pass)),
             ])
             let runner = ConformanceRunner(repeats: 7, stress: true, launcher: launcher)
-            let result = runner.run(Catalog.rule(id: "serial.fifo")!, on: SystemEngine())
+            let result = runner.run(Catalog.builtIn.rule(id: "serial.fifo")!, on: SystemEngine())
             #expect(launcher.requests.snapshot.map(\.repeats) == [7, 4, 2, 1])
             #expect(launcher.requests.snapshot.allSatisfy { $0.stress })
             #expect(result.repeats == 7 && result.passes == 4)
@@ -115,7 +115,7 @@ extension ArenaTests {
 
         @Test("misuse verdicts: dying with the object's name passes; anything else fails")
         func misuseVerdicts() {
-            let rule = Catalog.rule(id: "suspend.over-resume")!.misuse!
+            let rule = Catalog.builtIn.rule(id: "suspend.over-resume")!.misuse!
             let named = "DispatchArena misuse: over-resume: resume() without a matching suspend() on queue 'arena.misuse.over-resume'"
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(6), standardError: "noise\n" + named), rule: rule).0 == .pass)
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .exited(0), standardError: ""), rule: rule).0 == .fail)
@@ -164,7 +164,7 @@ extension ArenaTests {
 
         @Test("table and markdown show how many runs passed and every distinct failure with its count")
         func reportHistogram() throws {
-            let rules = [Catalog.rule(id: "serial.fifo")!, Catalog.rule(id: "group.wait")!]
+            let rules = [Catalog.builtIn.rule(id: "serial.fifo")!, Catalog.builtIn.rule(id: "group.wait")!]
             let results = [
                 RuleResult(engine: "system", rule: "serial.fifo", outcomes: Array(repeating: RunOutcome(.pass), count: 20), seconds: 2),
                 RuleResult(engine: "system", rule: "group.wait",

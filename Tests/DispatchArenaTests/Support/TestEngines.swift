@@ -1,3 +1,4 @@
+import Bench
 import Conformance
 import Contenders
 import Glibc
@@ -6,7 +7,7 @@ import Harness
 /// Every engine a test can name: the registered ones and the mutants.
 enum TestEngines {
     static func named(_ name: String) -> (any Engine)? {
-        EngineRegistry.engine(named: name) ?? Mutants.engine(named: name)
+        Contender.builtIn.first { $0.name == name }?.engine ?? Mutants.engine(named: name)
     }
 
     /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`
@@ -14,18 +15,18 @@ enum TestEngines {
     /// pools, the lock-free structures, the actor engine's async waits) follow it too.
     static let catalogEngines: [String] = {
         guard let chosen = getenv("ARENA_ENGINES").map({ String(cString: $0) }), !chosen.isEmpty else {
-            return EngineRegistry.names
+            return Contender.builtIn.map(\.name)
         }
         let names = chosen.split(separator: ",").map(String.init)
-        return EngineRegistry.names.filter(names.contains)
+        return Contender.builtIn.map(\.name).filter(names.contains)
     }()
 
     /// A rule of the catalog, or one of the tests' own probes (`HappensBefore`).
-    static func rule(id: String) -> Rule? { Catalog.rule(id: id) ?? HappensBefore.rule(id: id) }
+    static func rule(id: String) -> Rule? { Catalog.builtIn.rule(id: id) ?? HappensBefore.rule(id: id) }
 
     /// Ids of the catalog's behaviour rules and misuse rules.
-    static let behaviourRules = Catalog.rules.filter { !$0.isMisuse }.map(\.id)
-    static let misuseRules = Catalog.rules.filter(\.isMisuse).map(\.id)
+    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse }.map(\.id)
+    static let misuseRules = Catalog.builtIn.rules.filter(\.isMisuse).map(\.id)
 }
 
 extension ChildOutcome {
@@ -72,9 +73,9 @@ let sanitizerKeepsExitCode: Void = {
 func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> (Status, String)? {
     let request = ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))
     let result = await #expect(processExitsWith: exit, observing: [\.standardErrorContent]) { [request = request as ChildRequest] in
-        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.rule(id: request.rule)!)
+        await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.builtIn.rule(id: request.rule)!)
     }
-    guard let result, let misuse = Catalog.rule(id: rule)?.misuse else { return nil }
+    guard let result, let misuse = Catalog.builtIn.rule(id: rule)?.misuse else { return nil }
     return MisuseVerdict.judge(ChildOutcome(result), rule: misuse)
 }
 
