@@ -63,8 +63,9 @@ public struct ContentionWorkload: Workload {
 
 /// A counter that only ever changes inside blocks of one serial queue, which is what makes it safe: the queue is
 /// the lock. (A broken engine that overlaps blocks loses increments, and the check sees it.)
-@usableFromInline final class SharedCounter: @unchecked Sendable {
-    @usableFromInline var value = 0
+public final class SharedCounter: @unchecked Sendable {
+    /// The count; read and written only inside blocks of the queue that guards it (or after it drained).
+    public var value = 0
 
-    @inlinable init() {}
+    @inlinable public init() {}
 }

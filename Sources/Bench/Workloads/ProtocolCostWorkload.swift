@@ -77,15 +77,17 @@ public struct ProtocolCostWorkload: Workload {
     }
 
     /// The loop as every workload calls an engine: generic over the queue type, specialised where the caller knows it.
+    /// Public, with `witness`, so that an executor author can pair both with a loop of their own on their concrete
+    /// queue type (docs/EXTENDING.md shows how): a few ns of bookkeeping beside `operations` calls of the queue.
     @inline(never)
-    @inlinable static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable public static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop, never specialised: each call goes through the queue type's witness table.
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
-    @inlinable static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable public static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
