@@ -1,0 +1,173 @@
+import Contenders
+import Glibc
+
+/// A serial or concurrent queue: a FIFO of jobs and a few counters, under the engine's lock.
+///
+/// A job may start when it is at the head and every queue along its chain (this queue, its target, the target's
+/// target, …) lets it: none suspended, inactive or held alone, and each link the job needs alone (this queue when it
+/// is serial or the job a barrier; every serial queue above) running nothing. A started job counts in `busy` on every
+/// link: that is how queues targeting a serial queue are serialised with it.
+public final class MinimalQueue: EngineQueue, @unchecked Sendable {
+    enum Job {
+        case block(@Sendable () -> Void, barrier: Bool)
+        case sync(ticket: Int, barrier: Bool)  // a sync caller's place in line: the caller starts it and runs its block
+        case retarget(MinimalQueue)  // an active queue's new target, taking effect between the jobs around it
+
+        var isBarrier: Bool {
+            switch self {
+            case .block(_, let barrier), .sync(_, let barrier): barrier
+            case .retarget: true
+            }
+        }
+        var isSync: Bool { if case .sync = self { true } else { false } }
+    }
+
+    /// The label given at creation; free.
+    public let label: String
+    /// Serial or concurrent; free.
+    public let kind: QueueKind
+    let runtime: Runtime
+    // Guarded by the engine's lock:
+    private(set) var jobs: ArraySlice<Job> = []  // a slice, so that taking the head is O(1)
+    var target: MinimalQueue?  // nil only for the global queue
+    private(set) var listed = false  // in the runtime's ready list: exactly while there are jobs
+    private var busy = 0  // jobs running through this queue: its own and those of queues targeting it
+    private var heldAlone = false  // one of them needs this queue to itself
+    private var suspensions = 0, inactive: Bool, tickets = 0
+    private var specifics: [ObjectIdentifier: Any] = [:]
+
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: MinimalQueue?, runtime: Runtime) {
+        (self.label, self.kind, self.runtime, inactive) = (label, kind, runtime, startsInactive)
+        self.target = target ?? runtime.global
+    }
+
+    deinit {
+        if suspensions > 0 { misuse("released while suspended: queue '\(label)'") }
+    }
+
+    /// This queue and every queue above it.
+    var chain: UnfoldFirstSequence<MinimalQueue> { sequence(first: self, next: \.target) }
+
+    /// Submits `block`: one lock round and a broadcast.
+    public func async(_ block: @escaping @Sendable () -> Void) { runtime.changing { enqueue(block) } }
+    /// Submits a work item, as `async` does.
+    public func async(_ item: MinimalWorkItem) { async { item.perform() } }
+    /// Submits a work item once `deadline` passed, as `asyncAfter` does.
+    public func asyncAfter(deadline: Deadline, _ item: MinimalWorkItem) {
+        asyncAfter(deadline: deadline) { item.perform() }
+    }
+
+    /// Submits `block` as a barrier (a plain block on a serial queue): one lock round and a broadcast.
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
+        runtime.changing { enqueue(.block(block, barrier: true)) }
+    }
+
+    /// Submits `block` once `deadline` passed: one lock round and an entry in the timer list.
+    public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        runtime.changing { runtime.after(deadline) { [self] in enqueue(block) } }
+    }
+
+    /// With the lock held: appends a plain block.
+    func enqueue(_ block: @escaping @Sendable () -> Void) { enqueue(.block(block, barrier: false)) }
+
+    /// With the lock held: appends `job`, joining the runtime's ready list.
+    func enqueue(_ job: Job) {
+        jobs.append(job)
+        if !listed { runtime.ready.append(self) }
+        listed = true
+        runtime.addWorker()
+    }
+
+    /// With the lock held: takes the head job, leaving the ready list when it was the last.
+    func takeHead() -> Job {
+        if jobs.count == 1 { runtime.ready.removeAll { $0 === self } }
+        listed = jobs.count > 1
+        return jobs.popFirst()!
+    }
+
+    /// With the lock held: whether the head job may start now; `alone` when it needs this queue to itself.
+    func mayStart(alone: Bool) -> Bool {
+        chain.allSatisfy { link in
+            (link.suspensions == 0 || link === runtime.global) && !link.inactive && !link.heldAlone
+                && !(needs(link, alone: alone) && link.busy > 0)
+        }
+    }
+
+    /// With the lock held: counts a job of this queue starting (`by: 1`) or ending (`by: -1`) on every link.
+    func hold(alone: Bool, by change: Int) {
+        for link in chain {
+            link.busy += change
+            if needs(link, alone: alone) { link.heldAlone = change > 0 }
+        }
+    }
+
+    /// Whether a job of this queue needs `link` to itself: this queue when `alone`, the links above when serial.
+    private func needs(_ link: MinimalQueue, alone: Bool) -> Bool { link === self ? alone : link.kind == .serial }
+
+    /// Runs `block` on the calling thread once the jobs before it started and the chain lets it in: two lock rounds
+    /// when the queue is free, else sleeps on the engine's condition.
+    public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
+    /// As `sync`, holding the queue alone.
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: true, block) }
+
+    private func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
+        let alone = barrier || kind == .serial
+        runtime.changing {
+            // The thread holds the chains of the jobs it runs: waiting to hold one of those links alone never ends.
+            let held = runtime.entered[pthread_self(), default: []].flatMap(\.chain)
+            for link in chain where needs(link, alone: alone) && held.contains(where: { $0 === link }) {
+                misuse("sync called from a job already running on queue '\(link.label)' (deadlock)")
+            }
+            tickets += 1
+            let ticket = tickets
+            enqueue(.sync(ticket: ticket, barrier: barrier))
+            _ = runtime.wait(until: .distantFuture) {
+                guard case .sync(ticket, _)? = jobs.first else { return false }
+                return mayStart(alone: alone)
+            }
+            _ = takeHead()
+            runtime.start(self, alone: alone)
+        }
+        defer { runtime.changing { runtime.finish(self, alone: alone) } }
+        return try block()
+    }
+
+    /// Counts one more suspension: one lock round.
+    public func suspend() { runtime.locked { suspensions += 1 } }
+    /// Lets an inactive queue run: one lock round and a broadcast.
+    public func activate() { runtime.changing { inactive = false } }
+
+    /// Undoes one `suspend()`: one lock round and a broadcast. Resuming more often than suspended stops the process.
+    public func resume() {
+        runtime.changing {
+            if suspensions == 0 { misuse("over-resume: resume() without a matching suspend() on queue '\(label)'") }
+            suspensions -= 1
+        }
+    }
+
+    /// Changes the target at once when nothing of the queue runs and it is inactive or empty, else through a marker in
+    /// the FIFO, between two jobs: one lock round and a walk up the new chain.
+    public func setTarget(_ newTarget: MinimalQueue) {
+        runtime.changing {
+            if self === runtime.global || newTarget.chain.contains(where: { $0 === self }) {
+                misuse("setTarget would retarget the global queue or make a cycle: queue '\(label)'")
+            }
+            if busy == 0 && (inactive || jobs.isEmpty) { target = newTarget } else { enqueue(.retarget(newTarget)) }
+        }
+    }
+
+    /// Sets (or with `nil` removes) the value for `key` on this queue: one lock round.
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
+        runtime.locked { specifics[ObjectIdentifier(key)] = value }
+    }
+
+    /// The value for `key` set on this queue itself: one lock round.
+    public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        runtime.locked { specifics[ObjectIdentifier(key)] } as? Value
+    }
+
+    /// With the lock held: the value for `key` on this queue or the nearest queue above it.
+    func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        chain.lazy.compactMap { $0.specifics[ObjectIdentifier(key)] }.first { _ in true } as? Value
+    }
+}
