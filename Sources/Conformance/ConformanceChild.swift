@@ -1,7 +1,5 @@
 import Contenders
-import FoundationEssentials
 import Harness
-import Glibc
 
 /// One rule on one engine, as a child process is asked to run it.
 public struct ChildRequest: Sendable, Codable, Equatable {

@@ -1,6 +1,5 @@
 import Contenders
 import FoundationEssentials
-import Glibc
 import Harness
 
 /// One point on one engine, as a child process is asked to measure it.
@@ -59,7 +58,7 @@ public enum BenchChild {
             result.seconds = seconds
             return result
         }
-        let ending = ChildEnding(outcome.termination, quoting: outcome.standardError.split(separator: "\n"))
+        let ending = ChildEnding(outcome.termination, quoting: transcript.trailing)
         let failure = ending.description.map { Failure(.error, $0) }
             ?? Failure(.stopped, "exceeded the time budget of \(request.settings.budgetSeconds) s and was stopped")
         return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: seconds)
