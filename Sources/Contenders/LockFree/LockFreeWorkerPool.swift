@@ -186,23 +186,35 @@ final class LockFreeWorkerPool: @unchecked Sendable {
     }
 
     /// A few microseconds of looking before sleeping: work often arrives within them. While it spins the worker
-    /// counts as searching, and pushes skip waking sleepers; so the last searcher to find work wakes a sleeper to
-    /// search in its place (Tokio's rule), and one giving up looks once more after leaving the count.
+    /// counts as searching, and pushes skip waking sleepers; so the last searcher to find work hands the search on
+    /// (Tokio's rule, `handOffSearch`), and one giving up looks once more after leaving the count, handing on the
+    /// same way if that look finds work.
     private func spin(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
         searching.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
         for round in 0..<64 {
             for _ in 0..<(round < 32 ? 16 : 64) { clinux_cpu_relax() }
             if let job = findWork(worker) {
-                if searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
-                    let sleepers = parked.atomic.pointee.load(ordering: .relaxed)
-                    if sleepers != 0 { wakeOne(sleepers) }
-                }
+                if searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 { handOffSearch() }
                 return job
             }
         }
-        searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent)
+        let wasLast = searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent).newValue == 0
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        return findWork(worker)
+        let job = findWork(worker)
+        if job != nil && wasLast { handOffSearch() }
+        return job
+    }
+
+    /// The last searcher found work. Pushes made while it searched woke nobody, and it runs only one job: it wakes a
+    /// sleeper to search in its place, or, with none asleep and work still waiting, makes room for that work (a
+    /// thread, or the watch). Without this, a second job pushed meanwhile waits for a worker that may be blocked.
+    private func handOffSearch() {
+        let sleepers = parked.atomic.pointee.load(ordering: .relaxed)
+        if sleepers != 0 {
+            wakeOne(sleepers)
+        } else if hasWork {
+            makeRoomForWork()
+        }
     }
 
     /// Sleeps until claimed by a push, or 1 s for a thread beyond the width. Returns work found on the way.

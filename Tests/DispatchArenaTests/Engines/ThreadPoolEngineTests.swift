@@ -1,5 +1,6 @@
 import Contenders
 import Glibc
+import Harness
 import Synchronization
 import Testing
 
@@ -129,6 +130,34 @@ extension ArenaTests {
             }
             #expect(submitters.wait(until: .now() + .seconds(20)) == .success)
             #expect(done.wait(until: .now() + .seconds(20)) == .success, "\(tally.done.load(ordering: .relaxed)) of \(expected) blocks ran")
+        }
+
+        /// The window `global.concurrent` hit about once in 900 rounds on the lock-free pool: both pushes skip waking
+        /// anyone because a worker is searching, that worker takes the first block (which blocks where the engine
+        /// cannot see), and the second must still find a thread. Many quick rounds make the window likely.
+        @Test("a block blocked where the engine cannot see never strands the one pushed after it", arguments: Kind.chosen)
+        func blockedBlockStrandsNothing(_ kind: Kind) {
+            blockedBlockStrandsNothing(kind.make())
+        }
+
+        private func blockedBlockStrandsNothing<E: ThreadPoolEngine>(_ engine: E) {
+            defer { engine.shutdown() }
+            for round in 0..<3000 {
+                let second = Latch(), done = Latch(2)
+                let sawSecond = Atomic<Bool>(false)
+                engine.globalQueue.async {
+                    sawSecond.store(second.wait(.seconds(2)), ordering: .relaxed)
+                    done.countDown()
+                }
+                engine.globalQueue.async {
+                    second.countDown()
+                    done.countDown()
+                }
+                guard done.wait(.seconds(5)), sawSecond.load(ordering: .relaxed) else {
+                    Issue.record("round \(round): the second block did not run while the first waited for it")
+                    return
+                }
+            }
         }
     }
 }
