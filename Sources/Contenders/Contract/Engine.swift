@@ -56,8 +56,8 @@ public protocol Engine: Sendable {
     /// every call returned. The caller takes part. `iterations == 0` returns at once.
     func apply(iterations: Int, _ body: @Sendable (Int) -> Void)
 
-    /// A work item wrapping `block`. `label` names it in diagnostics.
-    func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> WorkItem
+    /// A work item wrapping `block`, run as `flags` say. `label` names it in diagnostics.
+    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> WorkItem
 
     /// A new, inactive user-data source whose handlers run on `queue`.
     func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource
@@ -100,6 +100,11 @@ extension Engine {
 
     /// Why this engine lacks `capability`, or `nil` when it has it.
     public func reasonUnsupported(_ capability: Capability) -> String? { limits[capability] }
+
+    /// A work item wrapping `block`, with no flags.
+    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> WorkItem {
+        makeWorkItem(label: label, flags: [], block)
+    }
 
     /// A new active queue of `kind` targeting the global queue.
     public func makeQueue(label: String, kind: QueueKind = .serial) -> Queue {

@@ -17,6 +17,10 @@ public protocol EngineGroup: AnyObject, Sendable {
     /// Submits `block` to `queue` once the group is empty (at once when it is empty now).
     func notify(queue: Queue, _ block: @escaping @Sendable () -> Void)
 
+    /// Submits `item` to `queue` once the group is empty, as `Queue.async(item)` would: a cancelled item skips its
+    /// block, and its own notifications still fire.
+    func notify(queue: Queue, item: Queue.WorkItem)
+
     /// Blocks until the group is empty or `deadline` passed.
     func wait(until deadline: Deadline) -> WaitResult
 }

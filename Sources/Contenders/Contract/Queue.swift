@@ -50,9 +50,22 @@ public protocol EngineQueue: AnyObject, Sendable {
     /// Lets a queue created inactive run; further calls do nothing.
     func activate()
 
-    /// Sets (or, with `nil`, removes) the value for `key` on this queue.
+    /// Sets (or, with `nil`, removes) the value for `key` on this queue. The value replaced or removed is released
+    /// (its destructor runs, at once or soon on another thread; libdispatch runs it on a global queue), and every
+    /// value still set is released once when the queue goes.
     func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?)
 
     /// The value for `key` set on this queue itself (targets are not consulted).
     func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value?
+
+    /// The object the queue hands its finalizer (`dispatch_set_context`); `nil` until set.
+    var context: QueueContext? { get set }
+
+    /// Sets the block run once the queue is gone (`dispatch_set_finalizer_f`): after its last reference was released
+    /// and every block submitted to it ran, it is submitted to the queue's target with the context. It never runs
+    /// when the context is `nil` at that moment. The global queue is never gone.
+    func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?)
 }
+
+/// What a queue's context may be: any object that can cross threads.
+public typealias QueueContext = AnyObject & Sendable

@@ -10,6 +10,10 @@ public protocol EngineSource: AnyObject, Sendable {
     /// Sets the block run for each batch of events.
     func setEventHandler(_ handler: (@Sendable () -> Void)?)
 
+    /// Sets the block run once, on the source's queue, when the source is activated: before any event handler call.
+    /// A source cancelled before it was activated never runs it. Set it before `activate()`.
+    func setRegistrationHandler(_ handler: (@Sendable () -> Void)?)
+
     /// Sets the block run once after cancellation, after the last event handler call finished.
     func setCancelHandler(_ handler: (@Sendable () -> Void)?)
 

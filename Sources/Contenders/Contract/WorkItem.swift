@@ -1,3 +1,14 @@
+/// How a work item runs, beyond its block (`DispatchWorkItemFlags`, `dispatch_block_flags_t`).
+public struct WorkItemFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Submitted to a concurrent queue, the item is a barrier: it starts after every earlier block finished and runs
+    /// alone. On a serial queue it is a plain block; on the global queue too (libdispatch ignores barriers there).
+    public static let barrier = WorkItemFlags(rawValue: 1 << 0)
+}
+
 /// A work item: a block with an identity, which can be cancelled, waited for and followed by a notification.
 public protocol EngineWorkItem: AnyObject, Sendable {
     /// The engine's queue type.

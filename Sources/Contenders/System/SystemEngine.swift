@@ -56,8 +56,8 @@ public struct SystemEngine: Engine {
         DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
     }
 
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> SystemWorkItem {
-        SystemWorkItem(label: label, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> SystemWorkItem {
+        SystemWorkItem(label: label, flags: flags, block: block)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: SystemQueue) -> SystemUserDataSource {

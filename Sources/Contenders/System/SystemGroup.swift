@@ -30,6 +30,10 @@ public final class SystemGroup: EngineGroup {
         group.notify(queue: queue.dispatchQueue, execute: block)
     }
 
+    public func notify(queue: SystemQueue, item: SystemWorkItem) {
+        group.notify(queue: queue.dispatchQueue, work: item.dispatchItem)
+    }
+
     public func wait(until deadline: Deadline) -> WaitResult {
         WaitResult(group.wait(timeout: deadline.dispatchTime))
     }

@@ -22,6 +22,9 @@ public final class SystemQueue: EngineQueue {
     /// Whether the queue still waits for `activate()`; libdispatch also refuses to release an inactive queue.
     private let inactive: Atomic<Bool>
 
+    /// The context and finalizer, kept in libdispatch's own slots.
+    private let finalization = SystemQueueContext()
+
     init(label: String, kind: QueueKind, startsInactive: Bool, target: SystemQueue?) {
         self.label = label
         self.kind = kind
@@ -141,5 +144,14 @@ public final class SystemQueue: EngineQueue {
 
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         dispatchQueue.getSpecific(key: key.dispatchKey)?.value
+    }
+
+    public var context: QueueContext? {
+        get { finalization.current }
+        set { finalization.set(context: newValue, on: dispatchQueue) }
+    }
+
+    public func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) {
+        finalization.set(finalizer: finalizer, on: dispatchQueue)
     }
 }

@@ -33,6 +33,10 @@ public class SystemSource: EngineSource, @unchecked Sendable {
         }
     }
 
+    public func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) {
+        source.setRegistrationHandler(handler: handler)
+    }
+
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) {
         source.setCancelHandler(handler: handler)
     }

@@ -10,9 +10,9 @@ public final class SystemWorkItem: EngineWorkItem {
     nonisolated(unsafe) let dispatchItem: DispatchWorkItem
     private let waited = Atomic<Bool>(false)
 
-    init(label: String, block: @escaping @Sendable () -> Void) {
+    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
-        dispatchItem = DispatchWorkItem(block: block)
+        dispatchItem = DispatchWorkItem(flags: flags.contains(.barrier) ? .barrier : [], block: block)
     }
 
     public func perform() { dispatchItem.perform() }
