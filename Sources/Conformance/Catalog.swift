@@ -35,6 +35,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let targets = Concept("targets", heading: "Target queues")
     public static let suspension = Concept("suspension", heading: "Suspend, resume, activation")
     public static let specific = Concept("specific", heading: "Queue-specific values")
+    public static let context = Concept("context", heading: "Context and finalizers")
     public static let groups = Concept("groups", heading: "Groups")
     public static let semaphores = Concept("semaphores", heading: "Semaphores")
     public static let once = Concept("once", heading: "Once")
@@ -48,7 +49,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
-        queues, barriers, targets, suspension, specific, groups, semaphores, once, apply, after, workItems, sources,
+        queues, barriers, targets, suspension, specific, context, groups, semaphores, once, apply, after, workItems, sources,
         timers, descriptors, misuse,
     ]
 }
@@ -98,7 +99,7 @@ public struct Catalog: Sendable {
 
     static let families: [any RuleFamily.Type] = [
         QueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
-        GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
+        ContextRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, MisuseRules.self,
     ]
 

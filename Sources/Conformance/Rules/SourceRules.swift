@@ -8,6 +8,7 @@ enum SourceRules: RuleFamily {
         SourceAddCoalesces.self, SourceOrCoalesces.self, SourceReplace.self, SourceDataReset.self,
         SourceZeroMerge.self, SourceHandlerNotReentrant.self, SourceOnTarget.self, SourceInactive.self,
         SourceSuspendCoalesces.self, SourceCancel.self, SourceCancelHandlerOnlyIfCancelled.self,
+        SourceRegistrationFirst.self, SourceRegistrationNotIfCancelled.self,
     ]
 }
 
@@ -307,5 +308,63 @@ enum SourceCancelHandlerOnlyIfCancelled: BehaviourRule {
         Timing.pause(.milliseconds(50))
         queue.sync {}
         try expect(cancelRuns.value == 0, "\(cancelRuns.value) cancel handlers ran for sources released without cancel")
+    }
+}
+
+enum SourceRegistrationFirst: BehaviourRule {
+    static let id = "source.registration-first"
+    static let title = "The registration handler runs once, on the source's queue, before any event handler call."
+    static let source = """
+        dispatch_source_set_registration_handler(3) in dispatch_source_create(3): 'the registration handler ... is \
+        submitted to the source's target queue ... before any event handler'
+        """
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let key = SpecificKey<String>("arena.source.registration")
+        for round in 0..<5 {
+            let queue = engine.makeQueue(label: "arena.source.registration.\(round)")
+            queue.setSpecific(key, "its queue")
+            let calls = Recorder<String>()
+            let source = engine.makeUserDataSource(label: "arena.source.registration.\(round)", merge: .add, queue: queue)
+            source.setEventHandler { calls.append("event") }
+            source.setRegistrationHandler {
+                calls.append(engine.currentSpecific(key) == "its queue" ? "registration" : "registration off its queue")
+            }
+            source.merge(2)  // before activation: delivered after it, and after the registration handler
+            source.activate()
+            source.activate()
+            source.merge(1)
+            let delivered = Timing.eventually { calls.elements.filter { $0 == "event" }.count >= 1 }
+            Timing.pause(.milliseconds(5))
+            cancelAndDrain(source)
+            let seen = calls.elements
+            try expect(delivered, "round \(round): no event handler call (calls: \(seen))")
+            try expect(seen.first == "registration" && seen.dropFirst().allSatisfy { $0 == "event" },
+                       "round \(round): calls in order \(seen) (one registration first, on its queue, expected)")
+        }
+    }
+}
+
+enum SourceRegistrationNotIfCancelled: BehaviourRule {
+    static let id = "source.registration-not-if-cancelled"
+    static let title = "A source cancelled before it was activated never runs its registration handler; its cancel handler runs."
+    static let source = """
+        dispatch_source_set_registration_handler(3) in dispatch_source_create(3): 'if the source is canceled before \
+        it is activated, the registration handler is never called'
+        """
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let registered = Counter()
+        let cancelled = Latch()
+        let source = engine.makeUserDataSource(label: "arena.source.registration-cancelled", merge: .add,
+                                               queue: engine.makeQueue(label: "arena.source.registration-cancelled"))
+        source.setRegistrationHandler { registered.add() }
+        source.setCancelHandler { cancelled.countDown() }
+        source.merge(1)
+        source.cancel()
+        source.activate()
+        try expectOpens(cancelled, "the cancel handler")
+        Timing.pause(Timing.quietPeriod)
+        try expect(registered.value == 0, "the registration handler ran \(registered.value) times")
     }
 }

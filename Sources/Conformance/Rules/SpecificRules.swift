@@ -4,7 +4,9 @@ import Harness
 /// Queue-specific values.
 enum SpecificRules: RuleFamily {
     static let concept = Concept.specific
-    static let rules: [any ConformanceRule.Type] = [SpecificOwnQueue.self, SpecificInherited.self]
+    static let rules: [any ConformanceRule.Type] = [
+        SpecificOwnQueue.self, SpecificInherited.self, SpecificDestructorOnReplace.self, SpecificDestructorOnRelease.self,
+    ]
 }
 
 enum SpecificOwnQueue: BehaviourRule {
@@ -82,5 +84,69 @@ enum SpecificInherited: BehaviourRule {
         middle.setSpecific(key, nil)
         leaf.setSpecific(key, nil)
         try expect(leaf.sync { engine.currentSpecific(key) } == 1, "after removing nearer values the root's value is not visible")
+    }
+}
+
+/// A specific value whose destructor (deinit) a rule can count.
+final class DestructorProbe: Sendable {
+    let name: String
+    let destroyed: Recorder<String>
+    init(_ name: String, _ destroyed: Recorder<String>) {
+        self.name = name
+        self.destroyed = destroyed
+    }
+    deinit { destroyed.append(name) }
+}
+
+enum SpecificDestructorOnReplace: BehaviourRule {
+    static let id = "specific.destructor-on-replace"
+    static let title = "Replacing a specific value, or setting it to nil, runs the old value's destructor, once."
+    static let source = """
+        dispatch_queue_set_specific(3): 'the destructor function is invoked ... when a new context is set for the same \
+        key, or when all references to the queue have been released'; libdispatch tests context_for_key.c
+        """
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let key = SpecificKey<DestructorProbe>("arena.specific.destructor")
+        let destroyed = Recorder<String>()
+        let queue = engine.makeQueue(label: "arena.specific.replace")
+        queue.setSpecific(key, DestructorProbe("first", destroyed))
+        queue.setSpecific(key, DestructorProbe("second", destroyed))
+        try expectEventually("the replaced value's destructor") { destroyed.elements == ["first"] }
+        try expect(queue.getSpecific(key)?.name == "second", "the queue holds \(String(describing: queue.getSpecific(key)?.name))")
+        queue.setSpecific(key, nil)
+        try expectEventually("the removed value's destructor") { destroyed.count == 2 }
+        Timing.pause(Timing.quietPeriod)
+        try expect(destroyed.elements == ["first", "second"], "destructors ran for \(destroyed.elements)")
+        withExtendedLifetime(queue) {}
+    }
+}
+
+enum SpecificDestructorOnRelease: BehaviourRule {
+    static let id = "specific.destructor-on-release"
+    static let title = "When a queue goes, the destructor of every value still set on it runs exactly once."
+    static let source = """
+        dispatch_queue_set_specific(3) ('when all references to the queue have been released'); libdispatch tests \
+        context_for_key.c
+        """
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let destroyed = Recorder<String>()
+        let keys = (0..<3).map { SpecificKey<DestructorProbe>("arena.specific.release.\($0)") }
+        let blocksDone = Latch(10)
+        do {
+            let queue = engine.makeQueue(label: "arena.specific.release", kind: .concurrent)
+            for (index, key) in keys.enumerated() { queue.setSpecific(key, DestructorProbe("value \(index)", destroyed)) }
+            for _ in 0..<10 {
+                queue.async {
+                    _ = keys.map { engine.currentSpecific($0)?.name }
+                    blocksDone.countDown()
+                }
+            }
+        }
+        try expectOpens(blocksDone, "ten blocks reading the values")
+        try expectEventually("three destructors after the queue went") { destroyed.count >= 3 }
+        Timing.pause(Timing.quietPeriod)
+        try expect(destroyed.elements.sorted() == ["value 0", "value 1", "value 2"], "destructors ran for \(destroyed.elements)")
     }
 }

@@ -6,7 +6,7 @@ enum WorkItemRules: RuleFamily {
     static let concept = Concept.workItems
     static let rules: [any ConformanceRule.Type] = [
         WorkItemCancelBefore.self, WorkItemCancelDuring.self, WorkItemNotify.self, WorkItemWait.self,
-        WorkItemAfterCancelled.self, WorkItemDoubleWait.self,
+        WorkItemAfterCancelled.self, WorkItemDoubleWait.self, WorkItemBarrierFlag.self, WorkItemGroupNotify.self,
     ]
 }
 
@@ -173,5 +173,77 @@ enum WorkItemDoubleWait: MisuseRule {
         engine.globalQueue.async(item)
         _ = item.wait(until: .distantFuture)
         _ = item.wait(until: .distantFuture)
+    }
+}
+
+enum WorkItemBarrierFlag: BehaviourRule {
+    static let id = "workitem.barrier-flag"
+    static let title = "A work item flagged barrier, on a concurrent queue, starts after the blocks before it and runs alone."
+    static let source = "DISPATCH_BLOCK_BARRIER in dispatch_block_create(3) (block.h); DispatchWorkItemFlags.barrier"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.barrier", kind: .concurrent)
+        let meter = ConcurrencyMeter()
+        let finished = Counter()
+        let seen = Recorder<String>()
+        let done = Latch(5 * 9)
+        for round in 0..<5 {
+            for _ in 0..<4 {
+                queue.async {
+                    meter.measure { Timing.pause(.milliseconds(2)) }
+                    finished.add()
+                    done.countDown()
+                }
+            }
+            let item = engine.makeWorkItem(label: "arena.workitem.barrier.\(round)", flags: .barrier) {
+                let inside = meter.enter()
+                let before = finished.value
+                Timing.pause(.milliseconds(3))
+                meter.leave()
+                if inside != 1 || before != round * 8 + 4 {
+                    seen.append("round \(round): \(inside) inside with it, \(before - round * 8) of 4 earlier finished")
+                }
+                done.countDown()
+            }
+            queue.async(item)
+            for _ in 0..<4 {
+                queue.async {
+                    meter.measure { Timing.pause(.milliseconds(2)) }
+                    finished.add()
+                    done.countDown()
+                }
+            }
+        }
+        try expectOpens(done, "5 rounds of 4 blocks, a barrier item, 4 blocks")
+        try expect(seen.count == 0, seen.elements.prefix(2).joined(separator: "; "))
+        try expect(meter.maximum > 1, "blocks never overlapped (peak \(meter.maximum)): the queue is not concurrent")
+    }
+}
+
+enum WorkItemGroupNotify: BehaviourRule {
+    static let id = "workitem.group-notify"
+    static let title = "A group notifies with a work item once empty: the item runs then; a cancelled one skips its block and still notifies."
+    static let source = "dispatch_group_notify(3) with a block object (DispatchGroup.notify(queue:work:)); dispatch_block_cancel(3)"
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.group-notify")
+        for round in 0..<10 {
+            let group = engine.makeGroup(label: "arena.workitem.group-notify.\(round)")
+            let left = Counter()
+            let ran = Recorder<Int>()
+            let notified = Latch(2)
+            let item = engine.makeWorkItem(label: "arena.workitem.group-notify.\(round)") { ran.append(left.value) }
+            let skipped = engine.makeWorkItem(label: "arena.workitem.group-notify.cancelled.\(round)") { ran.append(-1) }
+            skipped.cancel()
+            for piece in [item, skipped] { piece.notify(queue: queue) { notified.countDown() } }
+            group.enter()
+            group.notify(queue: queue, item: item)
+            group.notify(queue: queue, item: skipped)
+            Timing.pause(.milliseconds(round % 3))
+            left.add()
+            group.leave()
+            try expectOpens(notified, "round \(round): both items' notifications")
+            try expect(ran.elements == [1], "round \(round): the items' blocks saw \(ran.elements) ([1]: the first, after the leave; -1: the cancelled one ran)")
+        }
     }
 }

@@ -35,7 +35,7 @@
 ///
 /// ## Locks, all off the hot paths
 /// - `PoolGrowth` (a pthread mutex): starting, retiring and joining threads, and the starvation watch's 10 ms look.
-/// - `LockFreeSpecifics` (a pthread mutex per queue): queue-specific values.
+/// - `LockFreeQueueAttachments` (a pthread mutex per queue): queue-specific values, the context and the finalizer.
 /// - Neutral plumbing shared with the mutex engine: `EngineServices` (starting the timer thread and the reactor on
 ///   first use), `TimerThread` (its heap: asyncAfter and timers),
 ///   `EpollReactor` (its registration table: descriptor sources), `SignalHub` (its listener table: signal sources).
@@ -83,8 +83,8 @@ public struct LockFreeEngine: Engine {
         LockFreeApply.run(iterations: iterations, on: runtime.pool, body)
     }
 
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> LockFreeWorkItem {
-        LockFreeWorkItem(label: label, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> LockFreeWorkItem {
+        LockFreeWorkItem(label: label, flags: flags, block: block)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: LockFreeQueue) -> LockFreeUserDataSource {

@@ -43,11 +43,21 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
         // next round at once, and a notify it registers belongs to that round, not to this one.
         let due = notifications.takeAll()
         if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
-        for notification in due { notification.queue.async(notification.block) }
+        for submit in due { submit() }
     }
 
     public func notify(queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
         notifications.push(queue, block)
+        submitIfEmpty()
+    }
+
+    public func notify(queue: LockFreeQueue, item: LockFreeWorkItem) {
+        notifications.push(queue, item)
+        submitIfEmpty()
+    }
+
+    /// After a push: the group may be empty already, and then nobody else will submit it.
+    private func submitIfEmpty() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         if outstanding.word.pointee.load(ordering: .acquiring) == 0 { notifications.submitAll() }
     }

@@ -51,7 +51,7 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     let width = PaddedAtomic<UInt64>(0)
     /// A barrier the dispatcher took and is waiting to run.
     nonisolated(unsafe) var stashed: LockFreeJob?
-    let specifics = LockFreeSpecifics()
+    let attachments = LockFreeQueueAttachments()
 
     init(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?, runtime: LockFreeRuntime, isGlobal: Bool = false) {
         self.label = label
@@ -64,10 +64,13 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
         doorbell.work = .drain(Unmanaged.passUnretained(self))
     }
 
+    /// The last reference is gone, so every job has run: `scheduled` holds a retain, and so does every block fanned
+    /// out. The finalizer goes to the target with the context.
     deinit {
         let state = state.atomic.pointee.load(ordering: .relaxed)
         if state >> 40 > 0 && !isGlobal { misuse("released while suspended: queue '\(label)'") }
         if state & Self.inactiveBit != 0 { misuse("released while inactive: queue '\(label)'") }
+        if let finalization = attachments.finalization { (target ?? runtime.global).async(finalization) }
     }
 
     @inline(__always) static func count(_ state: UInt64) -> UInt64 { state & countMask }
@@ -88,14 +91,17 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
         enqueue(LockFreeJob(.barrier(block)))
     }
 
-    public func async(_ item: LockFreeWorkItem) { async { item.perform() } }
+    /// A barrier item is a barrier here (on the global queue `barrierAsync` is plain, as in libdispatch).
+    public func async(_ item: LockFreeWorkItem) {
+        if item.flags.contains(.barrier) { barrierAsync { item.perform() } } else { async { item.perform() } }
+    }
 
     public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
         runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(block) }
     }
 
     public func asyncAfter(deadline: Deadline, _ item: LockFreeWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(item) }
     }
 
     /// Reserves a slot, links the job, and rings the doorbell if the queue just became runnable work.

@@ -47,11 +47,11 @@ extension LockFreeQueue {
     }
 
     public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
-        specifics.set(ObjectIdentifier(key), value)
+        attachments.set(ObjectIdentifier(key), value)
     }
 
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        specifics.get(ObjectIdentifier(key)) as? Value
+        attachments.get(ObjectIdentifier(key)) as? Value
     }
 
     /// The value for `key` on this queue or the nearest queue above it; called by a thread inside this queue, which
@@ -59,9 +59,16 @@ extension LockFreeQueue {
     func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         var link: LockFreeQueue? = self
         while let queue = link {
-            if let value = queue.specifics.get(ObjectIdentifier(key)) { return value as? Value }
+            if let value = queue.attachments.get(ObjectIdentifier(key)) { return value as? Value }
             link = queue.target
         }
         return nil
     }
+
+    public var context: QueueContext? {
+        get { attachments.currentContext }
+        set { attachments.set(context: newValue) }
+    }
+
+    public func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) { attachments.set(finalizer: finalizer) }
 }

@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// Handlers are replaced without a lock: a setter publishes a box by exchange (releasing any box not yet adopted);
 /// the delivery, the only reader, adopts it by exchange before running. Cancel sets its bit; the cancel handler runs
-/// once, from whichever party holds in-flight when it sees the bit.
+/// once, from whichever party holds in-flight when it sees the bit. Activation with a registration handler set takes
+/// in-flight in the same CAS that sets active, so the registration call runs before any delivery can arm.
 public class LockFreeSource: EngineSource, @unchecked Sendable {
     public let label: String
     let queue: LockFreeQueue
@@ -25,9 +26,11 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
     private let current = Atomic<UInt>(0)
     private let newEventHandler = Atomic<UnsafeMutableRawPointer?>(nil)
     private let newCancelHandler = Atomic<UnsafeMutableRawPointer?>(nil)
+    private let newRegistrationHandler = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Owned by whoever holds in-flight.
     nonisolated(unsafe) private var eventHandler: (@Sendable () -> Void)?
     nonisolated(unsafe) private var cancelHandler: (@Sendable () -> Void)?
+    nonisolated(unsafe) private var registrationHandler: (@Sendable () -> Void)?
 
     private final class HandlerBox {
         let handler: (@Sendable () -> Void)?
@@ -41,7 +44,8 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
 
     deinit {
         if (flags.load(ordering: .relaxed) >> 8) > 0 { misuse("released while suspended: source '\(label)'") }
-        for slot in [newEventHandler.exchange(nil, ordering: .acquiring), newCancelHandler.exchange(nil, ordering: .acquiring)] {
+        for slot in [newEventHandler.exchange(nil, ordering: .acquiring), newCancelHandler.exchange(nil, ordering: .acquiring),
+                     newRegistrationHandler.exchange(nil, ordering: .acquiring)] {
             if let slot { Unmanaged<HandlerBox>.fromOpaque(slot).release() }
         }
     }
@@ -63,6 +67,8 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
 
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) { publish(handler, in: newCancelHandler) }
 
+    public func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) { publish(handler, in: newRegistrationHandler) }
+
     private func publish(_ handler: (@Sendable () -> Void)?, in slot: borrowing Atomic<UnsafeMutableRawPointer?>) {
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
         if let unadopted = slot.exchange(box, ordering: .acquiringAndReleasing) {
@@ -78,6 +84,9 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
         if let box = newCancelHandler.exchange(nil, ordering: .acquiring) {
             cancelHandler = Unmanaged<HandlerBox>.fromOpaque(box).takeRetainedValue().handler
         }
+        if let box = newRegistrationHandler.exchange(nil, ordering: .acquiring) {
+            registrationHandler = Unmanaged<HandlerBox>.fromOpaque(box).takeRetainedValue().handler
+        }
     }
 
     // MARK: Lifecycle
@@ -85,8 +94,19 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
     public var data: UInt { current.load(ordering: .relaxed) }
 
     public func activate() {
-        guard flags.bitwiseOr(Self.active, ordering: .acquiringAndReleasing).oldValue & Self.active == 0 else { return }
+        let registers = newRegistrationHandler.load(ordering: .acquiring) != nil
+        var current = flags.load(ordering: .relaxed)
+        var registering = false
+        while true {
+            guard current & Self.active == 0 else { return }
+            registering = registers && current & (Self.cancelled | Self.inFlight) == 0
+            let desired = current | Self.active | (registering ? Self.inFlight : 0)
+            let (won, seen) = flags.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if won { break }
+            current = seen
+        }
         didActivate()
+        if registering { return queue.async { [self] in register() } }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         arm()
     }
@@ -146,6 +166,21 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
         let data = takePending()
         current.store(data, ordering: .relaxed)
         if data != 0 { eventHandler?() }
+        endCall()
+    }
+
+    /// The registration call, holding in-flight as a delivery does (unless cancelled since activation).
+    private func register() {
+        adoptHandlers()
+        if flags.load(ordering: .acquiring) & Self.cancelled != 0 { return cancelled() }
+        let handler = registrationHandler
+        registrationHandler = nil
+        handler?()
+        endCall()
+    }
+
+    /// After a call: lets go of in-flight, then runs the cancel handler if cancelled meanwhile, or arms again.
+    private func endCall() {
         didDeliver()
         let before = flags.bitwiseAnd(~Self.inFlight, ordering: .sequentiallyConsistent).oldValue
         if before & Self.cancelled != 0 {
@@ -157,13 +192,14 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
         arm()
     }
 
-    /// Runs the cancel handler once (in-flight held), then lets go of both handlers: they often capture the source.
+    /// Runs the cancel handler once (in-flight held), then lets go of every handler: they often capture the source.
     private func cancelled() {
         guard flags.bitwiseOr(Self.cancelHandled, ordering: .acquiringAndReleasing).oldValue & Self.cancelHandled == 0 else { return }
         adoptHandlers()
         let handler = cancelHandler
         cancelHandler = nil
         eventHandler = nil
+        registrationHandler = nil
         handler?()
     }
 }

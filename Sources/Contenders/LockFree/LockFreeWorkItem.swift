@@ -6,13 +6,16 @@ public final class LockFreeWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = LockFreeQueue
 
     public let label: String
+    /// How queues run it (`.barrier`: as a barrier on a concurrent queue).
+    let flags: WorkItemFlags
     private let block: @Sendable () -> Void
     private static let cancelled: UInt32 = 1, finished: UInt32 = 2, waited: UInt32 = 4
     private let state = FutexWord(0)
     private let notifications = NotificationStack()
 
-    init(label: String, block: @escaping @Sendable () -> Void) {
+    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
+        self.flags = flags
         self.block = block
     }
 

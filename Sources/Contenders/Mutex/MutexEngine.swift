@@ -54,8 +54,8 @@ public struct MutexEngine: Engine {
         MutexApply.run(iterations: iterations, on: runtime.pool, body)
     }
 
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> MutexWorkItem {
-        MutexWorkItem(label: label, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutexWorkItem {
+        MutexWorkItem(label: label, flags: flags, block: block)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: MutexQueue) -> MutexUserDataSource {

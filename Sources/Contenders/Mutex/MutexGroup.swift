@@ -7,7 +7,8 @@ public final class MutexGroup: EngineGroup, @unchecked Sendable {
     private var outstanding = 0
     /// Manual `enter()`s not yet left; a `leave()` beyond them is misuse.
     private var entered = 0
-    private var notifications: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
+    /// Submissions waiting for the group to empty: a block or a work item, each bound to its queue.
+    private var notifications: [@Sendable () -> Void] = []
 
     init(label: String) { self.label = label }
 
@@ -40,22 +41,31 @@ public final class MutexGroup: EngineGroup, @unchecked Sendable {
     private func finishOne() {
         lock.lock()
         outstanding -= 1
-        var ready: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
+        var ready: [@Sendable () -> Void] = []
         if outstanding == 0 {
             swap(&ready, &notifications)
             emptied.broadcast()
         }
         lock.unlock()
-        for notification in ready { notification.queue.async(notification.block) }
+        for submit in ready { submit() }
     }
 
     public func notify(queue: MutexQueue, _ block: @escaping @Sendable () -> Void) {
+        whenEmpty { queue.async(block) }
+    }
+
+    public func notify(queue: MutexQueue, item: MutexWorkItem) {
+        whenEmpty { queue.async(item) }
+    }
+
+    /// Runs `submit` once the group is empty: now, or when the last outstanding piece finishes.
+    private func whenEmpty(_ submit: @escaping @Sendable () -> Void) {
         lock.lock()
         if outstanding == 0 {
             lock.unlock()
-            return queue.async(block)
+            return submit()
         }
-        notifications.append((queue, block))
+        notifications.append(submit)
         lock.unlock()
     }
 

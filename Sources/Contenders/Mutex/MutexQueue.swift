@@ -41,6 +41,9 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     var generation: UInt64 = 0
     /// Barrier-like items waiting in `items`; a non-barrier sync may run inline only when there are none.
     var pendingBarriers = 0
+    /// The context and the finalizer that receives it once the queue is gone.
+    var contextObject: QueueContext?
+    var finalizer: (@Sendable (QueueContext) -> Void)?
 
     init(label: String, kind: QueueKind, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime, isGlobal: Bool = false) {
         self.label = label
@@ -51,9 +54,12 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
         self.target = target
     }
 
+    /// The last reference is gone, so every block has run: a pending item, a drain scheduled in the target and a
+    /// request outstanding there each hold the queue. The finalizer goes to the target with the context.
     deinit {
         if suspensions > 0 { misuse("released while suspended: queue '\(label)'") }
         if inactive { misuse("released while inactive: queue '\(label)'") }
+        if let contextObject, let finalizer { (target ?? runtime.global).async { finalizer(contextObject) } }
     }
 
     /// Whether blocks may start (lock held).
@@ -65,14 +71,17 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
 
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) { enqueue(.barrier(block)) }
 
-    public func async(_ item: MutexWorkItem) { enqueue(.block { item.perform() }) }
+    /// A barrier item is a barrier here unless this is the global queue, which has none (as in libdispatch).
+    public func async(_ item: MutexWorkItem) {
+        enqueue(item.flags.contains(.barrier) && !isGlobal ? .barrier { item.perform() } : .block { item.perform() })
+    }
 
     public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
         runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(block) }
     }
 
     public func asyncAfter(deadline: Deadline, _ item: MutexWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        runtime.timers.schedule(deadline: deadline, leeway: .zero) { [self] in async(item) }
     }
 
     /// Appends `item` and asks the target for a turn if the queue just became runnable work.
@@ -145,7 +154,7 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
                 return scheduleAndUnlock()
             }
             lock.unlock()
-            context.within(self) { run(item) }
+            runReleasing(consume item, context)
             budget -= 1
             lock.lock()
         }
@@ -175,12 +184,19 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
                 break
             }
             lock.unlock()
-            context.within(self) { run(head) }
+            runReleasing(consume head, context)
             lock.lock()
             if alone { barrierRunning = false } else { running -= 1 }
             budget -= 1
         }
         scheduleAndUnlock()
+    }
+
+    /// Runs `item` inside this queue and releases it before returning: the release may free a queue that targets
+    /// this one, whose finalizer submission takes this queue's lock, so it must not wait until the drain locked again.
+    private func runReleasing(_ item: consuming MutexQueueItem, _ context: MutexThreadContext) {
+        let item = consume item
+        context.within(self) { run(item) }
     }
 
     private func run(_ item: MutexQueueItem) {

@@ -45,11 +45,28 @@ extension MutexQueue {
     }
 
     public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
-        lock.withLock { specifics[ObjectIdentifier(key)] = value }
+        // The old value is returned and released after the lock: its destructor may use this queue.
+        _ = lock.withLock { () -> Any? in
+            guard let value else { return specifics.removeValue(forKey: ObjectIdentifier(key)) }
+            return specifics.updateValue(value, forKey: ObjectIdentifier(key))
+        }
     }
 
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         lock.withLock { specifics[ObjectIdentifier(key)] } as? Value
+    }
+
+    public var context: QueueContext? {
+        get { lock.withLock { contextObject } }
+        set {
+            var replaced = newValue
+            lock.withLock { swap(&contextObject, &replaced) }
+            // `replaced`, the old context, is released here, after the lock.
+        }
+    }
+
+    public func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) {
+        lock.withLock { self.finalizer = finalizer }
     }
 
     /// The value for `key` on this queue or the nearest queue above it.

@@ -4,7 +4,8 @@
 /// Events merge into `pending`. When the source may deliver (activated, not suspended, not cancelled) and nothing
 /// is in flight, one delivery is submitted to the source's queue; it takes the pending data (resetting it to zero),
 /// runs the handler with it, and submits the next delivery if more arrived meanwhile. After cancel no delivery
-/// runs a handler; the cancel handler is submitted once nothing is in flight.
+/// runs a handler; the cancel handler is submitted once nothing is in flight. Activation submits the registration
+/// handler as the first call in flight, so every delivery comes after it.
 public class MutexSource: EngineSource, @unchecked Sendable {
     public let label: String
     let queue: MutexQueue
@@ -12,6 +13,7 @@ public class MutexSource: EngineSource, @unchecked Sendable {
     // Guarded by `lock`:
     private var eventHandler: (@Sendable () -> Void)?
     private var cancelHandler: (@Sendable () -> Void)?
+    private var registrationHandler: (@Sendable () -> Void)?
     var pending: UInt = 0
     private var current: UInt = 0
     private var activated = false
@@ -32,13 +34,22 @@ public class MutexSource: EngineSource, @unchecked Sendable {
 
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) { lock.withLock { cancelHandler = handler } }
 
+    public func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) { lock.withLock { registrationHandler = handler } }
+
     public var data: UInt { lock.withLock { current } }
 
     public func activate() {
         lock.lock()
         guard !activated else { return lock.unlock() }
         activated = true
-        deliverIfReadyAndUnlock()
+        if !cancelled, let registration = registrationHandler {
+            registrationHandler = nil
+            inFlight = true
+            lock.unlock()
+            queue.async { [self] in register(registration) }
+        } else {
+            deliverIfReadyAndUnlock()
+        }
         didActivate()
     }
 
@@ -109,6 +120,19 @@ public class MutexSource: EngineSource, @unchecked Sendable {
         }
         deliverIfReadyAndUnlock()
         didDeliver()
+    }
+
+    /// The registration handler, in flight as a delivery is: events wait for it, a cancel meanwhile follows it.
+    private func register(_ registration: @Sendable () -> Void) {
+        registration()
+        lock.lock()
+        inFlight = false
+        if cancelled {
+            lock.unlock()
+            return runCancelHandler()
+        }
+        deliverIfReadyAndUnlock()
+        didDeliver()  // a descriptor source arms only now
     }
 
     private func runCancelHandler() {

@@ -3,6 +3,8 @@ public final class MutexWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = MutexQueue
 
     public let label: String
+    /// How queues run it (`.barrier`: as a barrier on a concurrent queue).
+    let flags: WorkItemFlags
     private let block: @Sendable () -> Void
     private let lock = PthreadMutex()
     private let ended = PthreadCondition()
@@ -12,8 +14,9 @@ public final class MutexWorkItem: EngineWorkItem, @unchecked Sendable {
     private var waited = false
     private var notifications: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
 
-    init(label: String, block: @escaping @Sendable () -> Void) {
+    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
+        self.flags = flags
         self.block = block
     }
 

@@ -114,11 +114,17 @@ final class MutexWorkerPool: @unchecked Sendable {
                 return leave(id, retiring: false)
             }
             lock.unlock()
-            switch item {
-            case .drain(let queue, let generation): queue.drain(generation: generation)
-            case .task(let task): task()
-            }
+            run(consume item)
             lock.lock()
+        }
+    }
+
+    /// Runs `item` and releases it before returning: the release may free a queue, whose finalizer submission takes
+    /// this pool's lock, so it must not wait until the loop has locked again.
+    private func run(_ item: consuming MutexPoolItem) {
+        switch consume item {
+        case .drain(let queue, let generation): queue.drain(generation: generation)
+        case .task(let task): task()
         }
     }
 

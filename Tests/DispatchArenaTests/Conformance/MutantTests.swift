@@ -48,6 +48,13 @@ struct MutantTests {
         // Specific values
         Kill(rule: "specific.own-queue", fault: .specificLeaks),
         Kill(rule: "specific.inherited", fault: .targetIgnored),
+        Kill(rule: "specific.destructor-on-replace", fault: .specificKeepsReplaced),
+        Kill(rule: "specific.destructor-on-release", fault: .specificOutlivesQueue),
+        // Context and finalizers
+        Kill(rule: "context.finalizer-runs", fault: .finalizerEarly),
+        Kill(rule: "context.finalizer-needs-context", fault: .finalizerWithoutContext),
+        Kill(rule: "context.finalizer-needs-context", fault: .finalizerEarly),
+        Kill(rule: "context.suspension-delays", fault: .finalizerEarly),
         // Groups
         Kill(rule: "group.notify-after-all", fault: .groupNotifiesEarly),
         Kill(rule: "group.notify-after-all", fault: .notifyDuplicated),
@@ -85,6 +92,8 @@ struct MutantTests {
         Kill(rule: "workitem.wait", fault: .workItemWaitAtOnce),
         Kill(rule: "workitem.after-cancelled", fault: .cancelIgnored),
         Kill(rule: "workitem.double-wait", fault: .doubleWaitAllowed),
+        Kill(rule: "workitem.barrier-flag", fault: .barrierFlagIgnored),
+        Kill(rule: "workitem.group-notify", fault: .groupNotifyItemEarly),
         // Sources
         Kill(rule: "source.add-coalesces", fault: .sourceNoCoalescing),
         Kill(rule: "source.add-coalesces", fault: .sourceDropsMerges),
@@ -100,6 +109,8 @@ struct MutantTests {
         Kill(rule: "source.cancel", fault: .cancelLate),
         Kill(rule: "source.cancel", fault: .sourceNoCoalescing),
         Kill(rule: "source.cancel-handler-only-if-cancelled", fault: .cancelHandlerOnRelease),
+        Kill(rule: "source.registration-first", fault: .registrationIgnored),
+        Kill(rule: "source.registration-not-if-cancelled", fault: .registrationDespiteCancel),
         // Timers
         Kill(rule: "timer.not-early", fault: .timerEarly),
         Kill(rule: "timer.repeat", fault: .timerDrifts),

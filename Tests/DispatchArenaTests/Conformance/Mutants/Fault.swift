@@ -23,6 +23,16 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case releasesSuspendedSilently // a suspended queue is resumed on release instead of diagnosed
     // Specific values
     case specificLeaks           // a value set on any queue is visible everywhere
+    case specificKeepsReplaced   // a replaced or removed value is kept for good: its destructor never runs
+    case specificOutlivesQueue   // the values still set when a queue goes are kept for good
+    // Context and finalizers
+    case finalizerEarly          // the finalizer is submitted as soon as it is set, with the context of that moment
+    case finalizerWithoutContext // the finalizer runs when the queue goes, context or not
+    // Registration handlers, work item flags
+    case registrationIgnored     // a source's registration handler is dropped
+    case registrationDespiteCancel // the registration handler runs at activation even when cancelled before it
+    case barrierFlagIgnored      // work items flagged barrier run as plain blocks
+    case groupNotifyItemEarly    // a group's notify with a work item submits it at once
     // Groups
     case groupNotifiesEarly      // notify runs at once, work outstanding or not
     case notifyDuplicated        // notify runs its block twice

@@ -58,6 +58,10 @@ final class MutantGroup: EngineGroup {
         }
     }
 
+    func notify(queue: MutantQueue, item: MutantWorkItem) {
+        if fault == .groupNotifyItemEarly { queue.base.async(item.base) } else { base.notify(queue: queue.base, item: item.base) }
+    }
+
     func wait(until deadline: Deadline) -> WaitResult {
         switch fault {
         case .groupWaitReturnsAtOnce: return .success

@@ -83,8 +83,8 @@ struct MutantEngine: Engine {
         }
     }
 
-    func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem {
-        MutantWorkItem(base: base.makeWorkItem(label: label, block), fault: fault)
+    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem {
+        MutantWorkItem(base: base.makeWorkItem(label: label, flags: fault == .barrierFlagIgnored ? [] : flags, block), fault: fault)
     }
 
     func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue) -> MutantUserDataSource {
@@ -126,6 +126,8 @@ final class MutantShared: @unchecked Sendable {
     let engineLock: UnsafeMutablePointer<pthread_mutex_t>
     /// Values set on any queue, under `specificLeaks`.
     let leaked = Locked<[ObjectIdentifier: Any]>([:])
+    /// Values kept for good, under `specificKeepsReplaced` and `specificOutlivesQueue`.
+    let kept = Locked<[Any]>([])
     private(set) var global: MutantQueue!
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)

@@ -20,6 +20,10 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
     private let ownKey = SpecificKey<Bool>("mutant.own")
     /// Pending blocks, newest last, under `startsLastFirst`.
     private let stack = Locked<[@Sendable () -> Void]>([])
+    /// Every value set, under `specificOutlivesQueue`.
+    private let values = Locked<[ObjectIdentifier: Any]>([:])
+    /// The context as set, under `finalizerWithoutContext` (the base always holds one).
+    private let contextSet = Locked<QueueContext?>(nil)
 
     init(base: SystemQueue, kind: QueueKind, inactive: Bool, shared: MutantShared) {
         self.base = base
@@ -33,6 +37,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
         if fault == .releasesSuspendedSilently {
             for _ in 0..<suspensions.load(ordering: .relaxed) { base.resume() }
         }
+        if fault == .specificOutlivesQueue { shared.kept.withLock { $0.append(values.withLock { $0 }) } }
     }
 
     var label: String { base.label }
@@ -123,9 +128,34 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
 
     func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
         if fault == .specificLeaks { shared.leaked.withLock { $0[ObjectIdentifier(key)] = value } }
+        if fault == .specificKeepsReplaced, let old = base.getSpecific(key) { shared.kept.withLock { $0.append(old) } }
+        if fault == .specificOutlivesQueue { values.withLock { $0[ObjectIdentifier(key)] = value } }
         base.setSpecific(key, value)
+    }
+
+    var context: QueueContext? {
+        get { fault == .finalizerWithoutContext ? contextSet.withLock { $0 } : base.context }
+        set {
+            if fault == .finalizerWithoutContext {
+                contextSet.withLock { $0 = newValue }
+                base.context = newValue ?? MutantContextPlaceholder()
+            } else {
+                base.context = newValue
+            }
+        }
+    }
+
+    func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) {
+        if fault == .finalizerWithoutContext && base.context == nil { base.context = MutantContextPlaceholder() }
+        if fault == .finalizerEarly, let finalizer, let context = base.context {
+            return shared.global.base.async { finalizer(context) }
+        }
+        base.setFinalizer(finalizer)
     }
 
     func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? { base.getSpecific(key) }
 }
 
+
+/// The context a `finalizerWithoutContext` mutant gives its base queue so that libdispatch always finalizes.
+final class MutantContextPlaceholder: Sendable {}

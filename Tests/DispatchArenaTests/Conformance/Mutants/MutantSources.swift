@@ -47,7 +47,22 @@ class MutantSource: EngineSource, @unchecked Sendable {
         }
     }
 
+    /// Where `registrationDespiteCancel` runs the registration handler (user-data sources only).
+    var registrationQueue: SystemQueue? { nil }
+
+    /// The registration handler, kept here under `registrationDespiteCancel`.
+    private let registration = Locked<(@Sendable () -> Void)?>(nil)
+
+    func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) {
+        switch fault {
+        case .registrationIgnored: break
+        case .registrationDespiteCancel: registration.withLock { $0 = handler }
+        default: base.setRegistrationHandler(handler)
+        }
+    }
+
     func activate() {
+        if let handler = registration.withLock({ $0 }) { registrationQueue?.async(handler) }
         base.activate()
         onActivate?()
     }
@@ -91,6 +106,8 @@ final class MutantUserDataSource: MutantSource, EngineUserDataSource, @unchecked
         self.queue = queue
         super.init(base: base, fault: fault, descriptor: -1, kind: .userData)
     }
+
+    override var registrationQueue: SystemQueue? { queue }
 
     override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
         if fault == .sourceNoCoalescing { eagerHandler.withLock { $0 = handler } } else { super.setEventHandler(handler) }
