@@ -90,8 +90,8 @@ public struct ActorEngine: Engine {
     /// The cooperative pool's width: the active CPUs.
     static let poolWidth = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
-        ActorWorkItem(label: label, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
+        ActorWorkItem(label: label, flags: flags, block: block)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: ActorQueue) -> ActorUserDataSource {

@@ -48,9 +48,12 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
 
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) { post(.block(block, barrier: !isGlobal)) }
 
-    public func async(_ item: ActorWorkItem) { async { item.perform() } }
+    /// An item flagged `.barrier` is posted as `barrierAsync` posts its block (a plain block on the global queue).
+    public func async(_ item: ActorWorkItem) { post(.block({ item.perform() }, barrier: item.isBarrier && !isGlobal)) }
 
+    /// A deadline already passed is `async`: submitted now, in order with what the caller submits next.
     public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        guard deadline > .now() else { return async(block) }
         Task.detached { [self] in
             await ActorClock.sleep(until: deadline)
             async(block)
@@ -58,7 +61,11 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     }
 
     public func asyncAfter(deadline: Deadline, _ item: ActorWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        guard deadline > .now() else { return async(item) }
+        Task.detached { [self] in
+            await ActorClock.sleep(until: deadline)
+            async(item)
+        }
     }
 
     // MARK: sync
