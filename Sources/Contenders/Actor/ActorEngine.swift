@@ -68,7 +68,7 @@ public struct ActorEngine: Engine {
     }
 
     public func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?) -> ActorQueue {
-        ActorQueue(label: label, kind: kind, startsInactive: startsInactive, target: target)
+        ActorQueue(label: label, kind: kind, startsInactive: startsInactive, target: target, global: runtime.global)
     }
 
     public var globalQueue: ActorQueue { runtime.global }
