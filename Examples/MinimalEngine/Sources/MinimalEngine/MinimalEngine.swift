@@ -52,8 +52,9 @@ public struct MinimalEngine: Engine {
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) { MinimalApply.run(iterations, runtime, body) }
 
     /// A new work item: one allocation.
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> MinimalWorkItem {
-        MinimalWorkItem(label: label, runtime: runtime, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void)
+        -> MinimalWorkItem {
+        MinimalWorkItem(label: label, flags: flags, runtime: runtime, block: block)
     }
 
     /// A new, inactive user-data source: two allocations (the source and its queue).

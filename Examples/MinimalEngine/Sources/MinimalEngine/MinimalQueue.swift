@@ -50,11 +50,11 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
 
     /// Submits `block`: one lock round and a broadcast.
     public func async(_ block: @escaping @Sendable () -> Void) { runtime.changing { enqueue(block) } }
-    /// Submits a work item, as `async` does.
-    public func async(_ item: MinimalWorkItem) { async { item.perform() } }
+    /// Submits a work item (a barrier if flagged so): one lock round and a broadcast.
+    public func async(_ item: MinimalWorkItem) { runtime.changing { enqueue(item) } }
     /// Submits a work item once `deadline` passed, as `asyncAfter` does.
     public func asyncAfter(deadline: Deadline, _ item: MinimalWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        runtime.changing { runtime.after(deadline) { [self] in enqueue(item) } }
     }
 
     /// Submits `block` as a barrier (a plain block on a serial queue): one lock round and a broadcast.
@@ -69,6 +69,12 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
 
     /// With the lock held: appends a plain block.
     func enqueue(_ block: @escaping @Sendable () -> Void) { enqueue(.block(block, barrier: false)) }
+
+    /// With the lock held: appends a work item's job, a barrier when the item is flagged so (libdispatch ignores the
+    /// flag on the global queue; on a serial queue every job runs alone anyway).
+    func enqueue(_ item: MinimalWorkItem) {
+        enqueue(.block({ item.perform() }, barrier: item.isBarrier && self !== runtime.global))
+    }
 
     /// With the lock held: appends `job`, joining the runtime's ready list.
     func enqueue(_ job: Job) {
