@@ -76,9 +76,9 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
         enqueue(.block({ item.perform() }, barrier: item.isBarrier && self !== runtime.global))
     }
 
-    /// With the lock held: appends `job`, joining the runtime's ready list.
-    func enqueue(_ job: Job) {
-        jobs.append(job)
+    /// With the lock held: appends `job` (or puts it at the head, `first`), joining the runtime's ready list.
+    func enqueue(_ job: Job, first: Bool = false) {
+        if first { jobs.insert(job, at: jobs.startIndex) } else { jobs.append(job) }
         if !listed { runtime.ready.append(self) }
         listed = true
         runtime.addWorker()
