@@ -7,8 +7,9 @@ import Glibc
 /// its state under that lock, every wait (sync, group, semaphore, work item, once, apply) is a timed wait on that
 /// condition, and every change broadcasts. A queue is a FIFO of jobs; worker threads (`Runtime`) start the head job of
 /// any queue whose whole target chain lets it in, and a sync caller starts its own job and runs it on its own thread.
-/// Timers are a list the idle workers sleep on; a source is a serial queue of its own. One lock for everything is slow
-/// under contention, and simple.
+/// Timers are a list the idle workers sleep on; a source is a serial queue of its own. The engine holds a queue until
+/// its last job ran, so a queue's deinit is the moment it is gone: that is where its finalizer goes to its target. One
+/// lock for everything is slow under contention, and simple.
 ///
 /// Reading order: this file, `Monitor`, `Runtime`, `MinimalQueue` (the heart), then `MinimalGroup`,
 /// `MinimalSemaphore`, `MinimalOnce`, `MinimalWorkItem`, `MinimalApply`, `MinimalSource`, `MinimalTimerSource`.
