@@ -5,10 +5,13 @@ import Glibc
 ///
 /// Every queue is an actor (`ActorQueueCore`) draining a FIFO mailbox consumed by one task (`ActorMailbox`); a
 /// concurrent queue runs its blocks as child tasks of a task group and its barriers inside the actor once the
-/// running count is zero; a queue with a target hands its blocks to the target as forwarded jobs. Every source is an
-/// actor holding its pending data with one delivery in flight. Blocks, timers (`ContinuousClock` sleeps) and
-/// asyncAfter run on Swift's global concurrent executor. Synchronous callers (`sync`, the blocking waits) park their
-/// thread on a futex while the actors do the work.
+/// running count is zero; a queue with a target hands its blocks to the target as forwarded jobs. A work item flagged
+/// barrier is posted as a barrier (so also from asyncAfter and group notify, which submit it as `async` does). Every
+/// source is an actor holding its pending data with one handler call in flight; the first after activation is the
+/// registration handler's, so deliveries wait for it. Blocks, timers (`ContinuousClock` sleeps) and asyncAfter run on
+/// Swift's global concurrent executor. Synchronous callers (`sync`, the blocking waits) park their thread on a futex
+/// while the actors do the work. A released queue's mailbox is finished; its drain task ends once every block ran
+/// (forwarded ones awaited), and only then submits the finalizer to the target: that is when the queue is gone.
 ///
 /// ## The Swift-concurrency facts that shaped it, and the rules they touch
 /// - **Actor jobs are not FIFO.** A `Task { await actor.run(block) }` per submission does not start in submission
@@ -36,8 +39,8 @@ import Glibc
 ///   cancelled flag is an atomic checked by the delivery itself (`source.cancel`, `timer.cancel`).
 ///
 /// Locks (pthread mutexes, never on the cooperative pool's path for long): a queue's control state (target,
-/// suspension, running count, specific values), the semaphore's waiter queue, the wait lists of groups, work items and
-/// once, and the neutral plumbing (reactor, signal hub).
+/// suspension, running count, specific values, context and finalizer), the semaphore's waiter queue, the wait lists
+/// of groups, work items and once, and the neutral plumbing (reactor, signal hub).
 public struct ActorEngine: Engine {
     public typealias Queue = ActorQueue
     public typealias Group = ActorGroup
@@ -68,7 +71,7 @@ public struct ActorEngine: Engine {
     }
 
     public func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?) -> ActorQueue {
-        ActorQueue(label: label, kind: kind, startsInactive: startsInactive, target: target)
+        ActorQueue(label: label, kind: kind, startsInactive: startsInactive, target: target, global: runtime.global)
     }
 
     public var globalQueue: ActorQueue { runtime.global }
@@ -90,8 +93,8 @@ public struct ActorEngine: Engine {
     /// The cooperative pool's width: the active CPUs.
     static let poolWidth = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
-        ActorWorkItem(label: label, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
+        ActorWorkItem(label: label, flags: flags, block: block)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: ActorQueue) -> ActorUserDataSource {

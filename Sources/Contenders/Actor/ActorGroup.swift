@@ -1,12 +1,13 @@
 /// A group: a count of outstanding work; waiting is async (`wait() async`, a continuation) or blocking (the
-/// protocol's `wait(until:)`, a futex); notifications are submitted by whoever brings the count to zero.
+/// protocol's `wait(until:)`, a futex); notifications (blocks or work items, each kept as the submission to make) are
+/// submitted by whoever brings the count to zero.
 public final class ActorGroup: EngineGroup, @unchecked Sendable {
     public let label: String
     private let waiters = ActorWaitList()
     // Guarded by the wait list's lock (changed only inside `waiters.update`).
     private var outstanding = 0
     private var entered = 0
-    private var notifications: [(queue: ActorQueue, block: @Sendable () -> Void)] = []
+    private var notifications: [@Sendable () -> Void] = []
 
     init(label: String) { self.label = label }
 
@@ -41,23 +42,34 @@ public final class ActorGroup: EngineGroup, @unchecked Sendable {
     }
 
     private func finishOne() {
-        var ready: [(queue: ActorQueue, block: @Sendable () -> Void)] = []
+        var ready: [@Sendable () -> Void] = []
         waiters.update {
             outstanding -= 1
             guard outstanding == 0 else { return false }
             swap(&ready, &notifications)
             return true
         }
-        for notification in ready { notification.queue.async(notification.block) }
+        for submit in ready { submit() }
     }
 
     public func notify(queue: ActorQueue, _ block: @escaping @Sendable () -> Void) {
+        whenEmpty { queue.async(block) }
+    }
+
+    /// The item goes to the queue as `queue.async(item)` sends it: a barrier if flagged so; cancelled, it skips its
+    /// block and still fires its own notifications.
+    public func notify(queue: ActorQueue, item: ActorWorkItem) {
+        whenEmpty { queue.async(item) }
+    }
+
+    /// Calls `submit` once the group is empty: now if it is, else when the count drops to zero.
+    private func whenEmpty(_ submit: @escaping @Sendable () -> Void) {
         var now = false
         waiters.update {
-            if outstanding == 0 { now = true } else { notifications.append((queue, block)) }
+            if outstanding == 0 { now = true } else { notifications.append(submit) }
             return false
         }
-        if now { queue.async(block) }
+        if now { submit() }
     }
 
     public func wait(until deadline: Deadline) -> WaitResult {

@@ -2,6 +2,9 @@ import Synchronization
 
 /// A serial or concurrent queue of the actor engine: a mailbox (`ActorMailbox`, safe to post to from any thread) in
 /// front of an `ActorQueueCore` that drains it. The global queue has no mailbox: each block becomes a task.
+///
+/// Releasing the queue finishes the mailbox; the core's task outlives it until every block ran, and only then hands
+/// the finalizer to the target (`ActorQueueCore.live`).
 public final class ActorQueue: EngineQueue, @unchecked Sendable {
     public typealias WorkItem = ActorWorkItem
 
@@ -12,7 +15,11 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     let isGlobal: Bool
     private let mailbox: ActorMailbox<ActorMail>?
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, isGlobal: Bool = false) {
+    /// `global` receives the finalizer when the queue has no target; nil only for the global queue itself.
+    init(
+        label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, global: ActorQueue?,
+        isGlobal: Bool = false
+    ) {
         self.label = label
         self.kind = kind
         self.isGlobal = isGlobal
@@ -24,7 +31,7 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
         } else {
             let mailbox = ActorMailbox<ActorMail>()
             self.mailbox = mailbox
-            Task.detached { await core.drain(mailbox) }
+            Task.detached { await core.live(mailbox, global: global) }
         }
     }
 
@@ -48,9 +55,12 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
 
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) { post(.block(block, barrier: !isGlobal)) }
 
-    public func async(_ item: ActorWorkItem) { async { item.perform() } }
+    /// An item flagged `.barrier` is posted as `barrierAsync` posts its block (a plain block on the global queue).
+    public func async(_ item: ActorWorkItem) { post(.block({ item.perform() }, barrier: item.isBarrier && !isGlobal)) }
 
+    /// A deadline already passed is `async`: submitted now, in order with what the caller submits next.
     public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
+        guard deadline > .now() else { return async(block) }
         Task.detached { [self] in
             await ActorClock.sleep(until: deadline)
             async(block)
@@ -58,7 +68,11 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     }
 
     public func asyncAfter(deadline: Deadline, _ item: ActorWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        guard deadline > .now() else { return async(item) }
+        Task.detached { [self] in
+            await ActorClock.sleep(until: deadline)
+            async(item)
+        }
     }
 
     // MARK: sync
@@ -110,6 +124,15 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         control.specific(ObjectIdentifier(key)) as? Value
     }
+
+    // MARK: Context and finalizer
+
+    public var context: QueueContext? {
+        get { control.context }
+        set { control.setContext(newValue) }
+    }
+
+    public func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) { control.setFinalizer(finalizer) }
 }
 
 extension ActorQueueCore {

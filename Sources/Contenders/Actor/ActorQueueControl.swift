@@ -1,6 +1,8 @@
 /// The part of a queue that synchronous callers change and its actor reads: target, suspension, activation, specific
-/// values, and (concurrent queues) the running count that barriers wait on. Under a pthread mutex; the actor waits for
-/// changes with continuations, so no thread of the cooperative pool ever blocks on it.
+/// values, context and finalizer, and (concurrent queues) the running count that barriers wait on. Under a pthread
+/// mutex; the actor waits for changes with continuations, so no thread of the cooperative pool ever blocks on it.
+/// Values replaced here (specific values, the context) are released after the mutex is unlocked: their deinit may
+/// call back into the queue.
 final class ActorQueueControl: @unchecked Sendable {
     private let lock = PthreadMutex()
     // Guarded by `lock`:
@@ -11,6 +13,8 @@ final class ActorQueueControl: @unchecked Sendable {
     private var running = 0
     private var idleWaiter: CheckedContinuation<Void, Never>?
     private var specifics: [ObjectIdentifier: Any] = [:]
+    private var storedContext: QueueContext?
+    private var finalizer: (@Sendable (QueueContext) -> Void)?
     /// The global queue ignores suspension.
     private let ignoresSuspension: Bool
 
@@ -103,7 +107,34 @@ final class ActorQueueControl: @unchecked Sendable {
 
     // MARK: Specific values
 
-    func setSpecific(_ key: ObjectIdentifier, _ value: Any?) { lock.withLock { specifics[key] = value } }
+    func setSpecific(_ key: ObjectIdentifier, _ value: Any?) {
+        var old = value
+        lock.withLock { swap(&old, &specifics[key]) }
+    }  // the value replaced or removed goes here, unlocked
 
     func specific(_ key: ObjectIdentifier) -> Any? { lock.withLock { specifics[key] } }
+
+    // MARK: Context and finalizer
+
+    var context: QueueContext? { lock.withLock { storedContext } }
+
+    func setContext(_ context: QueueContext?) {
+        var old = context
+        lock.withLock { swap(&old, &storedContext) }
+    }
+
+    func setFinalizer(_ newFinalizer: (@Sendable (QueueContext) -> Void)?) {
+        var old = newFinalizer
+        lock.withLock { swap(&old, &finalizer) }
+    }
+
+    /// The queue is gone (released, and every block ran): submits the finalizer with the context to the target, or
+    /// to `global` without one; nothing when either is nil now.
+    func finalize(onto global: ActorQueue?) {
+        let gone: (QueueContext?, (@Sendable (QueueContext) -> Void)?, ActorQueue?) = lock.withLock {
+            (storedContext, finalizer, target ?? global)
+        }
+        guard case (let context?, let finalizer?, let queue?) = gone else { return }
+        queue.async { finalizer(context) }
+    }
 }

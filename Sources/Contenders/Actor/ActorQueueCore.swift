@@ -9,6 +9,9 @@
 /// - With a target: the queue runs nothing itself. It hands each block to its target as a forwarded job and, if
 ///   serial, awaits it before the next; the target runs it as one of its own blocks, so a chain is as wide as its
 ///   narrowest link.
+///
+/// The loop's task holds the core (and so the control state: specific values, context, finalizer) after the public
+/// queue is gone, until the last block ran; then the queue is gone too, and the loop hands the finalizer on.
 actor ActorQueueCore {
     nonisolated let label: String
     nonisolated let kind: QueueKind
@@ -20,11 +23,21 @@ actor ActorQueueCore {
         self.control = control
     }
 
-    /// The loop: runs until the mailbox is finished (the queue was released) and empty.
+    /// The queue's whole life: drains the mailbox, then, every block having run, submits the finalizer to the target
+    /// (`global` when there is none). Only here does the queue end, so the finalizer is submitted once.
+    func live(_ mailbox: ActorMailbox<ActorMail>, global: ActorQueue?) async {
+        await drain(mailbox)
+        control.finalize(onto: global)
+    }
+
+    /// The loop: runs until the mailbox is finished (the queue was released) and empty, and every block it started
+    /// (on the pool or on its target) ran.
     func drain(_ mailbox: ActorMailbox<ActorMail>) async {
         switch kind {
-        case .serial: await drainSerial(mailbox)
-        case .concurrent: await drainConcurrent(mailbox)
+        case .serial: await drainSerial(mailbox)  // awaits each block, forwarded ones included
+        case .concurrent:
+            await drainConcurrent(mailbox)  // the task group awaits its child tasks, not the forwarded blocks:
+            await control.waitUntilIdle()  // the running count covers both
         }
     }
 

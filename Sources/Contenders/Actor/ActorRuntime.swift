@@ -5,7 +5,7 @@ final class ActorRuntime: @unchecked Sendable {
     private let services = EngineServices(prefix: "actor")
 
     init() {
-        global = ActorQueue(label: "actor.global", kind: .concurrent, startsInactive: false, target: nil, isGlobal: true)
+        global = ActorQueue(label: "actor.global", kind: .concurrent, startsInactive: false, target: nil, global: nil, isGlobal: true)
     }
 
     var reactor: EpollReactor { services.reactor }

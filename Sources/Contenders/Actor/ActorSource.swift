@@ -7,8 +7,9 @@ enum ActorSourceEvent: Sendable {
     case readiness(UInt)
     case reset(generation: UInt64)
     case activate, suspend, resume, cancel
-    case delivered
+    case delivered, registered
     case eventHandler((@Sendable () -> Void)?)
+    case registrationHandler((@Sendable () -> Void)?)
     case cancelHandler((@Sendable () -> Void)?)
 }
 
@@ -39,7 +40,9 @@ protocol ActorSourceKind: Sendable {
 
 /// The actor holding a source's pending data, its handlers and its lifecycle. It consumes the source's events one by
 /// one, coalescing merges into `pending`, and keeps at most one handler call in flight: a delivery is a block on the
-/// source's queue that runs the handler with the data taken for it and reports back with `.delivered`.
+/// source's queue that runs the handler with the data taken for it and reports back with `.delivered`. The first call
+/// in flight after activation is the registration handler's (reporting back with `.registered`), so every delivery,
+/// of data merged before activation too, comes after it.
 actor ActorSourceState {
     let queue: ActorQueue
     let shared: ActorSourceShared
@@ -47,11 +50,14 @@ actor ActorSourceState {
     private var pending: UInt = 0
     private var inFlight = false
     private var activated = false
+    /// Activated and not cancelled before: the registration handler runs before the first delivery.
+    private var registrationDue = false
     private var suspensions = 0
     private var cancelled = false
     private var cancelHandled = false
     private var generation: UInt64 = 0
     private var eventHandler: (@Sendable () -> Void)?
+    private var registrationHandler: (@Sendable () -> Void)?
     private var cancelHandler: (@Sendable () -> Void)?
     /// A descriptor source's reactor registration (0: none).
     var registration: UInt64 = 0
@@ -86,6 +92,7 @@ actor ActorSourceState {
         case .activate:
             if !activated {
                 activated = true
+                registrationDue = !cancelled  // a source cancelled before activation never registers
                 kind.activated(self)
             }
         case .suspend:
@@ -96,14 +103,20 @@ actor ActorSourceState {
         case .cancel:
             if !cancelled {
                 cancelled = true
+                registrationDue = false
                 kind.cancelled(self)
                 if !inFlight { runCancelHandler() }
             }
         case .delivered:
             inFlight = false
             if cancelled { runCancelHandler() } else { kind.delivered(self) }
+        case .registered:
+            inFlight = false
+            if cancelled { runCancelHandler() }
         case .eventHandler(let handler):
             eventHandler = handler
+        case .registrationHandler(let handler):
+            registrationHandler = handler
         case .cancelHandler(let handler):
             cancelHandler = handler
         }
@@ -111,7 +124,9 @@ actor ActorSourceState {
     }
 
     private func deliverIfReady() {
-        guard activated && suspensions == 0 && !cancelled && !inFlight && pending != 0 else { return }
+        guard activated && suspensions == 0 && !cancelled && !inFlight else { return }
+        if registrationDue { return register() }
+        guard pending != 0 else { return }
         inFlight = true
         let data = pending
         pending = 0
@@ -126,12 +141,27 @@ actor ActorSourceState {
         }
     }
 
+    /// Runs the registration handler as a block of the source's queue, as the call in flight: deliveries wait for its
+    /// `.registered`.
+    private func register() {
+        registrationDue = false
+        guard let handler = registrationHandler else { return deliverIfReady() }
+        registrationHandler = nil
+        inFlight = true
+        let shared = shared
+        queue.async {
+            // As libdispatch: a source cancelled before its registration handler started never runs it.
+            if !shared.cancelled.load(ordering: .acquiring) { handler() }
+            shared.post(.registered)
+        }
+    }
+
     private func runCancelHandler() {
         guard !cancelHandled else { return }
         cancelHandled = true
         let handler = cancelHandler
         cancelHandler = nil
-        eventHandler = nil  // handlers often capture the source
+        (eventHandler, registrationHandler) = (nil, nil)  // handlers often capture the source
         if let handler { queue.async(handler) }
     }
 }
@@ -157,6 +187,8 @@ public class ActorSource: EngineSource, @unchecked Sendable {
     }
 
     public func setEventHandler(_ handler: (@Sendable () -> Void)?) { shared.post(.eventHandler(handler)) }
+
+    public func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) { shared.post(.registrationHandler(handler)) }
 
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) { shared.post(.cancelHandler(handler)) }
 

@@ -3,6 +3,8 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = ActorQueue
 
     public let label: String
+    /// Flagged `.barrier`: a queue it is submitted to posts it as a barrier (`ActorQueue.async(_:)`).
+    let isBarrier: Bool
     private let block: @Sendable () -> Void
     private let waiters = ActorWaitList()
     // Guarded by the wait list's lock:
@@ -11,8 +13,9 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     private var waited = false
     private var notifications: [(queue: ActorQueue, block: @Sendable () -> Void)] = []
 
-    init(label: String, block: @escaping @Sendable () -> Void) {
+    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
+        isBarrier = flags.contains(.barrier)
         self.block = block
     }
 

@@ -7,8 +7,9 @@ import Glibc
 /// its state under that lock, every wait (sync, group, semaphore, work item, once, apply) is a timed wait on that
 /// condition, and every change broadcasts. A queue is a FIFO of jobs; worker threads (`Runtime`) start the head job of
 /// any queue whose whole target chain lets it in, and a sync caller starts its own job and runs it on its own thread.
-/// Timers are a list the idle workers sleep on; a source is a serial queue of its own. One lock for everything is slow
-/// under contention, and simple.
+/// Timers are a list the idle workers sleep on; a source is a serial queue of its own. The engine holds a queue until
+/// its last job ran, so a queue's deinit is the moment it is gone: that is where its finalizer goes to its target. One
+/// lock for everything is slow under contention, and simple.
 ///
 /// Reading order: this file, `Monitor`, `Runtime`, `MinimalQueue` (the heart), then `MinimalGroup`,
 /// `MinimalSemaphore`, `MinimalOnce`, `MinimalWorkItem`, `MinimalApply`, `MinimalSource`, `MinimalTimerSource`.
@@ -52,8 +53,9 @@ public struct MinimalEngine: Engine {
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) { MinimalApply.run(iterations, runtime, body) }
 
     /// A new work item: one allocation.
-    public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> MinimalWorkItem {
-        MinimalWorkItem(label: label, runtime: runtime, block: block)
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void)
+        -> MinimalWorkItem {
+        MinimalWorkItem(label: label, flags: flags, runtime: runtime, block: block)
     }
 
     /// A new, inactive user-data source: two allocations (the source and its queue).

@@ -4,7 +4,7 @@ import Contenders
 /// As in libdispatch, `async` is an enter before the block and a leave after it.
 public final class MinimalGroup: EngineGroup, @unchecked Sendable {
     private let label: String, runtime: Runtime
-    private var count = 0, notifications: [(queue: MinimalQueue, block: @Sendable () -> Void)] = []  // guarded
+    private var count = 0, notifications: [() -> Void] = []  // guarded; each submits one notification
 
     init(label: String, runtime: Runtime) { (self.label, self.runtime) = (label, runtime) }
 
@@ -27,14 +27,24 @@ public final class MinimalGroup: EngineGroup, @unchecked Sendable {
             if count == 0 { misuse("unbalanced leave: leave() without a matching enter() on group '\(label)'") }
             count -= 1
             if count > 0 { return }
-            for notification in notifications { notification.queue.enqueue(notification.block) }
+            for submit in notifications { submit() }
             notifications = []
         }
     }
 
     /// Submits `block` to `queue` once the group is empty (at once if it is now): one lock round.
     public func notify(queue: MinimalQueue, _ block: @escaping @Sendable () -> Void) {
-        runtime.changing { if count == 0 { queue.enqueue(block) } else { notifications.append((queue, block)) } }
+        whenEmpty { queue.enqueue(block) }
+    }
+
+    /// Submits `item` to `queue` once the group is empty, as `queue.async(item)` would: one lock round.
+    public func notify(queue: MinimalQueue, item: MinimalWorkItem) {
+        whenEmpty { queue.enqueue(item) }
+    }
+
+    /// Calls `submit` (with the lock held) now if the group is empty, else when it becomes empty.
+    private func whenEmpty(_ submit: @escaping () -> Void) {
+        runtime.changing { if count == 0 { submit() } else { notifications.append(submit) } }
     }
 
     /// Sleeps on the engine's condition until the group is empty or `deadline` passed.

@@ -7,6 +7,10 @@ import Glibc
 /// target, …) lets it: none suspended, inactive or held alone, and each link the job needs alone (this queue when it
 /// is serial or the job a barrier; every serial queue above) running nothing. A started job counts in `busy` on every
 /// link: that is how queues targeting a serial queue are serialised with it.
+///
+/// The engine holds a queue while it has jobs (the ready list) and while one runs (the thread's entered queues), and a
+/// queue holds its target. So a queue's deinit comes once it was released *and* its last job ran, which is exactly
+/// when libdispatch calls the finalizer: the deinit submits it to the target.
 public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     enum Job {
         case block(@Sendable () -> Void, barrier: Bool)
@@ -35,14 +39,20 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     private var heldAlone = false  // one of them needs this queue to itself
     private var suspensions = 0, inactive: Bool, tickets = 0
     private var specifics: [ObjectIdentifier: Any] = [:]
+    private var savedContext: QueueContext?, finalizer: (@Sendable (QueueContext) -> Void)?
 
     init(label: String, kind: QueueKind, startsInactive: Bool, target: MinimalQueue?, runtime: Runtime) {
         (self.label, self.kind, self.runtime, inactive) = (label, kind, runtime, startsInactive)
         self.target = target ?? runtime.global
     }
 
+    /// The queue is gone: its finalizer, if it has one and a context, goes to the target. Nobody else can reach the
+    /// queue now, so its fields are read without the lock; the lock is needed for the target, and this thread may
+    /// already hold it.
     deinit {
         if suspensions > 0 { misuse("released while suspended: queue '\(label)'") }
+        guard let context = savedContext, let finalizer, let target else { return }
+        runtime.changingFromAnywhere { target.enqueue { finalizer(context) } }
     }
 
     /// This queue and every queue above it.
@@ -50,11 +60,11 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
 
     /// Submits `block`: one lock round and a broadcast.
     public func async(_ block: @escaping @Sendable () -> Void) { runtime.changing { enqueue(block) } }
-    /// Submits a work item, as `async` does.
-    public func async(_ item: MinimalWorkItem) { async { item.perform() } }
+    /// Submits a work item (a barrier if flagged so): one lock round and a broadcast.
+    public func async(_ item: MinimalWorkItem) { runtime.changing { enqueue(item) } }
     /// Submits a work item once `deadline` passed, as `asyncAfter` does.
     public func asyncAfter(deadline: Deadline, _ item: MinimalWorkItem) {
-        asyncAfter(deadline: deadline) { item.perform() }
+        runtime.changing { runtime.after(deadline) { [self] in enqueue(item) } }
     }
 
     /// Submits `block` as a barrier (a plain block on a serial queue): one lock round and a broadcast.
@@ -70,9 +80,15 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     /// With the lock held: appends a plain block.
     func enqueue(_ block: @escaping @Sendable () -> Void) { enqueue(.block(block, barrier: false)) }
 
-    /// With the lock held: appends `job`, joining the runtime's ready list.
-    func enqueue(_ job: Job) {
-        jobs.append(job)
+    /// With the lock held: appends a work item's job, a barrier when the item is flagged so (libdispatch ignores the
+    /// flag on the global queue; on a serial queue every job runs alone anyway).
+    func enqueue(_ item: MinimalWorkItem) {
+        enqueue(.block({ item.perform() }, barrier: item.isBarrier && self !== runtime.global))
+    }
+
+    /// With the lock held: appends `job` (or puts it at the head, `first`), joining the runtime's ready list.
+    func enqueue(_ job: Job, first: Bool = false) {
+        if first { jobs.insert(job, at: jobs.startIndex) } else { jobs.append(job) }
         if !listed { runtime.ready.append(self) }
         listed = true
         runtime.addWorker()
@@ -156,14 +172,31 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
         }
     }
 
-    /// Sets (or with `nil` removes) the value for `key` on this queue: one lock round.
+    /// Sets (or with `nil` removes) the value for `key` on this queue: one lock round. The old value is released after
+    /// it, outside the lock, since its deinit may call the engine.
     public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
-        runtime.locked { specifics[ObjectIdentifier(key)] = value }
+        var old: Any? = value
+        runtime.locked { swap(&old, &specifics[ObjectIdentifier(key)]) }
     }
 
     /// The value for `key` set on this queue itself: one lock round.
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         runtime.locked { specifics[ObjectIdentifier(key)] } as? Value
+    }
+
+    /// The object handed to the finalizer: one lock round (a replaced context is released outside it).
+    public var context: QueueContext? {
+        get { runtime.locked { savedContext } }
+        set {
+            var old = newValue
+            runtime.locked { swap(&old, &savedContext) }
+        }
+    }
+
+    /// Sets the block the deinit submits to the target with the context: one lock round.
+    public func setFinalizer(_ finalizer: (@Sendable (QueueContext) -> Void)?) {
+        var old = finalizer
+        runtime.locked { swap(&old, &self.finalizer) }
     }
 
     /// With the lock held: the value for `key` on this queue or the nearest queue above it.

@@ -4,8 +4,8 @@ import Contenders
 ///
 /// As in libdispatch, a source is a serial queue of its own, inactive until `activate()` and targeting the queue the
 /// handlers run on. A merge that finds no delivery waiting puts one on that queue; a delivery takes the pending data
-/// and runs the handler. Being a serial queue gives the rest: one call at a time, suspend and resume, and the cancel
-/// handler after the last call.
+/// and runs the handler. Being a serial queue gives the rest: one call at a time, suspend and resume, the registration
+/// handler before the first call (activation puts it at the head of the queue), and the cancel handler after the last.
 public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
     /// The label given at creation; free.
     public let label: String
@@ -17,7 +17,9 @@ public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
     private(set) var cancelled = false
     private var current: UInt = 0  // the data of the call in progress
     private var waiting = false  // a delivery is queued and has not started
+    private var activated = false
     private var handler: (@Sendable () -> Void)?, cancelHandler: (@Sendable () -> Void)?
+    private var registrationHandler: (@Sendable () -> Void)?
 
     init(label: String, merge: DataMerge, queue target: MinimalQueue) {
         (self.label, kind, runtime) = (label, merge, target.runtime)
@@ -26,14 +28,29 @@ public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
 
     /// Sets the event handler: one lock round.
     public func setEventHandler(_ handler: (@Sendable () -> Void)?) { runtime.locked { self.handler = handler } }
+    /// Sets the registration handler: one lock round.
+    public func setRegistrationHandler(_ handler: (@Sendable () -> Void)?) {
+        runtime.locked { registrationHandler = handler }
+    }
     /// Sets the cancel handler: one lock round.
     public func setCancelHandler(_ handler: (@Sendable () -> Void)?) { runtime.locked { cancelHandler = handler } }
     /// The data of the call in progress: one lock round.
     public var data: UInt { runtime.locked { current } }
     /// Whether `cancel()` was called: one lock round.
     public var isCancelled: Bool { runtime.locked { cancelled } }
-    /// Starts deliveries: activates the source's queue.
-    public func activate() { queue.activate() }
+    /// Starts deliveries: puts the registration handler at the head of the source's queue, ahead of the deliveries
+    /// merged while it was inactive, then activates the queue. Only the first call registers, and only if the source
+    /// was not cancelled: two lock rounds.
+    public func activate() {
+        runtime.changing {
+            defer { (activated, registrationHandler) = (true, nil) }
+            guard !activated && !cancelled, let registration = registrationHandler else { return }
+            queue.enqueue(.block({ [self] in
+                if !isCancelled { registration() }  // as in libdispatch, a cancel before it started skips it too
+            }, barrier: false), first: true)
+        }
+        queue.activate()
+    }
     /// Holds deliveries back while merges coalesce: suspends the source's queue.
     public func suspend() { queue.suspend() }
     /// Undoes one `suspend()`: resumes the source's queue (too many resumes stop the process).
@@ -47,7 +64,7 @@ public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
             queue.enqueue { [self] in
                 // Handlers often hold the source: dropping them breaks the cycle.
                 let last = runtime.locked {
-                    defer { (handler, cancelHandler) = (nil, nil) }
+                    defer { (handler, cancelHandler, registrationHandler) = (nil, nil, nil) }
                     return cancelHandler
                 }
                 last?()

@@ -3,12 +3,14 @@ import Contenders
 /// A work item: its block, a cancelled flag, and the notifications waiting for its end, under the engine's lock.
 public final class MinimalWorkItem: EngineWorkItem, @unchecked Sendable {
     private let label: String, runtime: Runtime, block: @Sendable () -> Void
+    /// Flagged `.barrier`: queues enqueue it as a barrier job (`MinimalQueue.enqueue(_:)`); `perform()` ignores it.
+    let isBarrier: Bool
     // Guarded by the engine's lock:
     private var cancelled = false, finished = false, waited = false
     private var notifications: [(queue: MinimalQueue, block: @Sendable () -> Void)] = []
 
-    init(label: String, runtime: Runtime, block: @escaping @Sendable () -> Void) {
-        (self.label, self.runtime, self.block) = (label, runtime, block)
+    init(label: String, flags: WorkItemFlags, runtime: Runtime, block: @escaping @Sendable () -> Void) {
+        (self.label, self.runtime, self.block, isBarrier) = (label, runtime, block, flags.contains(.barrier))
     }
 
     /// Runs the block here unless cancelled, then submits the notifications: two lock rounds.

@@ -37,6 +37,17 @@ final class Runtime: @unchecked Sendable {
         }
     }
 
+    /// As `changing`, from a thread that may hold the lock already: a queue's deinit runs wherever its last reference
+    /// went, and that is often a worker dropping the job it just ran, with the lock held.
+    func changingFromAnywhere(_ body: () -> Void) {
+        if monitor.isHeldHere {
+            body()
+            monitor.broadcast()
+        } else {
+            changing(body)
+        }
+    }
+
     /// With the lock held: sleeps until `condition` holds (true) or `deadline` passes (false).
     func wait(until deadline: Deadline, for condition: () -> Bool) -> Bool {
         if condition() { return true }
