@@ -1,3 +1,4 @@
+import ArgumentParser
 import Bench
 import Conformance
 import Contenders
@@ -38,5 +39,3 @@ public struct Lineup: Sendable {
         names.isEmpty ? contenders : contenders.filter { names.contains($0.name) }
     }
 }
-
-import ArgumentParser

@@ -16,13 +16,13 @@ public enum MisuseVerdict {
         case .signalled(let signal):
             how = "signal \(signal)"
         }
-        let lines = outcome.standardError.split(separator: "\n").map(String.init)
+        let lines = outcome.standardError.split(separator: "\n")
         let named = lines.first { line in
             let lower = line.lowercased()
             return line.contains(rule.objectLabel) && rule.keywords.contains { lower.contains($0.lowercased()) }
         }
         if let named { return (.pass, "\(how): \(named)") }
-        let said = lines.first(where: { !$0.isEmpty }) ?? "nothing on stderr"
+        let said = ChildOutcome.firstLine(of: lines)
         return (.fail, "died (\(how)) without naming '\(rule.objectLabel)' and the misuse; said: \(said)")
     }
 }

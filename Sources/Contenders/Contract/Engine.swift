@@ -1,8 +1,9 @@
 /// A GCD-style concurrency engine: the factory for every object of the Grand Central Dispatch contract.
 ///
 /// Code that drives an engine is generic over `E: Engine`, so every call is direct and specialisable; `any Engine`
-/// appears only where a name from the command line becomes an engine (`EngineRegistry`). An engine value is a cheap
-/// handle: copying it shares the same worker threads and global queue.
+/// appears only where a name from the command line becomes an engine (a `Contender` of the lineup), and a contender
+/// measures through a closure compiled for the concrete type. An engine value is a cheap handle: copying it shares
+/// the same worker threads and global queue.
 public protocol Engine: Sendable {
     /// The engine's serial and concurrent queues.
     associatedtype Queue: EngineQueue

@@ -122,11 +122,16 @@ final class LockFreeWorkerPool: @unchecked Sendable {
 
     func workerDidUnblock() { blocked.atomic.pointee.subtract(1, ordering: .relaxed) }
 
-    /// Whether any job waits (a snapshot, for the cold paths).
+    /// Whether any job waits (a snapshot). Looks at the occupied slots only: `handOffSearch` asks whenever the last
+    /// searcher finds work with nobody parked, which a saturated pool does often.
     var hasWork: Bool {
         if !injection.isEmpty { return true }
-        let present = occupied.atomic.pointee.load(ordering: .relaxed)
-        return workers.contains { present & $0.bit != 0 && !$0.local.isEmpty }
+        var present = occupied.atomic.pointee.load(ordering: .relaxed)
+        while present != 0 {
+            if !workers[present.trailingZeroBitCount].local.isEmpty { return true }
+            present &= present - 1
+        }
+        return false
     }
 
     // MARK: Workers

@@ -1,4 +1,5 @@
 import Contenders
+import Harness
 import Synchronization
 import Testing
 
@@ -43,7 +44,7 @@ extension ArenaTests {
                 await semaphore.wait()
                 tally.flag.store(true, ordering: .releasing)
             }
-            pause(milliseconds: 20)
+            Threads.sleep(.milliseconds(20))
             #expect(!tally.flagged, "a wait with no unit available returned")
             semaphore.signal()
             #expect(await finishes(withinSeconds: 20) { await waiter.value }, "the signal never woke the waiter")

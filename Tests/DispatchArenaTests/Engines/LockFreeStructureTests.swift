@@ -1,5 +1,6 @@
 @testable import Contenders
 import Foundation
+import Harness
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ extension ArenaTests {
             let producers = 4, perProducer = 20_000
             let log = Log()
             for producer in 0..<producers {
-                startThread {
+                Threads.detach {
                     for sequence in 0..<perProducer {
                         queue.push(LockFreeJob(.block { log.seen.append(producer * perProducer + sequence) }))
                     }
@@ -58,7 +59,7 @@ extension ArenaTests {
             let done = DispatchGroup()
             for producer in 0..<producers {
                 done.enter()
-                startThread {
+                Threads.detach {
                     for sequence in 0..<perProducer {
                         let job = LockFreeJob(.task {})
                         job.work = .task { counts[producer * perProducer + sequence].add(1, ordering: .relaxed) }
@@ -69,7 +70,7 @@ extension ArenaTests {
             }
             for _ in 0..<consumers {
                 done.enter()
-                startThread {
+                Threads.detach {
                     while consumed.load(ordering: .relaxed) < producers * perProducer {
                         guard let pointer = queue.pop() else { continue }
                         if case .task(let task) = LockFreeJob.take(pointer).work { task() }
@@ -100,7 +101,7 @@ extension ArenaTests {
             }
             for _ in 0..<2 {
                 thieves.enter()
-                startThread {
+                Threads.detach {
                     while !ownerDone.load(ordering: .acquiring) || !queue.isEmpty {
                         if let stolen = queue.stealHalf() { stolen.forEach(run) }
                     }

@@ -39,7 +39,7 @@ extension ArenaTests {
             let group = engine.makeGroup(label: "test.shutdown")
             group.async(on: queue) {}
             #expect(group.wait(until: .now() + .seconds(5)) == .success)
-            pause(milliseconds: 20)
+            Threads.sleep(.milliseconds(20))
             #expect(engine.workerThreads >= 1)
             engine.shutdown()
             #expect(tally.done.load(ordering: .relaxed) == 101)
@@ -90,7 +90,7 @@ extension ArenaTests {
             for _ in 0..<400 {
                 group.async(on: engine.globalQueue) {
                     _ = tally.peakThreads.max(engine.workerThreads, ordering: .relaxed)
-                    pause(milliseconds: 10)
+                    Threads.sleep(.milliseconds(10))
                     tally.done.add(1, ordering: .relaxed)
                 }
             }
@@ -115,7 +115,7 @@ extension ArenaTests {
             let submitters = engine.makeGroup(label: "test.wakeups.submitters")
             for thread in 0..<4 {
                 submitters.enter()
-                startThread {
+                Threads.detach {
                     for burst in 0..<40 {
                         for index in 0..<50 {
                             queues[(thread * 7 + burst + index) % queues.count].async {
@@ -123,7 +123,7 @@ extension ArenaTests {
                             }
                         }
                         // Let every worker go to sleep between bursts: the next burst must wake them.
-                        if burst % 4 == 0 { pause(milliseconds: 3) }
+                        if burst % 4 == 0 { Threads.sleep(.milliseconds(3)) }
                     }
                     submitters.leave()
                 }
@@ -160,22 +160,4 @@ extension ArenaTests {
             }
         }
     }
-}
-
-/// Sleeps the calling thread.
-func pause(milliseconds: Int) {
-    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-}
-
-/// Starts a detached thread.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    var thread = pthread_t()
-    pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, Unmanaged.passRetained(Box(body)).toOpaque())
-    pthread_detach(thread)
 }
