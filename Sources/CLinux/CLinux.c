@@ -53,6 +53,8 @@ int clinux_futex_wake(uint32_t *word, int count) {
 
 int clinux_thread_id(void) { return (int)gettid(); }
 
+int clinux_is_main_thread(void) { return gettid() == getpid(); }
+
 void clinux_set_thread_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof truncated - 1);

@@ -33,6 +33,16 @@ static inline void clinux_cpu_relax(void) {
 int clinux_thread_id(void);
 /// Names the calling thread (at most 15 characters are kept).
 void clinux_set_thread_name(const char *name);
+/// Whether the calling thread is the process's main thread (its thread id is the process id).
+int clinux_is_main_thread(void);
+
+// libdispatch's hooks for a run loop that owns the main thread, exported for CoreFoundation's run loop (its
+// private.h): an eventfd that becomes readable when the main queue has work, and the call that drains the main queue
+// on the main thread. Declared here because no public header carries them.
+/// The main queue's wake-up descriptor (an eventfd on Linux).
+extern int _dispatch_get_main_queue_handle_4CF(void);
+/// Runs the blocks on the main queue; only on the main thread, and only while dispatch_main() was never called.
+extern void _dispatch_main_queue_callback_4CF(void *message);
 
 enum {
     CLINUX_EPOLL_CTL_ADD = 1,

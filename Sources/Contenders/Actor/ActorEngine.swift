@@ -76,6 +76,11 @@ public struct ActorEngine: Engine {
 
     public var globalQueue: ActorQueue { runtime.global }
 
+    // WIP placeholder until the actor engine's main queue lands: a plain serial queue, and a loop that only parks.
+    public var mainQueue: ActorQueue { runtime.global }
+
+    public func dispatchMain() -> Never { while true { sleep(3600) } }
+
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         ActorThreadContext.current.innermost?.inheritedSpecific(key)
     }

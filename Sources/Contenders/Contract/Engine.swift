@@ -40,6 +40,15 @@ public protocol Engine: Sendable {
     /// The engine's global concurrent queue, shared by every caller.
     var globalQueue: Queue { get }
 
+    /// The engine's main queue: a serial queue whose blocks run, in submission order, on the main-loop thread (the
+    /// one in `dispatchMain()`). `sync` onto it from another thread runs the block there too: a hand-off that costs
+    /// two thread switches. Blocks submitted before the loop starts wait for it.
+    var mainQueue: Queue { get }
+
+    /// Makes the calling thread the engine's main-loop thread and runs the main queue's blocks on it for the rest of
+    /// the process. Calling it twice is misuse; `system` must be called on the process's main thread.
+    func dispatchMain() -> Never
+
     /// The value for `key` as seen from the caller: set on the queue whose block is running, or on the nearest
     /// queue along its target chain; `nil` on a plain thread.
     func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value?

@@ -69,6 +69,12 @@ public struct LockFreeEngine: Engine {
 
     public var globalQueue: LockFreeQueue { runtime.global }
 
+    /// A serial queue like any other, whose doorbell rings on the main loop instead of the pool.
+    public var mainQueue: LockFreeQueue { runtime.main }
+
+    /// Runs the main queue's turns on the calling thread for good.
+    public func dispatchMain() -> Never { runtime.mainLoop.run() }
+
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         LockFreeThreadContext.current.innermost?.inheritedSpecific(key)
     }

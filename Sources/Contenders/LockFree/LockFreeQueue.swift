@@ -28,6 +28,8 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     let runtime: LockFreeRuntime
     /// The global queue: blocks go straight to the pool; suspension and barriers do not apply.
     @usableFromInline let isGlobal: Bool
+    /// The main queue: its doorbell rings on the main loop's thread, and a sync onto it never runs inline.
+    let isMain: Bool
 
     // `state` bits.
     static let countOne: UInt64 = 1
@@ -53,11 +55,13 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     nonisolated(unsafe) var stashed: LockFreeJob?
     let attachments = LockFreeQueueAttachments()
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?, runtime: LockFreeRuntime, isGlobal: Bool = false) {
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?, runtime: LockFreeRuntime,
+         isGlobal: Bool = false, isMain: Bool = false) {
         self.label = label
         self.kind = kind
         self.runtime = runtime
         self.isGlobal = isGlobal
+        self.isMain = isMain
         self.target = target
         state = PaddedAtomic(startsInactive ? Self.inactiveBit : 0)
         doorbell = LockFreeJob(.stub)
@@ -133,7 +137,13 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     /// Sends the doorbell to the target, or to the pool. Only the holder of `scheduled`.
     @inline(__always)
     func ringDoorbell() {
-        if let target { target.enqueue(doorbell) } else { runtime.pool.push(doorbell) }
+        if let target {
+            target.enqueue(doorbell)
+        } else if isMain {
+            runtime.mainLoop.submit { self.runDoorbell() }  // `scheduled`'s retain keeps the queue
+        } else {
+            runtime.pool.push(doorbell)
+        }
     }
 
     /// Sends a fanned-out job where this queue's blocks run: the target, or the pool.

@@ -144,6 +144,7 @@ extension LockFreeQueue {
     @inline(__always)
     func take(alone: Bool) -> Bool {
         if isGlobal { return true }
+        if isMain { return false }  // the main queue's blocks run on its loop's thread only
         if kind == .concurrent && !alone {
             guard isRunnable(state.atomic.pointee.load(ordering: .relaxed)) else { return false }
             var current = width.atomic.pointee.load(ordering: .relaxed)

@@ -1,12 +1,16 @@
-/// Everything one lock-free engine owns: the worker pool and the global queue from the start; the timer thread and
+/// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the timer thread and
 /// the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
 final class LockFreeRuntime: @unchecked Sendable {
     let pool = LockFreeWorkerPool()
     private(set) var global: LockFreeQueue!
+    /// The main queue, whose doorbell rings on the main loop's thread instead of the pool.
+    private(set) var main: LockFreeQueue!
+    let mainLoop = MainLoop(name: "lockfree")
     private let services = EngineServices(prefix: "lockfree")
 
     init() {
         global = LockFreeQueue(label: "lockfree.global", kind: .concurrent, startsInactive: false, target: nil, runtime: self, isGlobal: true)
+        main = LockFreeQueue(label: "main", kind: .serial, startsInactive: false, target: nil, runtime: self, isMain: true)
     }
 
     var timers: TimerThread { services.timers }
@@ -19,5 +23,6 @@ final class LockFreeRuntime: @unchecked Sendable {
         // run queues and its injection ring, 0.4 MB) alive after the engine was dropped. No thread of the engine is
         // left to use it, and nothing may be submitted after shutdown.
         global = nil
+        main = nil
     }
 }

@@ -40,6 +40,12 @@ public struct MutexEngine: Engine {
 
     public var globalQueue: MutexQueue { runtime.global }
 
+    /// A serial queue like any other, whose turns go to the main loop instead of the pool.
+    public var mainQueue: MutexQueue { runtime.main }
+
+    /// Runs the main queue's turns on the calling thread for good.
+    public func dispatchMain() -> Never { runtime.mainLoop.run() }
+
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         MutexThreadContext.current.innermost?.inheritedSpecific(key)
     }

@@ -20,6 +20,8 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     let runtime: MutexRuntime
     /// The global queue ignores suspension, as libdispatch's global queues do.
     let isGlobal: Bool
+    /// The main queue's turns run on the main loop's thread, and a sync onto it never runs inline.
+    let isMain: Bool
 
     /// Items one drain or request runs before yielding its thread.
     static let batch = 16
@@ -45,11 +47,13 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     var contextObject: QueueContext?
     var finalizer: (@Sendable (QueueContext) -> Void)?
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime, isGlobal: Bool = false) {
+    init(label: String, kind: QueueKind, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime,
+         isGlobal: Bool = false, isMain: Bool = false) {
         self.label = label
         self.kind = kind
         self.runtime = runtime
         self.isGlobal = isGlobal
+        self.isMain = isMain
         inactive = startsInactive
         self.target = target
     }
@@ -118,7 +122,13 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     }
 
     private func submit(to target: MutexQueue?, generation: UInt64) {
-        if let target { target.enqueue(.drain(self, generation: generation)) } else { runtime.pool.push(.drain(self, generation: generation)) }
+        if let target {
+            target.enqueue(.drain(self, generation: generation))
+        } else if isMain {
+            runtime.mainLoop.submit { self.drain(generation: generation) }
+        } else {
+            runtime.pool.push(.drain(self, generation: generation))
+        }
     }
 
     // MARK: Draining

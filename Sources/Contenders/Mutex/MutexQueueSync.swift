@@ -97,7 +97,7 @@ extension MutexQueue {
     private func tryTake(alone: Bool, target above: inout MutexQueue?) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard isRunnable else { return false }
+        guard isRunnable && !isMain else { return false }  // the main queue's blocks run on its loop's thread only
         switch (kind, alone) {
         case (.serial, _):
             guard !busy && items.isEmpty else { return false }

@@ -1,12 +1,16 @@
-/// Everything one mutex engine owns: the worker pool and the global queue from the start; the timer thread and the
+/// Everything one mutex engine owns: the worker pool, the global queue and the main queue from the start; the timer thread and the
 /// descriptor reactor on first use. `shutdown()` stops and joins every thread it started.
 final class MutexRuntime: @unchecked Sendable {
     let pool = MutexWorkerPool()
     private(set) var global: MutexQueue!
+    /// The main queue, whose turns run on the main loop's thread instead of the pool.
+    private(set) var main: MutexQueue!
+    let mainLoop = MainLoop(name: "mutex")
     private let services = EngineServices(prefix: "mutex")
 
     init() {
         global = MutexQueue(label: "mutex.global", kind: .concurrent, startsInactive: false, target: nil, runtime: self, isGlobal: true)
+        main = MutexQueue(label: "main", kind: .serial, startsInactive: false, target: nil, runtime: self, isMain: true)
     }
 
     var timers: TimerThread { services.timers }
@@ -20,5 +24,6 @@ final class MutexRuntime: @unchecked Sendable {
         // the engine was dropped. No thread of the engine is left to use it, and nothing may be submitted after
         // shutdown.
         global = nil
+        main = nil
     }
 }

@@ -35,9 +35,17 @@ public struct SystemEngine: Engine {
         SystemQueue(label: label, kind: kind, startsInactive: startsInactive, target: target)
     }
 
-    private static let global = SystemQueue(wrapping: .global(), label: "system.global")
+    private static let global = SystemQueue(wrapping: .global(), label: "system.global", kind: .concurrent)
 
     public var globalQueue: SystemQueue { Self.global }
+
+    private static let main = SystemQueue(wrapping: .main, label: "main", kind: .serial, boundToMainThread: true)
+
+    /// `DispatchQueue.main`, drained on the main thread by `dispatchMain()`.
+    public var mainQueue: SystemQueue { Self.main }
+
+    /// Drains the main queue on the process's main thread for good (see `SystemMainLoop`); misuse on any other thread.
+    public func dispatchMain() -> Never { SystemMainLoop.run() }
 
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         DispatchQueue.getSpecific(key: key.dispatchKey)?.value

@@ -1,4 +1,5 @@
 import CDispatch
+import CLinux
 import Dispatch
 import Synchronization
 
@@ -19,6 +20,9 @@ public final class SystemQueue: EngineQueue {
     /// `suspend()` calls minus `resume()` calls; names the queue on over-resume and on release while suspended.
     private let suspensions = Atomic<Int>(0)
 
+    /// Whether this is the main queue, bound to the main thread.
+    private let isMain: Bool
+
     /// Whether the queue still waits for `activate()`; libdispatch also refuses to release an inactive queue.
     private let inactive: Atomic<Bool>
 
@@ -32,15 +36,18 @@ public final class SystemQueue: EngineQueue {
         if startsInactive { attributes.insert(.initiallyInactive) }
         dispatchQueue = DispatchQueue(label: label, attributes: attributes, target: target?.dispatchQueue)
         inactive = Atomic(startsInactive)
+        isMain = false
         dispatchQueue.setSpecific(key: ownerKey, value: true)
     }
 
-    /// Wraps a queue the library owns (the global queue).
-    init(wrapping queue: DispatchQueue, label: String) {
+    /// Wraps a queue the library owns (the global queue; the main queue, `boundToMainThread`).
+    init(wrapping queue: DispatchQueue, label: String, kind: QueueKind, boundToMainThread: Bool = false) {
         self.label = label
-        self.kind = .concurrent
+        self.kind = kind
         dispatchQueue = queue
         inactive = Atomic(false)
+        isMain = boundToMainThread
+        if kind == .serial { dispatchQueue.setSpecific(key: ownerKey, value: true) }
     }
 
     deinit {
@@ -48,11 +55,13 @@ public final class SystemQueue: EngineQueue {
         if inactive.load(ordering: .relaxed) { misuse("released while inactive: queue '\(label)'") }
     }
 
-    /// Whether the calling thread is running a block of this queue or of a queue targeting it.
+    /// Whether the calling thread is running a block of this queue or of a queue targeting it, or, for the main
+    /// queue, is the main thread (which libdispatch binds the main queue to).
     @inline(__always)
     private var callerDrainsThisQueue: Bool {
         // The Swift overlay uses the key object's address as the C key; asking C skips the overlay's boxing.
         dispatch_get_specific(UnsafeRawPointer(Unmanaged.passUnretained(ownerKey).toOpaque())) != nil
+            || (isMain && clinux_is_main_thread() != 0)
     }
 
     /// Stops the process when the caller already drains this queue (libdispatch would die without a message).
