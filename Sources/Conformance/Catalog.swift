@@ -31,6 +31,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     }
 
     public static let queues = Concept("queues", heading: "Queues")
+    public static let mainQueue = Concept("main-queue", heading: "The main queue")
     public static let barriers = Concept("barriers", heading: "Barriers")
     public static let targets = Concept("targets", heading: "Target queues")
     public static let suspension = Concept("suspension", heading: "Suspend, resume, activation")
@@ -49,7 +50,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
-        queues, barriers, targets, suspension, specific, context, groups, semaphores, once, apply, after, workItems, sources,
+        queues, mainQueue, barriers, targets, suspension, specific, context, groups, semaphores, once, apply, after, workItems, sources,
         timers, descriptors, misuse,
     ]
 }
@@ -67,6 +68,8 @@ public struct Rule: Sendable, Identifiable {
     public let title: String
     public let source: String
     public let needs: [Capability]
+    /// Whether the rule needs the engine's main loop (see `ConformanceRule.needsMainLoop`).
+    public let needsMainLoop: Bool
     /// The rule's type: a `BehaviourRule` or a `MisuseRule`.
     public let type: any ConformanceRule.Type
 
@@ -78,6 +81,7 @@ public struct Rule: Sendable, Identifiable {
         title = type.title
         source = type.source
         needs = type.needs.sorted()
+        needsMainLoop = type.needsMainLoop
     }
 
     /// Whether the rule runs in a child process.
@@ -98,7 +102,7 @@ public struct Catalog: Sendable {
     public init(_ rules: [Rule]) { self.rules = rules }
 
     static let families: [any RuleFamily.Type] = [
-        QueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
+        QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, MisuseRules.self,
     ]

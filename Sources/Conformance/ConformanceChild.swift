@@ -44,27 +44,41 @@ public enum ConformanceChild {
 
     /// The child's whole life. A misuse rule misuses the engine and should die; a behaviour rule runs in-process
     /// under the watchdog, `repeats` times (fewer if a run times out), each run reported as it ends.
+    ///
+    /// A rule that needs the main loop gets the calling thread, the one the process started on, as the engine's
+    /// main-loop thread (`system` accepts no other) and runs on a thread of its own.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
-        begin(request, engine: engine, rule: rule)
-        runAndExit(request, engine: engine, rule: rule)
+        channel.armBackstop(request.limit)
+        if rule.needsMainLoop {
+            MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) }
+        }
+        life(request, engine: engine, rule: rule)
     }
 
     /// As `main`, for a child whose entry point is async (a Swift Testing exit test). The rule runs and reports on
     /// a thread of its own while the caller stays suspended for good: it holds none of the workers libdispatch
-    /// shares with the cooperative pool, and a wedged engine holding all of them cannot stop the report.
+    /// shares with the cooperative pool, and a wedged engine holding all of them cannot stop the report. A rule
+    /// that needs the main loop gets a new thread for it: the async entry point has no thread to give (Swift's async
+    /// main called `dispatch_main()` on the first one), so `system` refuses it and dies saying so.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) async -> Never {
-        begin(request, engine: engine, rule: rule)
-        Threads.detach { runAndExit(request, engine: engine, rule: rule) }
+        channel.armBackstop(request.limit)
+        Threads.detach {
+            if rule.needsMainLoop {
+                MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) }
+            }
+            life(request, engine: engine, rule: rule)
+        }
         while true { try? await Task.sleep(for: .seconds(3600)) }  // the report thread ends the process
     }
 
-    private static func begin(_ request: ChildRequest, engine: any Engine, rule: Rule) {
-        channel.armBackstop(request.limit)
+    /// A misuse rule misuses the engine and should die; a behaviour rule's runs are reported and the process ends.
+    private static func life(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
         if rule.isMisuse {
             // The load ends with the process, which the misuse ends; the alarm bounds it otherwise.
             if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
             MisuseChild.run(engine: engine, rule: rule)
         }
+        runAndExit(request, engine: engine, rule: rule)
     }
 
     private static func runAndExit(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {

@@ -12,10 +12,14 @@ public protocol ConformanceRule: SendableMetatype {
     static var source: String { get }
     /// Capabilities the rule needs; an engine lacking one reports `unsupported` with its reason.
     static var needs: Set<Capability> { get }
+    /// Whether the rule needs the engine's main loop running (rules about the main queue). Its child process gives
+    /// the loop the thread the process started on, and runs the check on another (`ConformanceChild`).
+    static var needsMainLoop: Bool { get }
 }
 
 extension ConformanceRule {
     public static var needs: Set<Capability> { [] }
+    public static var needsMainLoop: Bool { false }
 }
 
 /// A rule checked in the running process: `check` returns when the engine kept the rule and throws `RuleFailure`

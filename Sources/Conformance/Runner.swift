@@ -69,6 +69,11 @@ public struct ConformanceRunner: Sendable {
             observe(outcome)
             return [outcome]
         }
+        if rule.needsMainLoop && !MainLoopThread.isRunning {
+            let outcome = RunOutcome(.fail, "rule \(rule.id) needs the engine's main loop, which runs only in a child process (arena conform)")
+            observe(outcome)
+            return [outcome]
+        }
         let load = stress ? StressLoad.start(until: .now() + timeout * repeats) : nil
         defer { load?.stop() }
         var outcomes: [RunOutcome] = []
