@@ -24,9 +24,11 @@ enum TestEngines {
     /// A rule of the catalog, or one of the tests' own probes (`HappensBefore`).
     static func rule(id: String) -> Rule? { Catalog.builtIn.rule(id: id) ?? HappensBefore.rule(id: id) }
 
-    /// Ids of the catalog's behaviour rules and misuse rules.
-    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse }.map(\.id)
-    static let misuseRules = Catalog.builtIn.rules.filter(\.isMisuse).map(\.id)
+    /// Ids of the catalog's behaviour rules and misuse rules that an exit test can host, and of the rules that need
+    /// the main loop (run through `ArenaChildLauncher` on the registered engines).
+    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop }.map(\.id)
+    static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop }.map(\.id)
+    static let mainLoopRules = Catalog.builtIn.rules.filter(\.needsMainLoop).map(\.id)
 }
 
 extension ChildOutcome {
