@@ -69,7 +69,7 @@ extension ArenaTests {
         func brokenEngineFails(_ sabotage: Sabotage) async throws {
             let workload = try #require(WorkloadCatalog.workload(named: sabotage.workload))
             let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
-            let broken = await measureOffPool(point, of: workload, on: MutantEngine(sabotage.fault), settings: Self.settings)
+            let broken = await measureOffPool(point, of: workload, on: Mutants.engine(for: sabotage.fault), settings: Self.settings)
             #expect(!broken.succeeded && broken.repetitions.isEmpty, "\(broken.name) reported a number")
             #expect(broken.failure?.message.isEmpty == false)
             let sound = await measureOffPool(point, of: workload, on: SystemEngine(), settings: Self.settings)

@@ -155,7 +155,7 @@ struct MutantTests {
 
     @Test("a mutant fails the rule", arguments: behaviourKills)
     func mutantFails(_ kill: Kill) async throws {
-        let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 1, timeout: .seconds(6))
+        let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1, timeout: .seconds(6))
         let result = try #require(await runIsolated(request))
         #expect(result.status == .fail || result.status == .timeout,
                 "\(kill.testDescription): \(result.status.rawValue) \(result.detail)")
@@ -163,7 +163,7 @@ struct MutantTests {
 
     @Test("a mutant lets the misuse pass, and the rule says so", arguments: misuseKills)
     func mutantMisuse(_ kill: Kill) async throws {
-        let (status, detail) = try #require(await runMisuse(engine: MutantEngine(kill.fault).name, rule: kill.rule, expecting: .success))
+        let (status, detail) = try #require(await runMisuse(engine: Mutants.name(of: kill.fault), rule: kill.rule, expecting: .success))
         #expect(status == .fail, "\(kill.testDescription): \(status.rawValue) \(detail)")
     }
 
@@ -171,7 +171,7 @@ struct MutantTests {
     func stressCatches(_ kill: Kill) async throws {
         var seen: [String] = []
         for _ in 1...20 {
-            let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 1,
+            let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1,
                                        timeout: .seconds(10), stress: true)
             let result = try #require(await runIsolated(request))
             seen.append(result.status.rawValue)
@@ -187,7 +187,7 @@ struct MutantTests {
     func catchRates(_ kill: Kill) async throws {
         for stress in [false, true] {
             let start = Deadline.now()
-            let request = ChildRequest(engine: MutantEngine(kill.fault).name, rule: kill.rule, repeats: 20,
+            let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 20,
                                        timeout: .seconds(10), stress: stress)
             let result = try #require(await runIsolated(request))
             let failures = result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" }

@@ -3,10 +3,12 @@ import Glibc
 import Harness
 import Synchronization
 
-/// A system group with the engine's fault applied.
-final class MutantGroup: EngineGroup {
-    let base: SystemGroup
-    private let shared: MutantShared
+/// A group of the base engine with the engine's fault applied.
+final class MutantGroup<Base: Engine>: EngineGroup {
+    typealias Queue = MutantQueue<Base>
+
+    let base: Base.Group
+    private let shared: MutantShared<Base>
     private var fault: Fault { shared.fault }
     private let manualEnters = Atomic<Int>(0)
     /// Under `waitLosesWakeup` the group also counts its work itself and wakes waiters by bumping a generation.
@@ -14,12 +16,12 @@ final class MutantGroup: EngineGroup {
     private let wakeups = Condition()
     private let generation = Atomic<Int>(0)
 
-    init(base: SystemGroup, shared: MutantShared) {
+    init(base: Base.Group, shared: MutantShared<Base>) {
         self.base = base
         self.shared = shared
     }
 
-    func async(on queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
+    func async(on queue: MutantQueue<Base>, _ block: @escaping @Sendable () -> Void) {
         if shared.dropsSubmission() { return }
         guard fault == .waitLosesWakeup else { return base.async(on: queue.base, block) }
         outstanding.add(1, ordering: .relaxed)
@@ -48,7 +50,7 @@ final class MutantGroup: EngineGroup {
         }
     }
 
-    func notify(queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
+    func notify(queue: MutantQueue<Base>, _ block: @escaping @Sendable () -> Void) {
         switch fault {
         case .groupNotifiesEarly: queue.base.async(block)
         case .notifyDuplicated:
@@ -58,7 +60,7 @@ final class MutantGroup: EngineGroup {
         }
     }
 
-    func notify(queue: MutantQueue, item: MutantWorkItem) {
+    func notify(queue: MutantQueue<Base>, item: MutantWorkItem<Base>) {
         if fault == .groupNotifyItemEarly { queue.base.async(item.base) } else { base.notify(queue: queue.base, item: item.base) }
     }
 
@@ -88,13 +90,14 @@ final class MutantGroup: EngineGroup {
     }
 }
 
-final class MutantSemaphore: EngineSemaphore {
-    let base: SystemSemaphore
+/// A semaphore of the base engine with the engine's fault applied.
+final class MutantSemaphore<Base: Engine>: EngineSemaphore {
+    let base: Base.Semaphore
     let fault: Fault
     /// Units that timed-out waits claimed anyway (`semaphoreTimeoutTakes`).
     private let debt = Atomic<Int>(0)
 
-    init(base: SystemSemaphore, fault: Fault) {
+    init(base: Base.Semaphore, fault: Fault) {
         self.base = base
         self.fault = fault
     }
@@ -120,14 +123,14 @@ final class MutantSemaphore: EngineSemaphore {
     }
 }
 
-/// A system once token with the engine's fault applied.
-final class MutantOnce: EngineOnce {
-    let base: SystemOnce
+/// A once token of the base engine with the engine's fault applied.
+final class MutantOnce<Base: Engine>: EngineOnce {
+    let base: Base.Once
     let fault: Fault
     private let done = Atomic<Bool>(false)
     private let runner = Atomic<UInt>(0)
 
-    init(base: SystemOnce, fault: Fault) {
+    init(base: Base.Once, fault: Fault) {
         self.base = base
         self.fault = fault
     }
@@ -153,15 +156,15 @@ final class MutantOnce: EngineOnce {
     }
 }
 
-/// A system work item with the engine's fault applied.
-final class MutantWorkItem: EngineWorkItem {
-    typealias Queue = MutantQueue
+/// A work item of the base engine with the engine's fault applied.
+final class MutantWorkItem<Base: Engine>: EngineWorkItem {
+    typealias Queue = MutantQueue<Base>
 
-    let base: SystemWorkItem
+    let base: Base.WorkItem
     let fault: Fault
     private let waited = Atomic<Bool>(false)
 
-    init(base: SystemWorkItem, fault: Fault) {
+    init(base: Base.WorkItem, fault: Fault) {
         self.base = base
         self.fault = fault
     }
@@ -174,7 +177,7 @@ final class MutantWorkItem: EngineWorkItem {
 
     var isCancelled: Bool { base.isCancelled }
 
-    func notify(queue: MutantQueue, _ block: @escaping @Sendable () -> Void) {
+    func notify(queue: MutantQueue<Base>, _ block: @escaping @Sendable () -> Void) {
         if fault == .workItemNotifyEarly { queue.base.async(block) } else { base.notify(queue: queue.base, block) }
     }
 

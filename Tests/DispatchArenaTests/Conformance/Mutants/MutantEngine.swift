@@ -4,29 +4,31 @@ import Glibc
 import Harness
 import Synchronization
 
-/// The system engine with one deliberate fault (see `Fault`). Each wrapper forwards to the system object and
-/// misbehaves only where its fault says; nothing else differs, so a rule that a mutant fails is failed by the fault.
-struct MutantEngine: Engine {
-    typealias Queue = MutantQueue
-    typealias Group = MutantGroup
-    typealias Semaphore = MutantSemaphore
-    typealias Once = MutantOnce
-    typealias UserDataSource = MutantUserDataSource
-    typealias TimerSource = MutantTimerSource
-    typealias DescriptorSource = MutantSource
-    typealias SignalSource = MutantSource
+/// A base engine with one deliberate fault (see `Fault`); the base is the system engine unless the fault says
+/// otherwise (`Mutants.base(for:)`). Each wrapper forwards to the base engine's object and misbehaves only where its
+/// fault says; nothing else differs, so a rule that a mutant fails is failed by the fault.
+struct MutantEngine<Base: Engine>: Engine {
+    typealias Queue = MutantQueue<Base>
+    typealias Group = MutantGroup<Base>
+    typealias Semaphore = MutantSemaphore<Base>
+    typealias Once = MutantOnce<Base>
+    typealias UserDataSource = MutantUserDataSource<Base>
+    typealias TimerSource = MutantTimerSource<Base>
+    typealias DescriptorSource = MutantSource<Base>
+    typealias SignalSource = MutantSource<Base>
 
     let fault: Fault
-    let base = SystemEngine()
-    let shared: MutantShared
+    let base: Base
+    let shared: MutantShared<Base>
 
-    init(_ fault: Fault) {
+    init(_ fault: Fault, base: Base) {
         self.fault = fault
-        shared = MutantShared(fault: fault)
+        self.base = base
+        shared = MutantShared(fault: fault, base: base)
     }
 
-    var name: String { "mutant-\(fault.rawValue)" }
-    var summary: String { "The system engine with one fault: \(fault.rawValue)." }
+    var name: String { Mutants.name(of: fault) }
+    var summary: String { "The \(base.name) engine with one fault: \(fault.rawValue)." }
 
     var limits: [Capability: String] {
         var limits = base.limits
@@ -34,7 +36,7 @@ struct MutantEngine: Engine {
         return limits
     }
 
-    func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: MutantQueue?) -> MutantQueue {
+    func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: MutantQueue<Base>?) -> MutantQueue<Base> {
         var underlying = kind
         if fault == .serialOverlaps && kind == .serial { underlying = .concurrent }
         if fault == .concurrentIsSerial && kind == .concurrent { underlying = .serial }
@@ -44,22 +46,22 @@ struct MutantEngine: Engine {
                            kind: kind, inactive: inactive, shared: shared)
     }
 
-    var globalQueue: MutantQueue { shared.global }
+    var globalQueue: MutantQueue<Base> { shared.global }
 
     func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         if fault == .specificLeaks { return shared.leaked.withLock { $0[ObjectIdentifier(key)] } as? Value }
         return base.currentSpecific(key)
     }
 
-    func makeGroup(label: String) -> MutantGroup { MutantGroup(base: base.makeGroup(label: label), shared: shared) }
+    func makeGroup(label: String) -> MutantGroup<Base> { MutantGroup(base: base.makeGroup(label: label), shared: shared) }
 
-    func makeSemaphore(value: Int) -> MutantSemaphore? {
+    func makeSemaphore(value: Int) -> MutantSemaphore<Base>? {
         if value < 0 && fault == .negativeAccepted { return base.makeSemaphore(value: 0).map { MutantSemaphore(base: $0, fault: fault) } }
         let admitted = fault == .semaphoreOverAdmits ? value + 1 : value
         return base.makeSemaphore(value: admitted).map { MutantSemaphore(base: $0, fault: fault) }
     }
 
-    func makeOnce(label: String) -> MutantOnce { MutantOnce(base: base.makeOnce(label: label), fault: fault) }
+    func makeOnce(label: String) -> MutantOnce<Base> { MutantOnce(base: base.makeOnce(label: label), fault: fault) }
 
     func apply(iterations: Int, _ body: @Sendable (Int) -> Void) {
         switch fault {
@@ -83,61 +85,63 @@ struct MutantEngine: Engine {
         }
     }
 
-    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem {
+    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem<Base> {
         MutantWorkItem(base: base.makeWorkItem(label: label, flags: fault == .barrierFlagIgnored ? [] : flags, block), fault: fault)
     }
 
-    func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue) -> MutantUserDataSource {
+    func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue<Base>) -> MutantUserDataSource<Base> {
         let kind: DataMerge = fault == .sourceMergesAsAdd ? .add : merge
         let target = fault == .sourceHandlerOffQueue ? base.globalQueue : queue.base
         return MutantUserDataSource(base: base.makeUserDataSource(label: label, merge: kind, queue: target),
-                                    fault: fault, queue: queue.base)
+                                    shared: shared, queue: queue.base)
     }
 
-    func makeTimerSource(label: String, queue: MutantQueue) -> MutantTimerSource {
-        MutantTimerSource(base: base.makeTimerSource(label: label, queue: queue.base), fault: fault)
+    func makeTimerSource(label: String, queue: MutantQueue<Base>) -> MutantTimerSource<Base> {
+        MutantTimerSource(base: base.makeTimerSource(label: label, queue: queue.base), shared: shared)
     }
 
-    func makeReadSource(label: String, fileDescriptor: Int32, queue: MutantQueue) -> MutantSource {
+    func makeReadSource(label: String, fileDescriptor: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
         MutantSource(base: base.makeReadSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
-                     fault: fault, descriptor: fileDescriptor, kind: .read)
+                     shared: shared, descriptor: fileDescriptor, kind: .read)
     }
 
-    func makeWriteSource(label: String, fileDescriptor: Int32, queue: MutantQueue) -> MutantSource {
+    func makeWriteSource(label: String, fileDescriptor: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
         if fault == .writeAlwaysReady {
             // A user-data source standing in: it fires on activation whatever the descriptor's state.
             let standIn = base.makeUserDataSource(label: label, merge: .add, queue: queue.base)
-            return MutantSource(base: standIn, fault: fault, descriptor: fileDescriptor, kind: .write) { standIn.merge(1) }
+            return MutantSource(base: standIn, shared: shared, descriptor: fileDescriptor, kind: .write) { standIn.merge(1) }
         }
         return MutantSource(base: base.makeWriteSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
-                            fault: fault, descriptor: fileDescriptor, kind: .write)
+                            shared: shared, descriptor: fileDescriptor, kind: .write)
     }
 
-    func makeSignalSource(label: String, signal: Int32, queue: MutantQueue) -> MutantSource {
+    func makeSignalSource(label: String, signal: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
         MutantSource(base: base.makeSignalSource(label: label, signal: signal, queue: queue.base),
-                     fault: fault, descriptor: -1, kind: .signal)
+                     shared: shared, descriptor: -1, kind: .signal)
     }
 }
 
-/// State one mutant engine shares across its objects.
-final class MutantShared: @unchecked Sendable {
+/// State one mutant engine shares across its objects, with the base engine they wrap.
+final class MutantShared<Base: Engine>: @unchecked Sendable {
     let fault: Fault
+    /// The engine the mutant wraps.
+    let base: Base
     /// Held for the whole of every sync under `syncHoldsEngineLock` (a plain, non-recursive mutex).
     let engineLock: UnsafeMutablePointer<pthread_mutex_t>
     /// Values set on any queue, under `specificLeaks`.
     let leaked = Locked<[ObjectIdentifier: Any]>([:])
     /// Values kept for good, under `specificKeepsReplaced` and `specificOutlivesQueue`.
     let kept = Locked<[Any]>([])
-    private(set) var global: MutantQueue!
+    private(set) var global: MutantQueue<Base>!
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)
 
-    init(fault: Fault) {
+    init(fault: Fault, base: Base) {
         self.fault = fault
+        self.base = base
         engineLock = .allocate(capacity: 1)
         pthread_mutex_init(engineLock, nil)
-        let system = SystemEngine()
-        let queue = fault == .globalIsSerial ? system.makeQueue(label: "mutant.global.serial") : system.globalQueue
+        let queue = fault == .globalIsSerial ? base.makeQueue(label: "mutant.global.serial") : base.globalQueue
         global = MutantQueue(base: queue, kind: .concurrent, inactive: false, shared: self)
     }
 
@@ -149,7 +153,24 @@ final class MutantShared: @unchecked Sendable {
 
 /// The mutants' registry: every fault, by name.
 enum Mutants {
-    static let all: [MutantEngine] = Fault.allCases.map(MutantEngine.init)
+    /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine for every fault so far.
+    /// Faults about the main queue will wrap `MutexEngine()`, because its main loop runs on whatever thread calls it.
+    static func base(for fault: Fault) -> any Engine {
+        switch fault {
+        default: SystemEngine()
+        }
+    }
 
-    static func engine(named name: String) -> MutantEngine? { all.first { $0.name == name } }
+    /// The mutant with `fault`, on the base `base(for:)` chooses.
+    static func engine(for fault: Fault) -> any Engine {
+        func wrapping<Base: Engine>(_ base: Base) -> any Engine { MutantEngine(fault, base: base) }
+        return wrapping(base(for: fault))
+    }
+
+    /// The registry name of the mutant with `fault`: `mutant-` and the fault's raw value.
+    static func name(of fault: Fault) -> String { "mutant-\(fault.rawValue)" }
+
+    static let all: [any Engine] = Fault.allCases.map(engine(for:))
+
+    static func engine(named name: String) -> (any Engine)? { all.first { $0.name == name } }
 }

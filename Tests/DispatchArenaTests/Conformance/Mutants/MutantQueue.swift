@@ -6,13 +6,13 @@ import Synchronization
 
 struct MutantError: Error {}
 
-/// A system queue with the engine's fault applied.
-final class MutantQueue: EngineQueue, @unchecked Sendable {
-    typealias WorkItem = MutantWorkItem
+/// A queue of the base engine with the engine's fault applied.
+final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
+    typealias WorkItem = MutantWorkItem<Base>
 
-    let base: SystemQueue
+    let base: Base.Queue
     let kind: QueueKind
-    private let shared: MutantShared
+    private let shared: MutantShared<Base>
     private var fault: Fault { shared.fault }
     private let inactive: Atomic<Bool>
     private let suspensions = Atomic<Int>(0)
@@ -25,7 +25,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
     /// The context as set, under `finalizerWithoutContext` (the base always holds one).
     private let contextSet = Locked<QueueContext?>(nil)
 
-    init(base: SystemQueue, kind: QueueKind, inactive: Bool, shared: MutantShared) {
+    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>) {
         self.base = base
         self.kind = kind
         self.shared = shared
@@ -68,7 +68,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
             pthread_mutex_lock(shared.engineLock)
             defer { pthread_mutex_unlock(shared.engineLock) }
             return try base.sync(block)
-        case .syncOnOwnQueueAllowed where SystemEngine().currentSpecific(ownKey) == true:
+        case .syncOnOwnQueueAllowed where shared.base.currentSpecific(ownKey) == true:
             return try block()
         case .syncLosesErrors:
             return try withoutActuallyEscaping(block) { block in
@@ -87,7 +87,7 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
         fault == .barrierIgnored ? try base.sync(block) : try base.barrierSync(block)
     }
 
-    func async(_ item: MutantWorkItem) {
+    func async(_ item: MutantWorkItem<Base>) {
         base.async(item.base)
     }
 
@@ -98,12 +98,12 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
         base.asyncAfter(deadline: deadline, block)
     }
 
-    func asyncAfter(deadline: Deadline, _ item: MutantWorkItem) {
+    func asyncAfter(deadline: Deadline, _ item: MutantWorkItem<Base>) {
         if fault == .afterEarly { return base.async(item.base) }
         base.asyncAfter(deadline: deadline, item.base)
     }
 
-    func setTarget(_ target: MutantQueue) {
+    func setTarget(_ target: MutantQueue<Base>) {
         if fault == .targetIgnored { return }
         if fault == .retargetIgnored && !inactive.load(ordering: .relaxed) { return }
         base.setTarget(target.base)
@@ -157,5 +157,6 @@ final class MutantQueue: EngineQueue, @unchecked Sendable {
 }
 
 
-/// The context a `finalizerWithoutContext` mutant gives its base queue so that libdispatch always finalizes.
+/// The context a `finalizerWithoutContext` mutant gives its base queue so that the base always finalizes (libdispatch
+/// runs no finalizer for a queue without a context).
 final class MutantContextPlaceholder: Sendable {}

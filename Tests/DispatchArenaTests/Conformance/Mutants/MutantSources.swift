@@ -4,21 +4,23 @@ import Glibc
 import Harness
 import Synchronization
 
-/// A system source of any kind with the engine's fault applied.
-class MutantSource: EngineSource, @unchecked Sendable {
+/// A source of the base engine, of any kind, with the engine's fault applied.
+class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
     enum Kind { case userData, timer, read, write, signal }
 
     let base: any EngineSource
-    let fault: Fault
+    private let shared: MutantShared<Base>
+    var fault: Fault { shared.fault }
     let kind: Kind
     private let descriptor: Int32
     private let onActivate: (@Sendable () -> Void)?
     private let cancelHandler = Locked<(@Sendable () -> Void)?>(nil)
     private let cancelledEarly = Atomic<Bool>(false)
 
-    init(base: any EngineSource, fault: Fault, descriptor: Int32, kind: Kind, onActivate: (@Sendable () -> Void)? = nil) {
+    init(base: any EngineSource, shared: MutantShared<Base>, descriptor: Int32, kind: Kind,
+         onActivate: (@Sendable () -> Void)? = nil) {
         self.base = base
-        self.fault = fault
+        self.shared = shared
         self.kind = kind
         self.descriptor = descriptor
         self.onActivate = onActivate
@@ -48,7 +50,7 @@ class MutantSource: EngineSource, @unchecked Sendable {
     }
 
     /// Where `registrationDespiteCancel` runs the registration handler (user-data sources only).
-    var registrationQueue: SystemQueue? { nil }
+    var registrationQueue: Base.Queue? { nil }
 
     /// The registration handler, kept here under `registrationDespiteCancel`.
     private let registration = Locked<(@Sendable () -> Void)?>(nil)
@@ -80,9 +82,9 @@ class MutantSource: EngineSource, @unchecked Sendable {
         case .cancelLate:
             // The cancel handler runs now, while handlers may still run; the source stops 100 ms later.
             cancelledEarly.store(true, ordering: .relaxed)
-            if let handler = cancelHandler.withLock({ $0 }) { SystemEngine().globalQueue.async(handler) }
+            if let handler = cancelHandler.withLock({ $0 }) { shared.base.globalQueue.async(handler) }
             let base = base
-            SystemEngine().globalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { base.cancel() }
+            shared.base.globalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { base.cancel() }
         case .closesDescriptorOnCancel where kind == .read || kind == .write:
             close(descriptor)
             base.cancel()
@@ -94,20 +96,22 @@ class MutantSource: EngineSource, @unchecked Sendable {
     var isCancelled: Bool { cancelledEarly.load(ordering: .relaxed) || base.isCancelled }
 }
 
-/// A user-data source with the engine's fault applied. Under `sourceNoCoalescing` it bypasses the system source:
-/// every merge becomes a handler call of its own, submitted at once, active or not, cancelled or not.
-final class MutantUserDataSource: MutantSource, EngineUserDataSource, @unchecked Sendable {
-    private let queue: SystemQueue
+/// A user-data source with the engine's fault applied. Under `sourceNoCoalescing` it bypasses the base engine's
+/// source: every merge becomes a handler call of its own, submitted at once, active or not, cancelled or not.
+final class MutantUserDataSource<Base: Engine>: MutantSource<Base>, EngineUserDataSource, @unchecked Sendable {
+    private let userData: Base.UserDataSource
+    private let queue: Base.Queue
     private let merges = Atomic<Int>(0)
     private let eagerHandler = Locked<(@Sendable () -> Void)?>(nil)
     private let eagerData = Locked<UInt>(0)
 
-    init(base: SystemUserDataSource, fault: Fault, queue: SystemQueue) {
+    init(base: Base.UserDataSource, shared: MutantShared<Base>, queue: Base.Queue) {
+        userData = base
         self.queue = queue
-        super.init(base: base, fault: fault, descriptor: -1, kind: .userData)
+        super.init(base: base, shared: shared, descriptor: -1, kind: .userData)
     }
 
-    override var registrationQueue: SystemQueue? { queue }
+    override var registrationQueue: Base.Queue? { queue }
 
     override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
         if fault == .sourceNoCoalescing { eagerHandler.withLock { $0 = handler } } else { super.setEventHandler(handler) }
@@ -127,22 +131,22 @@ final class MutantUserDataSource: MutantSource, EngineUserDataSource, @unchecked
         case .sourceDropsMerges where merges.add(1, ordering: .relaxed).newValue % 10 == 0:
             return
         default:
-            (base as! SystemUserDataSource).merge(value)
+            userData.merge(value)
         }
     }
 }
 
 /// A timer source with the engine's fault applied.
-final class MutantTimerSource: MutantSource, EngineTimerSource, @unchecked Sendable {
+final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSource, @unchecked Sendable {
+    private let timer: Base.TimerSource
     private let scheduled = Atomic<Bool>(false)
     /// Under `timerDrifts`: the interval the handler re-arms with, in nanoseconds (0: none).
     private let rearm = Atomic<Int64>(0)
 
-    init(base: SystemTimerSource, fault: Fault) {
-        super.init(base: base, fault: fault, descriptor: -1, kind: .timer)
+    init(base: Base.TimerSource, shared: MutantShared<Base>) {
+        timer = base
+        super.init(base: base, shared: shared, descriptor: -1, kind: .timer)
     }
-
-    private var timer: SystemTimerSource { base as! SystemTimerSource }
 
     override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
         guard fault == .timerDrifts, let handler else { return super.setEventHandler(handler) }
