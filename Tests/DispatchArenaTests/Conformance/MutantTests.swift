@@ -26,6 +26,14 @@ struct MutantTests {
         Kill(rule: "sync.on-other-queue-from-block", fault: .syncHoldsEngineLock),
         Kill(rule: "sync.reentrant-concurrent", fault: .syncHoldsEngineLock),
         Kill(rule: "global.concurrent", fault: .globalIsSerial),
+        // The main queue
+        Kill(rule: "main.thread", fault: .mainOffLoop),
+        Kill(rule: "main.async-from-many-threads", fault: .mainOffLoop),
+        Kill(rule: "main.sync-from-background", fault: .mainSyncInline),
+        Kill(rule: "main.sync-from-background", fault: .mainOffLoop),
+        Kill(rule: "main.hand-off", fault: .mainOffLoop),
+        Kill(rule: "main.target", fault: .mainTargetBypassed),
+        Kill(rule: "main.sync-on-self", fault: .mainSyncOnSelfAllowed),
         // Barriers
         Kill(rule: "barrier.after-earlier", fault: .barrierIgnored),
         Kill(rule: "barrier.before-later", fault: .barrierIgnored),

@@ -76,6 +76,11 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case timerDataAlwaysOne      // a timer's data is 1 whatever was missed
     case rescheduleIgnored       // only the first schedule counts
     case oneShotRepeats          // a timer without interval repeats every 10 ms
+    // The main queue (these wrap the mutex engine, whose main loop runs on any thread: see `Mutants.base(for:)`)
+    case mainOffLoop             // the main queue is a plain serial queue on the pool, not bound to the loop
+    case mainSyncInline          // sync onto the main queue runs on the caller's thread
+    case mainTargetBypassed      // a queue created targeting the main queue targets the global queue instead
+    case mainSyncOnSelfAllowed   // sync onto the main queue from its own block runs inline instead of stopping
     // Descriptors and signals
     case readDataOffByOne        // a read source reports one byte more than available
     case writeAlwaysReady        // a write source fires whether or not there is room

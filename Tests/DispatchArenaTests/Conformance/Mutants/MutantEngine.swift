@@ -41,12 +41,17 @@ struct MutantEngine<Base: Engine>: Engine {
         if fault == .serialOverlaps && kind == .serial { underlying = .concurrent }
         if fault == .concurrentIsSerial && kind == .concurrent { underlying = .serial }
         let inactive = fault == .inactiveIgnored ? false : startsInactive
-        let baseTarget = fault == .targetIgnored ? nil : target?.base
+        let bypassed = fault == .targetIgnored || (fault == .mainTargetBypassed && target === shared.main)
+        let baseTarget = bypassed ? nil : target?.base
         return MutantQueue(base: base.makeQueue(label: label, kind: underlying, startsInactive: inactive, target: baseTarget),
                            kind: kind, inactive: inactive, shared: shared)
     }
 
     var globalQueue: MutantQueue<Base> { shared.global }
+
+    var mainQueue: MutantQueue<Base> { shared.main }
+
+    func dispatchMain() -> Never { base.dispatchMain() }
 
     func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         if fault == .specificLeaks { return shared.leaked.withLock { $0[ObjectIdentifier(key)] } as? Value }
@@ -133,6 +138,7 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
     /// Values kept for good, under `specificKeepsReplaced` and `specificOutlivesQueue`.
     let kept = Locked<[Any]>([])
     private(set) var global: MutantQueue<Base>!
+    private(set) var main: MutantQueue<Base>!
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)
 
@@ -143,6 +149,8 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
         pthread_mutex_init(engineLock, nil)
         let queue = fault == .globalIsSerial ? base.makeQueue(label: "mutant.global.serial") : base.globalQueue
         global = MutantQueue(base: queue, kind: .concurrent, inactive: false, shared: self)
+        let mainBase = fault == .mainOffLoop ? base.makeQueue(label: "main") : base.mainQueue
+        main = MutantQueue(base: mainBase, kind: .serial, inactive: false, shared: self, isMain: true)
     }
 
     /// Whether this submission is lost: every 64th under `asyncDropsBlocks`.
@@ -153,10 +161,12 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
 
 /// The mutants' registry: every fault, by name.
 enum Mutants {
-    /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine for every fault so far.
-    /// Faults about the main queue will wrap `MutexEngine()`, because its main loop runs on whatever thread calls it.
+    /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine, except for faults about
+    /// the main queue. Their rules need the main loop, which a test's child can give only to an engine whose loop
+    /// runs on any thread (`system`'s must have the process's first thread, which Swift's async main already took).
     static func base(for fault: Fault) -> any Engine {
         switch fault {
+        case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed: MutexEngine()
         default: SystemEngine()
         }
     }

@@ -25,9 +25,13 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     /// The context as set, under `finalizerWithoutContext` (the base always holds one).
     private let contextSet = Locked<QueueContext?>(nil)
 
-    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>) {
+    /// Whether this wraps the main queue (the `main…` faults apply to it only).
+    private let isMain: Bool
+
+    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false) {
         self.base = base
         self.kind = kind
+        self.isMain = isMain
         self.shared = shared
         self.inactive = Atomic(inactive)
         base.setSpecific(ownKey, true)
@@ -68,7 +72,10 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
             pthread_mutex_lock(shared.engineLock)
             defer { pthread_mutex_unlock(shared.engineLock) }
             return try base.sync(block)
-        case .syncOnOwnQueueAllowed where shared.base.currentSpecific(ownKey) == true:
+        case .mainSyncInline where isMain:
+            return try block()
+        case .syncOnOwnQueueAllowed where shared.base.currentSpecific(ownKey) == true,
+             .mainSyncOnSelfAllowed where isMain && shared.base.currentSpecific(ownKey) == true:
             return try block()
         case .syncLosesErrors:
             return try withoutActuallyEscaping(block) { block in
