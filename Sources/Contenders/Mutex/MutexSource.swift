@@ -113,6 +113,19 @@ public class MutexSource: EngineSource, @unchecked Sendable {
             if current != 0 { handler?() }  // `current` is only written by deliveries, which never overlap
             lock.lock()
         }
+        endCallAndUnlock()
+    }
+
+    /// The registration handler, in flight as a delivery is: events wait for it, a cancel meanwhile follows it.
+    private func register(_ registration: @Sendable () -> Void) {
+        registration()
+        lock.lock()
+        endCallAndUnlock()
+    }
+
+    /// With `lock` held, after a handler call: the cancel handler if cancelled meanwhile, else the next delivery, and
+    /// `didDeliver` (a descriptor source re-arms then, or first arms after registration).
+    private func endCallAndUnlock() {
         inFlight = false
         if cancelled {
             lock.unlock()
@@ -120,19 +133,6 @@ public class MutexSource: EngineSource, @unchecked Sendable {
         }
         deliverIfReadyAndUnlock()
         didDeliver()
-    }
-
-    /// The registration handler, in flight as a delivery is: events wait for it, a cancel meanwhile follows it.
-    private func register(_ registration: @Sendable () -> Void) {
-        registration()
-        lock.lock()
-        inFlight = false
-        if cancelled {
-            lock.unlock()
-            return runCancelHandler()
-        }
-        deliverIfReadyAndUnlock()
-        didDeliver()  // a descriptor source arms only now
     }
 
     private func runCancelHandler() {
