@@ -13,6 +13,13 @@ import Glibc
 /// while the actors do the work. A released queue's mailbox is finished; its drain task ends once every block ran
 /// (forwarded ones awaited), and only then submits the finalizer to the target: that is when the queue is gone.
 ///
+/// The main queue is a serial queue like the others whose drain task prefers a task executor (SE-0417,
+/// `ActorMainExecutor`) that hands every job to the `dispatchMain()` thread through a `MainLoop`: the loop, its actor
+/// (a default actor follows its task's preference) and so every block, sync hand-off and forwarded job of the main
+/// queue run on that thread, as `@MainActor` code runs on the main thread. The preference is the task's, not a custom
+/// `unownedExecutor` on the actor, because every queue's core is one actor type and the other queues keep the
+/// runtime's default actor; the task starts with `dispatchMain()`, so until then the mailbox keeps what is posted.
+///
 /// ## The Swift-concurrency facts that shaped it, and the rules they touch
 /// - **Actor jobs are not FIFO.** A `Task { await actor.run(block) }` per submission does not start in submission
 ///   order (Swift forums; swiftlang/swift PR #62213). So each queue's order comes from a mailbox with one consumer:
@@ -76,10 +83,11 @@ public struct ActorEngine: Engine {
 
     public var globalQueue: ActorQueue { runtime.global }
 
-    // WIP placeholder until the actor engine's main queue lands: a plain serial queue, and a loop that only parks.
-    public var mainQueue: ActorQueue { runtime.global }
+    /// A serial queue like any other, whose drain task runs on the main executor (`ActorMainExecutor`).
+    public var mainQueue: ActorQueue { runtime.main }
 
-    public func dispatchMain() -> Never { while true { sleep(3600) } }
+    /// Starts the main queue's drain task and runs it, with every block of the queue, on the calling thread for good.
+    public func dispatchMain() -> Never { runtime.runMainLoop() }
 
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         ActorThreadContext.current.innermost?.inheritedSpecific(key)

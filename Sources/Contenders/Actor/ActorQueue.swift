@@ -5,6 +5,9 @@ import Synchronization
 ///
 /// Releasing the queue finishes the mailbox; the core's task outlives it until every block ran, and only then hands
 /// the finalizer to the target (`ActorQueueCore.live`).
+///
+/// The main queue is a serial queue whose drain task starts only with `dispatchMain()` (`startDraining(on:)`) and
+/// prefers the main executor, so its blocks run on the main-loop thread; it is never released.
 public final class ActorQueue: EngineQueue, @unchecked Sendable {
     public typealias WorkItem = ActorWorkItem
 
@@ -15,10 +18,11 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     let isGlobal: Bool
     private let mailbox: ActorMailbox<ActorMail>?
 
-    /// `global` receives the finalizer when the queue has no target; nil only for the global queue itself.
+    /// `global` receives the finalizer when the queue has no target; nil only for the global queue itself. The main
+    /// queue (`isMain`) waits for `startDraining(on:)` to start its drain task.
     init(
         label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, global: ActorQueue?,
-        isGlobal: Bool = false
+        isGlobal: Bool = false, isMain: Bool = false
     ) {
         self.label = label
         self.kind = kind
@@ -31,8 +35,16 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
         } else {
             let mailbox = ActorMailbox<ActorMail>()
             self.mailbox = mailbox
-            Task.detached { await core.live(mailbox, global: global) }
+            if !isMain { Task.detached { await core.live(mailbox, global: global) } }
         }
+    }
+
+    /// Starts the main queue's drain task, once, on `executor`: the task prefers it, so the loop and the core's actor
+    /// (a default actor follows its task's preference) run there, and with them every block of the queue. The main
+    /// queue is never released, so the loop never ends and there is no finalizer to hand on.
+    func startDraining(on executor: any TaskExecutor) {
+        guard let mailbox else { return }
+        Task.detached(executorPreference: executor) { [core] in await core.drain(mailbox) }
     }
 
     deinit {

@@ -8,8 +8,9 @@ import Glibc
 /// condition, and every change broadcasts. A queue is a FIFO of jobs; worker threads (`Runtime`) start the head job of
 /// any queue whose whole target chain lets it in, and a sync caller starts its own job and runs it on its own thread.
 /// Timers are a list the idle workers sleep on; a source is a serial queue of its own. The engine holds a queue until
-/// its last job ran, so a queue's deinit is the moment it is gone: that is where its finalizer goes to its target. One
-/// lock for everything is slow under contention, and simple.
+/// its last job ran, so a queue's deinit is the moment it is gone: that is where its finalizer goes to its target. The
+/// main queue is a serial queue whose jobs, and those of queues targeting it, only the thread in `dispatchMain()`
+/// starts; a sync onto it hands the block to that thread. One lock for everything is slow under contention, and simple.
 ///
 /// Reading order: this file, `Monitor`, `Runtime`, `MinimalQueue` (the heart), then `MinimalGroup`,
 /// `MinimalSemaphore`, `MinimalOnce`, `MinimalWorkItem`, `MinimalApply`, `MinimalSource`, `MinimalTimerSource`.
@@ -36,6 +37,10 @@ public struct MinimalEngine: Engine {
 
     /// The global concurrent queue; free.
     public var globalQueue: MinimalQueue { runtime.global }
+    /// The main queue, a serial queue run by the thread in `dispatchMain()`; free.
+    public var mainQueue: MinimalQueue { runtime.main }
+    /// Makes the calling thread the one that runs the main queue's jobs, for good.
+    public func dispatchMain() -> Never { runtime.runMain() }
 
     /// The value for `key` seen from the caller's job: one lock round and a walk up the queue's chain.
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {

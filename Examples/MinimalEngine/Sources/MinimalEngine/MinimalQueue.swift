@@ -58,6 +58,9 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     /// This queue and every queue above it.
     var chain: UnfoldFirstSequence<MinimalQueue> { sequence(first: self, next: \.target) }
 
+    /// With the lock held: whether the jobs of this queue run on the main thread (the main queue is in the chain).
+    var isBoundToMain: Bool { chain.contains { $0 === runtime.main } }
+
     /// Submits `block`: one lock round and a broadcast.
     public func async(_ block: @escaping @Sendable () -> Void) { runtime.changing { enqueue(block) } }
     /// Submits a work item (a barrier if flagged so): one lock round and a broadcast.
@@ -128,12 +131,13 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
 
     private func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
         let alone = barrier || kind == .serial
-        runtime.changing {
+        let onMain = runtime.changing {
             // The thread holds the chains of the jobs it runs: waiting to hold one of those links alone never ends.
             let held = runtime.entered[pthread_self(), default: []].flatMap(\.chain)
             for link in chain where needs(link, alone: alone) && held.contains(where: { $0 === link }) {
                 misuse("sync called from a job already running on queue '\(link.label)' (deadlock)")
             }
+            if isBoundToMain { return true }  // only the main thread may run it: `syncOnMain`
             tickets += 1
             let ticket = tickets
             enqueue(.sync(ticket: ticket, barrier: barrier))
@@ -143,9 +147,30 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
             }
             _ = takeHead()
             runtime.start(self, alone: alone)
+            return false
         }
+        if onMain { return try syncOnMain(barrier: barrier, block) }
         defer { runtime.changing { runtime.finish(self, alone: alone) } }
         return try block()
+    }
+
+    /// sync onto the main queue (or a queue targeting it): the block goes to the main thread as a job in line, and the
+    /// caller sleeps until its result, value or error, is back. Three lock rounds and two thread switches.
+    private func syncOnMain<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
+        try withoutActuallyEscaping(block) { escapable in
+            // Both cross threads under the engine's lock. The job lets go of the block before the caller may return:
+            // a block still held then has escaped, and the process traps.
+            nonisolated(unsafe) var block: (() throws -> T)? = escapable
+            nonisolated(unsafe) var result: Result<T, any Error>?
+            runtime.changing {  // the broadcast wakes the main thread
+                enqueue(.block({ [runtime] in
+                    let outcome = Result(catching: block!)
+                    runtime.changing { (block, result) = (nil, outcome) }
+                }, barrier: barrier))
+            }
+            _ = runtime.locked { runtime.wait(until: .distantFuture) { result != nil } }
+            return try result!.get()  // rethrows: the error is the block's
+        }
     }
 
     /// Counts one more suspension: one lock round.

@@ -8,19 +8,22 @@ import Glibc
 /// to do, sleep until the next timer. The pool keeps `width` workers able to run (one per CPU, at least two so that two
 /// blocks can always meet): a worker waiting inside the engine counts as blocked, and while none is idle another starts
 /// (128 at most), so blocking in a block never strands work. Workers beyond that leave after a second without a job.
+/// Jobs of the main queue (and of queues targeting it) are left to the thread in `dispatchMain()`, which loops the same
+/// way over those alone.
 final class Runtime: @unchecked Sendable {
     let width = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     private let monitor = Monitor()
-    private(set) var global: MinimalQueue!
+    private(set) var global: MinimalQueue!, main: MinimalQueue!
     // Guarded by the monitor:
     var ready: [MinimalQueue] = []  // queues with jobs, in turn order
     var entered: [pthread_t: [MinimalQueue]] = [:]  // queues whose jobs each thread runs, innermost last
     private var timers: [(at: Deadline, fire: () -> Void)] = []
-    private var workers: Set<pthread_t> = [], idle = 0, blocked = 0
+    private var workers: Set<pthread_t> = [], idle = 0, blocked = 0, mainRuns = false
 
     init() {
         global = MinimalQueue(label: "minimal.global", kind: .concurrent, startsInactive: false, target: nil,
                               runtime: self)
+        main = MinimalQueue(label: "main", kind: .serial, startsInactive: false, target: nil, runtime: self)
     }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -102,12 +105,8 @@ final class Runtime: @unchecked Sendable {
         var lastJob = Deadline.now()
         while workers.count - blocked <= width || Deadline.now() < lastJob + .seconds(1) {
             fireDueTimers()
-            if let job = takeJob() {
-                monitor.unlock()
-                job.block()
-                monitor.lock()
-                finish(job.queue, alone: job.alone)
-                monitor.broadcast()
+            if let job = takeJob(onMain: false) {
+                run(job)
                 lastJob = .now()
             } else {
                 let retire = workers.count - blocked > width ? lastJob + .seconds(1) : .distantFuture
@@ -121,19 +120,39 @@ final class Runtime: @unchecked Sendable {
         return nil
     }
 
+    /// `dispatchMain()`: the calling thread runs the jobs bound to the main queue as they come. A second call is misuse.
+    func runMain() -> Never {
+        monitor.lock()
+        if mainRuns { misuse("dispatchMain() called a second time: engine 'minimal' already runs its main queue") }
+        mainRuns = true
+        while true {
+            if let job = takeJob(onMain: true) { run(job) } else { _ = monitor.wait(until: .distantFuture) }
+        }
+    }
+
+    /// With the lock held: runs a started job without it, then ends the job.
+    private func run(_ job: (queue: MinimalQueue, block: @Sendable () -> Void, alone: Bool)) {
+        monitor.unlock()
+        job.block()
+        monitor.lock()
+        finish(job.queue, alone: job.alone)
+        monitor.broadcast()
+    }
+
     /// With the lock held: starts the head job of the first ready queue that may start it, and sends that queue to the
     /// back of the line, so that queues take turns. A retarget marker takes effect here; sync jobs are their callers'.
-    private func takeJob() -> (queue: MinimalQueue, block: @Sendable () -> Void, alone: Bool)? {
+    /// The main thread (`onMain`) takes only the jobs bound to the main queue, and the workers all the others.
+    private func takeJob(onMain: Bool) -> (queue: MinimalQueue, block: @Sendable () -> Void, alone: Bool)? {
         for (index, queue) in ready.enumerated() {
             let head = queue.jobs.first!
             let alone = head.isBarrier || queue.kind == .serial
-            guard !head.isSync && queue.mayStart(alone: alone) else { continue }
+            guard !head.isSync && queue.isBoundToMain == onMain && queue.mayStart(alone: alone) else { continue }
             _ = queue.takeHead()
             if queue.listed { ready.append(ready.remove(at: index)) }
             monitor.broadcast()  // a sync job may be at the head now
             guard case .block(let block, _) = head else {
                 if case .retarget(let target) = head { queue.target = target }  // between two jobs, as promised
-                return takeJob()
+                return takeJob(onMain: onMain)
             }
             start(queue, alone: alone)
             return (queue, block, alone)
