@@ -98,10 +98,19 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     }
 
     /// With the lock held: takes the head job, leaving the ready list when it was the last.
+    ///
+    /// A slice keeps its whole buffer, taken jobs included, with everything they capture (a queue the finalizer
+    /// waits for, say): so the buffer is dropped when the queue empties, and copied when most of it is taken.
     func takeHead() -> Job {
         if jobs.count == 1 { runtime.ready.removeAll { $0 === self } }
         listed = jobs.count > 1
-        return jobs.popFirst()!
+        let job = jobs.popFirst()!
+        if jobs.isEmpty {
+            jobs = []
+        } else if jobs.startIndex > 64 && jobs.startIndex > 2 * jobs.count {
+            jobs = ArraySlice(Array(jobs))  // amortised: at least twice as many jobs were taken since the last copy
+        }
+        return job
     }
 
     /// With the lock held: whether the head job may start now; `alone` when it needs this queue to itself.
