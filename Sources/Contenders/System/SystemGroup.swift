@@ -31,6 +31,7 @@ public final class SystemGroup: EngineGroup {
     }
 
     public func notify(queue: SystemQueue, item: SystemWorkItem) {
+        if let barrier = item.barrierSubmission { return group.notify(flags: .barrier, queue: queue.dispatchQueue, execute: barrier) }
         group.notify(queue: queue.dispatchQueue, work: item.dispatchItem)
     }
 

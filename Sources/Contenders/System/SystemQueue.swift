@@ -113,6 +113,7 @@ public final class SystemQueue: EngineQueue {
     }
 
     public func async(_ item: SystemWorkItem) {
+        if let barrier = item.barrierSubmission { return dispatchQueue.async(flags: .barrier, execute: barrier) }
         dispatchQueue.async(execute: item.dispatchItem)
     }
 
@@ -121,6 +122,9 @@ public final class SystemQueue: EngineQueue {
     }
 
     public func asyncAfter(deadline: Deadline, _ item: SystemWorkItem) {
+        if let barrier = item.barrierSubmission {
+            return dispatchQueue.asyncAfter(deadline: deadline.dispatchTime, flags: .barrier, execute: barrier)
+        }
         dispatchQueue.asyncAfter(deadline: deadline.dispatchTime, execute: item.dispatchItem)
     }
 
