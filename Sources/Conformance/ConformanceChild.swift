@@ -49,10 +49,7 @@ public enum ConformanceChild {
     /// main-loop thread (`system` accepts no other) and runs on a thread of its own.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
         channel.armBackstop(request.limit)
-        if rule.needsMainLoop {
-            MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) }
-        }
-        life(request, engine: engine, rule: rule)
+        live(request, engine: engine, rule: rule)
     }
 
     /// As `main`, for a child whose entry point is async (a Swift Testing exit test). The rule runs and reports on
@@ -62,13 +59,15 @@ public enum ConformanceChild {
     /// main called `dispatch_main()` on the first one), so `system` refuses it and dies saying so.
     public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) async -> Never {
         channel.armBackstop(request.limit)
-        Threads.detach {
-            if rule.needsMainLoop {
-                MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) }
-            }
-            life(request, engine: engine, rule: rule)
-        }
+        Threads.detach { live(request, engine: engine, rule: rule) }
         while true { try? await Task.sleep(for: .seconds(3600)) }  // the report thread ends the process
+    }
+
+    /// The rule's life from the calling thread: for a rule that needs the main loop, that thread becomes the loop's and
+    /// the rule lives on another.
+    private static func live(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+        if rule.needsMainLoop { MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) } }
+        life(request, engine: engine, rule: rule)
     }
 
     /// A misuse rule misuses the engine and should die; a behaviour rule's runs are reported and the process ends.

@@ -70,20 +70,21 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     /// An item flagged `.barrier` is posted as `barrierAsync` posts its block (a plain block on the global queue).
     public func async(_ item: ActorWorkItem) { post(.block({ item.perform() }, barrier: item.isBarrier && !isGlobal)) }
 
-    /// A deadline already passed is `async`: submitted now, in order with what the caller submits next.
     public func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
-        guard deadline > .now() else { return async(block) }
-        Task.detached { [self] in
-            await ActorClock.sleep(until: deadline)
-            async(block)
-        }
+        after(deadline) { [self] in async(block) }
     }
 
     public func asyncAfter(deadline: Deadline, _ item: ActorWorkItem) {
-        guard deadline > .now() else { return async(item) }
-        Task.detached { [self] in
+        after(deadline) { [self] in async(item) }
+    }
+
+    /// Calls `submit` once `deadline` passed, from a task sleeping until then. A deadline already passed submits now,
+    /// in order with what the caller submits next.
+    private func after(_ deadline: Deadline, _ submit: @escaping @Sendable () -> Void) {
+        guard deadline > .now() else { return submit() }
+        Task.detached {
             await ActorClock.sleep(until: deadline)
-            async(item)
+            submit()
         }
     }
 

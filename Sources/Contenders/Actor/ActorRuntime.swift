@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Everything one actor engine owns beyond Swift's executor: its global queue, its main queue and the executor that
 /// runs it, and the epoll reactor for descriptor sources (on first use). Blocks, timers and asyncAfter run as tasks on
 /// Swift's global concurrent executor; the main queue's, on `mainExecutor`.
@@ -8,7 +6,6 @@ final class ActorRuntime: @unchecked Sendable {
     /// The main queue: its drain task starts with `runMainLoop()`; until then its mailbox keeps what is posted.
     private(set) var main: ActorQueue!
     private let mainExecutor = ActorMainExecutor()
-    private let mainStarted = Atomic<Bool>(false)
     private let services = EngineServices(prefix: "actor")
 
     init() {
@@ -19,8 +16,7 @@ final class ActorRuntime: @unchecked Sendable {
     /// The engine's `dispatchMain()`: starts the main queue's drain task, preferring the main executor, and runs
     /// that executor's jobs on the calling thread for good. A second call starts nothing and is misuse (`MainLoop`).
     func runMainLoop() -> Never {
-        if !mainStarted.exchange(true, ordering: .relaxed) { main.startDraining(on: mainExecutor) }
-        mainExecutor.loop.run()
+        mainExecutor.loop.run { main.startDraining(on: mainExecutor) }
     }
 
     var reactor: EpollReactor { services.reactor }

@@ -39,18 +39,15 @@ final class LockFreeSyncWaiter: @unchecked Sendable {
 /// non-generic `syncCore`.
 extension LockFreeQueue {
     @inlinable
-    public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        let held = enterSync(barrier: false)
-        if held.taken {
-            defer { leaveSync(held) }
-            return try block()
-        }
-        return try relaySync(block, through: { waitInQueue($0, barrier: false) }, rescue: { throw $0 })
-    }
+    public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
 
+    /// On the global queue a barrier sync is a plain one, as in libdispatch.
     @inlinable
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        let barrier = !isGlobal
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: !isGlobal, block) }
+
+    /// Both: inline when the chain can be taken, else through the FIFO.
+    @inlinable
+    func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
         let held = enterSync(barrier: barrier)
         if held.taken {
             defer { leaveSync(held) }

@@ -1,5 +1,5 @@
-/// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the timer thread and
-/// the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
+/// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the
+/// timer thread and the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
 final class LockFreeRuntime: @unchecked Sendable {
     let pool = LockFreeWorkerPool()
     private(set) var global: LockFreeQueue!

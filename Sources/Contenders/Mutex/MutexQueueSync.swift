@@ -6,23 +6,20 @@
 /// condition variable; the drainer that reaches it runs the block inside the chain and wakes the caller.
 extension MutexQueue {
     @inlinable
-    public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        let held = enterSync(barrier: false)
-        if held.taken {
-            defer { leaveSync(held) }
-            return try block()
-        }
-        return try relaySync(block, through: { waitInQueue($0, barrier: false) }, rescue: { throw $0 })
-    }
+    public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
 
     @inlinable
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        let held = enterSync(barrier: true)
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: true, block) }
+
+    /// Both: inline when the chain can be taken, else through the FIFO. Inlined, `barrier` is a constant again.
+    @inlinable
+    func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
+        let held = enterSync(barrier: barrier)
         if held.taken {
             defer { leaveSync(held) }
             return try block()
         }
-        return try relaySync(block, through: { waitInQueue($0, barrier: true) }, rescue: { throw $0 })
+        return try relaySync(block, through: { waitInQueue($0, barrier: barrier) }, rescue: { throw $0 })
     }
 
     /// What a caller running inline holds: the links it took, innermost first, and its entered depth before.

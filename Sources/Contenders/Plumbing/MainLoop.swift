@@ -14,7 +14,7 @@ final class MainLoop: @unchecked Sendable {
     private let changed = PthreadCondition()
     // Guarded by `lock`:
     private var jobs = Deque<() -> Void>()
-    private var thread: pthread_t?
+    private var claimed = false
 
     /// `name` is the engine's, for the misuse message of a second `run()`.
     init(name: String) { self.name = name }
@@ -28,20 +28,18 @@ final class MainLoop: @unchecked Sendable {
         if wasEmpty { changed.signal() }
     }
 
-    /// Whether the caller is the loop's thread.
-    var isCurrentThread: Bool {
-        lock.withLock { thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-    }
-
-    /// Makes the calling thread the loop's and runs jobs on it for the rest of the process. A second call is misuse:
-    /// the engine has one main thread.
-    func run() -> Never {
+    /// Makes the calling thread the loop's, calls `start` (once per loop: what the engine starts with it), and runs
+    /// jobs on the thread for the rest of the process. A second call is misuse: the engine has one main thread.
+    func run(starting start: () -> Void = {}) -> Never {
         lock.lock()
-        if thread != nil {
+        if claimed {
             lock.unlock()
             misuse("dispatchMain() called a second time: engine '\(name)' already runs its main queue on another thread")
         }
-        thread = pthread_self()
+        claimed = true
+        lock.unlock()
+        start()
+        lock.lock()
         while true {
             while jobs.isEmpty { _ = changed.wait(lock) }
             let job = jobs.removeFirst()
