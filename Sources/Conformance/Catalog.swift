@@ -37,6 +37,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let suspension = Concept("suspension", heading: "Suspend, resume, activation")
     public static let specific = Concept("specific", heading: "Queue-specific values")
     public static let context = Concept("context", heading: "Context and finalizers")
+    public static let qos = Concept("qos", heading: "Quality of service")
     public static let groups = Concept("groups", heading: "Groups")
     public static let semaphores = Concept("semaphores", heading: "Semaphores")
     public static let once = Concept("once", heading: "Once")
@@ -50,7 +51,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
-        queues, mainQueue, barriers, targets, suspension, specific, context, groups, semaphores, once, apply, after, workItems, sources,
+        queues, mainQueue, barriers, targets, suspension, specific, context, qos, groups, semaphores, once, apply, after, workItems, sources,
         timers, descriptors, misuse,
     ]
 }
@@ -103,7 +104,7 @@ public struct Catalog: Sendable {
 
     static let families: [any RuleFamily.Type] = [
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
-        ContextRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
+        ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, MisuseRules.self,
     ]
 

@@ -21,14 +21,14 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     /// `global` receives the finalizer when the queue has no target; nil only for the global queue itself. The main
     /// queue (`isMain`) waits for `startDraining(on:)` to start its drain task.
     init(
-        label: String, kind: QueueKind, startsInactive: Bool, target: ActorQueue?, global: ActorQueue?,
+        label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: ActorQueue?, global: ActorQueue?,
         isGlobal: Bool = false, isMain: Bool = false
     ) {
         self.label = label
         self.kind = kind
         self.isGlobal = isGlobal
         control = ActorQueueControl(target: target, startsInactive: startsInactive, ignoresSuspension: isGlobal)
-        let core = ActorQueueCore(label: label, kind: kind, control: control)
+        let core = ActorQueueCore(label: label, kind: kind, qos: qos, control: control)
         self.core = core
         if isGlobal {
             mailbox = nil
@@ -149,6 +149,9 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
 }
 
 extension ActorQueueCore {
+    /// The class of this queue or of the nearest queue above it that has one.
+    nonisolated var inheritedQoS: QoSClass? { qos ?? control.currentTarget?.core.inheritedQoS }
+
     /// The value for `key` on this queue or the nearest queue above it.
     nonisolated func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         if let value = control.specific(ObjectIdentifier(key)) { return value as? Value }

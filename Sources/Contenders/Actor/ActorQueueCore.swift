@@ -15,11 +15,14 @@
 actor ActorQueueCore {
     nonisolated let label: String
     nonisolated let kind: QueueKind
+    /// The class given at creation; `nil` runs at the target's.
+    nonisolated let qos: QoSClass?
     nonisolated let control: ActorQueueControl
 
-    init(label: String, kind: QueueKind, control: ActorQueueControl) {
+    init(label: String, kind: QueueKind, qos: QoSClass?, control: ActorQueueControl) {
         self.label = label
         self.kind = kind
+        self.qos = qos
         self.control = control
     }
 

@@ -5,6 +5,9 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     public let label: String
     /// Flagged `.barrier`: a queue it is submitted to posts it as a barrier (`ActorQueue.async(_:)`).
     let isBarrier: Bool
+    /// The item's class and whether it enforces it, applied while it runs (`PerformedItemClass`).
+    private let qos: QoSClass?
+    private let enforcesQoS: Bool
     private let block: @Sendable () -> Void
     private let waiters = ActorWaitList()
     // Guarded by the wait list's lock:
@@ -13,9 +16,11 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     private var waited = false
     private var notifications: [(queue: ActorQueue, block: @Sendable () -> Void)] = []
 
-    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
+    init(label: String, qos: QoSClass?, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
         isBarrier = flags.contains(.barrier)
+        self.qos = qos
+        enforcesQoS = flags.contains(.enforceQoS)
         self.block = block
     }
 
@@ -25,7 +30,7 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
             skip = cancelled
             return false
         }
-        if !skip { block() }
+        if !skip { PerformedItemClass.performing(qos, enforced: enforcesQoS, block) }
         var ready: [(queue: ActorQueue, block: @Sendable () -> Void)] = []
         waiters.update {
             finished = true

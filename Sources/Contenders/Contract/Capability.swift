@@ -13,6 +13,13 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     case signalSources = "signal-sources"
     /// Changing the target of a queue that is already active (the change lands between two blocks).
     case retargetActiveQueues = "retarget-active-queues"
+    /// Under a saturated pool, blocks of a higher class run before blocks of a lower one (libdispatch's priority
+    /// test): classes order the work, not only label it.
+    case priorityScheduling = "priority-scheduling"
+    /// The user-interactive class is a class of its own, above user-initiated.
+    case userInteractiveClass = "user-interactive-class"
+    /// A work item's own class applies: enforced over a queue's lower class, and on a queue without one.
+    case workItemQoS = "work-item-qos"
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -34,11 +34,21 @@ public protocol Engine: Sendable {
     /// The capabilities this engine lacks, each with the reason a reader should accept.
     var limits: [Capability: String] { get }
 
-    /// A new queue. An inactive queue runs nothing until `activate()`; `target` defaults to the global queue.
-    func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: Queue?) -> Queue
+    /// A new queue. An inactive queue runs nothing until `activate()`; `target` defaults to the global queue. A queue
+    /// with a `qos` class runs its blocks at it; one without runs them at its target's class.
+    func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: Queue?) -> Queue
 
-    /// The engine's global concurrent queue, shared by every caller.
+    /// The engine's global concurrent queue of the default class, shared by every caller.
     var globalQueue: Queue { get }
+
+    /// The global concurrent queue of class `qos`, shared by every caller; `.default` gives `globalQueue`. Its blocks
+    /// run at `qos`, and a queue targeting it without a class of its own runs at it too.
+    func globalQueue(qos: QoSClass) -> Queue
+
+    /// The class the calling block runs at (see `QoSClass.effective`): the class of the queue running it (its own,
+    /// or its target's), or of the work item it performs where the item's class applies. `.default` on a thread
+    /// that runs no block of the engine. For reading, not for hot paths: `system` asks the kernel (a system call).
+    var currentQoS: QoSClass { get }
 
     /// The engine's main queue: a serial queue whose blocks run, in submission order, on the main-loop thread (the
     /// one in `dispatchMain()`). `sync` onto it from another thread runs the block there too: a hand-off that costs
@@ -66,8 +76,9 @@ public protocol Engine: Sendable {
     /// every call returned. The caller takes part. `iterations == 0` returns at once.
     func apply(iterations: Int, _ body: @Sendable (Int) -> Void)
 
-    /// A work item wrapping `block`, run as `flags` say. `label` names it in diagnostics.
-    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> WorkItem
+    /// A work item wrapping `block`, run as `flags` say; with a `qos` class, it runs at it where `flags` and the
+    /// queue's class let it (`QoSClass.effective`). `label` names it in diagnostics.
+    func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> WorkItem
 
     /// A new, inactive user-data source whose handlers run on `queue`.
     func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource
@@ -111,13 +122,23 @@ extension Engine {
     /// Why this engine lacks `capability`, or `nil` when it has it.
     public func reasonUnsupported(_ capability: Capability) -> String? { limits[capability] }
 
-    /// A work item wrapping `block`, with no flags.
+    /// A work item wrapping `block`, with no flags and no class.
     public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> WorkItem {
-        makeWorkItem(label: label, flags: [], block)
+        makeWorkItem(label: label, qos: nil, flags: [], block)
     }
 
-    /// A new active queue of `kind` targeting the global queue.
+    /// A work item wrapping `block`, run as `flags` say, with no class.
+    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> WorkItem {
+        makeWorkItem(label: label, qos: nil, flags: flags, block)
+    }
+
+    /// A new active queue of `kind`, with no class, targeting the global queue.
     public func makeQueue(label: String, kind: QueueKind = .serial) -> Queue {
-        makeQueue(label: label, kind: kind, startsInactive: false, target: nil)
+        makeQueue(label: label, kind: kind, qos: nil, startsInactive: false, target: nil)
+    }
+
+    /// A new queue with no class of its own.
+    public func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: Queue?) -> Queue {
+        makeQueue(label: label, kind: kind, qos: nil, startsInactive: startsInactive, target: target)
     }
 }

@@ -7,6 +7,14 @@ public struct WorkItemFlags: OptionSet, Sendable, Hashable {
     /// Submitted to a concurrent queue, the item is a barrier: it starts after every earlier block finished and runs
     /// alone. On a serial queue it is a plain block; on the global queue too (libdispatch ignores barriers there).
     public static let barrier = WorkItemFlags(rawValue: 1 << 0)
+
+    /// The item's class applies even on a queue with a class of its own, unless the queue's is higher (block.h,
+    /// DISPATCH_BLOCK_ENFORCE_QOS_CLASS). Needs `work-item-qos`.
+    public static let enforceQoS = WorkItemFlags(rawValue: 1 << 1)
+
+    /// The queue's class applies; the item's only where the queue has none (DISPATCH_BLOCK_INHERIT_QOS_CLASS). What an
+    /// item without either flag does when submitted.
+    public static let inheritQoS = WorkItemFlags(rawValue: 1 << 2)
 }
 
 /// A work item: a block with an identity, which can be cancelled, waited for and followed by a notification.

@@ -25,6 +25,8 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
 
     public let label: String
     public let kind: QueueKind
+    /// The class given at creation; `nil` runs at the target's.
+    let qos: QoSClass?
     let runtime: LockFreeRuntime
     /// The global queue: blocks go straight to the pool; suspension and barriers do not apply.
     @usableFromInline let isGlobal: Bool
@@ -55,10 +57,11 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     nonisolated(unsafe) var stashed: LockFreeJob?
     let attachments = LockFreeQueueAttachments()
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: LockFreeQueue?, runtime: LockFreeRuntime,
-         isGlobal: Bool = false, isMain: Bool = false) {
+    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: LockFreeQueue?,
+         runtime: LockFreeRuntime, isGlobal: Bool = false, isMain: Bool = false) {
         self.label = label
         self.kind = kind
+        self.qos = qos
         self.runtime = runtime
         self.isGlobal = isGlobal
         self.isMain = isMain

@@ -54,6 +54,17 @@ extension LockFreeQueue {
         attachments.get(ObjectIdentifier(key)) as? Value
     }
 
+    /// The class of this queue or of the nearest queue above it that has one; called by a thread inside this queue,
+    /// which keeps the chain's targets from changing.
+    var inheritedQoS: QoSClass? {
+        var link: LockFreeQueue? = self
+        while let queue = link {
+            if let qos = queue.qos { return qos }
+            link = queue.target
+        }
+        return nil
+    }
+
     /// The value for `key` on this queue or the nearest queue above it; called by a thread inside this queue, which
     /// keeps the chain's targets from changing.
     func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {

@@ -8,19 +8,24 @@ public final class LockFreeWorkItem: EngineWorkItem, @unchecked Sendable {
     public let label: String
     /// How queues run it (`.barrier`: as a barrier on a concurrent queue).
     let flags: WorkItemFlags
+    /// The item's class, applied as `flags` say while it runs (`PerformedItemClass`).
+    private let qos: QoSClass?
     private let block: @Sendable () -> Void
     private static let cancelled: UInt32 = 1, finished: UInt32 = 2, waited: UInt32 = 4
     private let state = FutexWord(0)
     private let notifications = NotificationStack()
 
-    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
+    init(label: String, qos: QoSClass?, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
+        self.qos = qos
         self.flags = flags
         self.block = block
     }
 
     public func perform() {
-        if state.word.pointee.load(ordering: .acquiring) & Self.cancelled == 0 { block() }
+        if state.word.pointee.load(ordering: .acquiring) & Self.cancelled == 0 {
+            PerformedItemClass.performing(qos, enforced: flags.contains(.enforceQoS), block)
+        }
         state.word.pointee.bitwiseOr(Self.finished, ordering: .sequentiallyConsistent)
         state.wakeAll()
         notifications.submitAll()

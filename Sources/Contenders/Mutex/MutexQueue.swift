@@ -17,6 +17,8 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
 
     public let label: String
     public let kind: QueueKind
+    /// The class given at creation; `nil` runs at the target's.
+    let qos: QoSClass?
     let runtime: MutexRuntime
     /// The global queue ignores suspension, as libdispatch's global queues do.
     let isGlobal: Bool
@@ -47,10 +49,11 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     var contextObject: QueueContext?
     var finalizer: (@Sendable (QueueContext) -> Void)?
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime,
+    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime,
          isGlobal: Bool = false, isMain: Bool = false) {
         self.label = label
         self.kind = kind
+        self.qos = qos
         self.runtime = runtime
         self.isGlobal = isGlobal
         self.isMain = isMain

@@ -69,6 +69,16 @@ extension MutexQueue {
         lock.withLock { self.finalizer = finalizer }
     }
 
+    /// The class of this queue or of the nearest queue above it that has one.
+    var inheritedQoS: QoSClass? {
+        var link: MutexQueue? = self
+        while let queue = link {
+            if let qos = queue.qos { return qos }
+            link = queue.lock.withLock { queue.target }
+        }
+        return nil
+    }
+
     /// The value for `key` on this queue or the nearest queue above it.
     func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
         var link: MutexQueue? = self

@@ -5,6 +5,8 @@ public final class MutexWorkItem: EngineWorkItem, @unchecked Sendable {
     public let label: String
     /// How queues run it (`.barrier`: as a barrier on a concurrent queue).
     let flags: WorkItemFlags
+    /// The item's class, applied as `flags` say while it runs (`PerformedItemClass`).
+    private let qos: QoSClass?
     private let block: @Sendable () -> Void
     private let lock = PthreadMutex()
     private let ended = PthreadCondition()
@@ -14,15 +16,18 @@ public final class MutexWorkItem: EngineWorkItem, @unchecked Sendable {
     private var waited = false
     private var notifications: [(queue: MutexQueue, block: @Sendable () -> Void)] = []
 
-    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
+    init(label: String, qos: QoSClass?, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
+        self.qos = qos
         self.flags = flags
         self.block = block
     }
 
     /// Runs the block unless cancelled before it started, then ends the item (notifications, waiters).
     public func perform() {
-        if !lock.withLock({ cancelled }) { block() }
+        if !lock.withLock({ cancelled }) {
+            PerformedItemClass.performing(qos, enforced: flags.contains(.enforceQoS), block)
+        }
         lock.lock()
         finished = true
         var ready: [(queue: MutexQueue, block: @Sendable () -> Void)] = []

@@ -29,12 +29,13 @@ public final class SystemQueue: EngineQueue {
     /// The context and finalizer, kept in libdispatch's own slots.
     private let finalization = SystemQueueContext()
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: SystemQueue?) {
+    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: SystemQueue?) {
         self.label = label
         self.kind = kind
         var attributes: DispatchQueue.Attributes = kind == .concurrent ? [.concurrent] : []
         if startsInactive { attributes.insert(.initiallyInactive) }
-        dispatchQueue = DispatchQueue(label: label, attributes: attributes, target: target?.dispatchQueue)
+        dispatchQueue = DispatchQueue(label: label, qos: qos?.dispatchQoS ?? .unspecified, attributes: attributes,
+                                      target: target?.dispatchQueue)
         inactive = Atomic(startsInactive)
         isMain = false
         dispatchQueue.setSpecific(key: ownerKey, value: true)

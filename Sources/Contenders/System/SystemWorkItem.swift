@@ -12,10 +12,13 @@ public final class SystemWorkItem: EngineWorkItem {
     let isBarrier: Bool
     private let waited = Atomic<Bool>(false)
 
-    init(label: String, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
+    init(label: String, qos: QoSClass?, flags: WorkItemFlags, block: @escaping @Sendable () -> Void) {
         self.label = label
         isBarrier = flags.contains(.barrier)
-        dispatchItem = DispatchWorkItem(flags: isBarrier ? .barrier : [], block: block)
+        var dispatchFlags: DispatchWorkItemFlags = isBarrier ? .barrier : []
+        if flags.contains(.enforceQoS) { dispatchFlags.insert(.enforceQoS) }
+        if flags.contains(.inheritQoS) { dispatchFlags.insert(.inheritQoS) }
+        dispatchItem = DispatchWorkItem(qos: qos?.dispatchQoS ?? .unspecified, flags: dispatchFlags, block: block)
     }
 
     /// How queues and groups submit a barrier item: as a barrier submission that performs it, which block.h defines

@@ -34,6 +34,14 @@ struct MutantTests {
         Kill(rule: "main.hand-off", fault: .mainOffLoop),
         Kill(rule: "main.target", fault: .mainTargetBypassed),
         Kill(rule: "main.sync-on-self", fault: .mainSyncOnSelfAllowed),
+        // Quality of service
+        Kill(rule: "qos.global-classes", fault: .globalClassIgnored),
+        Kill(rule: "qos.user-interactive", fault: .userInteractiveDemoted),
+        Kill(rule: "qos.queue-class", fault: .queueClassIgnored),
+        Kill(rule: "qos.inherit-target", fault: .targetClassIgnored),
+        Kill(rule: "qos.item-inherit", fault: .itemClassAlwaysEnforced),
+        Kill(rule: "qos.item-enforce", fault: .itemClassIgnored),
+        Kill(rule: "qos.priority-scheduling", fault: .priorityUnordered),
         // Barriers
         Kill(rule: "barrier.after-earlier", fault: .barrierIgnored),
         Kill(rule: "barrier.before-later", fault: .barrierIgnored),

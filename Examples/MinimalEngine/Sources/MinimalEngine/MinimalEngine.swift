@@ -27,16 +27,27 @@ public struct MinimalEngine: Engine {
     /// The capabilities left out, with their reasons: descriptor and signal sources.
     public var limits: [Capability: String] {
         let why = "left out to keep the tutorial engine a few hundred lines; the mutex engine shows them"
-        return [.descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)"]
+        return [.descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)",
+                .workItemQoS: "\(why) (the class of the item each thread performs)",
+                .priorityScheduling: "\(why) (ready queues ordered by class); here queues take turns in order"]
     }
 
     /// A new queue: one allocation, no thread.
-    public func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: MinimalQueue?) -> MinimalQueue {
-        MinimalQueue(label: label, kind: kind, startsInactive: startsInactive, target: target, runtime: runtime)
+    public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool,
+                          target: MinimalQueue?) -> MinimalQueue {
+        MinimalQueue(label: label, kind: kind, qos: qos, startsInactive: startsInactive, target: target, runtime: runtime)
     }
 
     /// The global concurrent queue; free.
     public var globalQueue: MinimalQueue { runtime.global }
+    /// The global queue of a class: a concurrent queue of that class targeting the global queue (so, unlike the global
+    /// queue itself, it honours barriers and suspension); free.
+    public func globalQueue(qos: QoSClass) -> MinimalQueue { runtime.globals[qos.rank] }
+    /// The class of the innermost queue the calling thread runs a job of, or of the nearest queue above it with one; a
+    /// label only, since every class shares one pool. One lock round.
+    public var currentQoS: QoSClass {
+        runtime.locked { runtime.entered[pthread_self()]?.last?.inheritedQoS } ?? .default
+    }
     /// The main queue, a serial queue run by the thread in `dispatchMain()`; free.
     public var mainQueue: MinimalQueue { runtime.main }
     /// Makes the calling thread the one that runs the main queue's jobs, for good.
@@ -58,7 +69,8 @@ public struct MinimalEngine: Engine {
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) { MinimalApply.run(iterations, runtime, body) }
 
     /// A new work item: one allocation.
-    public func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void)
+    /// A work item; its class is ignored (see `limits`).
+    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void)
         -> MinimalWorkItem {
         MinimalWorkItem(label: label, flags: flags, runtime: runtime, block: block)
     }

@@ -30,6 +30,8 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     public let label: String
     /// Serial or concurrent; free.
     public let kind: QueueKind
+    /// The class given at creation, or `nil` to run at the target's; free.
+    let qos: QoSClass?
     let runtime: Runtime
     // Guarded by the engine's lock:
     private(set) var jobs: ArraySlice<Job> = []  // a slice, so that taking the head is O(1)
@@ -41,8 +43,8 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     private var specifics: [ObjectIdentifier: Any] = [:]
     private var savedContext: QueueContext?, finalizer: (@Sendable (QueueContext) -> Void)?
 
-    init(label: String, kind: QueueKind, startsInactive: Bool, target: MinimalQueue?, runtime: Runtime) {
-        (self.label, self.kind, self.runtime, inactive) = (label, kind, runtime, startsInactive)
+    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MinimalQueue?, runtime: Runtime) {
+        (self.label, self.kind, self.qos, self.runtime, inactive) = (label, kind, qos, runtime, startsInactive)
         self.target = target ?? runtime.global
     }
 
@@ -232,6 +234,9 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
         var old = finalizer
         runtime.locked { swap(&old, &self.finalizer) }
     }
+
+    /// With the lock held: the class of this queue or of the nearest queue above it with one.
+    var inheritedQoS: QoSClass? { chain.lazy.compactMap(\.qos).first { _ in true } }
 
     /// With the lock held: the value for `key` on this queue or the nearest queue above it.
     func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {

@@ -23,7 +23,7 @@ public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
 
     init(label: String, merge: DataMerge, queue target: MinimalQueue) {
         (self.label, kind, runtime) = (label, merge, target.runtime)
-        queue = MinimalQueue(label: label, kind: .serial, startsInactive: true, target: target, runtime: target.runtime)
+        queue = MinimalQueue(label: label, kind: .serial, qos: nil, startsInactive: true, target: target, runtime: target.runtime)
     }
 
     /// Sets the event handler: one lock round.

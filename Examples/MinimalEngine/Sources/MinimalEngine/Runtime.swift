@@ -14,6 +14,8 @@ final class Runtime: @unchecked Sendable {
     let width = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     private let monitor = Monitor()
     private(set) var global: MinimalQueue!, main: MinimalQueue!
+    /// The global queues by class, least urgent first; the default one is `global`.
+    private(set) var globals: [MinimalQueue] = []
     // Guarded by the monitor:
     var ready: [MinimalQueue] = []  // queues with jobs, in turn order
     var entered: [pthread_t: [MinimalQueue]] = [:]  // queues whose jobs each thread runs, innermost last
@@ -21,9 +23,13 @@ final class Runtime: @unchecked Sendable {
     private var workers: Set<pthread_t> = [], idle = 0, blocked = 0, mainRuns = false
 
     init() {
-        global = MinimalQueue(label: "minimal.global", kind: .concurrent, startsInactive: false, target: nil,
+        global = MinimalQueue(label: "minimal.global", kind: .concurrent, qos: nil, startsInactive: false, target: nil,
                               runtime: self)
-        main = MinimalQueue(label: "main", kind: .serial, startsInactive: false, target: nil, runtime: self)
+        globals = QoSClass.allCases.map { qos in
+            qos == .default ? global : MinimalQueue(label: "minimal.global.\(qos.rawValue)", kind: .concurrent, qos: qos,
+                                                    startsInactive: false, target: global, runtime: self)
+        }
+        main = MinimalQueue(label: "main", kind: .serial, qos: nil, startsInactive: false, target: nil, runtime: self)
     }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {

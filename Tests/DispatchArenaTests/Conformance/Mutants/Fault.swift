@@ -34,6 +34,15 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case registrationDespiteCancel // the registration handler runs at activation even when cancelled before it
     case barrierFlagIgnored      // work items flagged barrier run as plain blocks
     case groupNotifyItemEarly    // a group's notify with a work item submits it at once
+    // Quality of service (the item and user-interactive faults wrap the mutex engine, which keeps work-item-qos and
+    // user-interactive-class: see `Mutants.base(for:)`)
+    case globalClassIgnored      // every global queue is the default one
+    case userInteractiveDemoted  // user-interactive is user-initiated, as libdispatch on Linux has it
+    case queueClassIgnored       // a queue's class given at creation is dropped
+    case targetClassIgnored      // currentQoS reports the queue's own class only, never its target's
+    case itemClassAlwaysEnforced // every work item with a class enforces it
+    case itemClassIgnored        // a work item's class is dropped
+    case priorityUnordered       // claims priority-scheduling, and runs the classes as the system engine does
     // Groups
     case groupNotifiesEarly      // notify runs at once, work outstanding or not
     case notifyDuplicated        // notify runs its block twice

@@ -33,21 +33,37 @@ struct MutantEngine<Base: Engine>: Engine {
     var limits: [Capability: String] {
         var limits = base.limits
         if fault == .retargetIgnored { limits[.retargetActiveQueues] = nil }
+        if fault == .priorityUnordered { limits[.priorityScheduling] = nil }
         return limits
     }
 
-    func makeQueue(label: String, kind: QueueKind, startsInactive: Bool, target: MutantQueue<Base>?) -> MutantQueue<Base> {
+    func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MutantQueue<Base>?) -> MutantQueue<Base> {
         var underlying = kind
         if fault == .serialOverlaps && kind == .serial { underlying = .concurrent }
         if fault == .concurrentIsSerial && kind == .concurrent { underlying = .serial }
         let inactive = fault == .inactiveIgnored ? false : startsInactive
         let bypassed = fault == .targetIgnored || (fault == .mainTargetBypassed && target === shared.main)
         let baseTarget = bypassed ? nil : target?.base
-        return MutantQueue(base: base.makeQueue(label: label, kind: underlying, startsInactive: inactive, target: baseTarget),
-                           kind: kind, inactive: inactive, shared: shared)
+        var qos = fault == .queueClassIgnored ? nil : qos
+        if fault == .userInteractiveDemoted && qos == .userInteractive { qos = .userInitiated }
+        let made = base.makeQueue(label: label, kind: underlying, qos: qos, startsInactive: inactive, target: baseTarget)
+        return MutantQueue(base: made, kind: kind, inactive: inactive, shared: shared, ownQoS: qos)
     }
 
     var globalQueue: MutantQueue<Base> { shared.global }
+
+    func globalQueue(qos: QoSClass) -> MutantQueue<Base> {
+        switch fault {
+        case .globalClassIgnored: shared.global
+        case .userInteractiveDemoted where qos == .userInteractive: shared.globals[QoSClass.userInitiated.rank]
+        default: shared.globals[qos.rank]
+        }
+    }
+
+    var currentQoS: QoSClass {
+        if fault == .targetClassIgnored, let running = MutantQueueClass.running { return running ?? .default }
+        return base.currentQoS
+    }
 
     var mainQueue: MutantQueue<Base> { shared.main }
 
@@ -90,8 +106,11 @@ struct MutantEngine<Base: Engine>: Engine {
         }
     }
 
-    func makeWorkItem(label: String, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem<Base> {
-        MutantWorkItem(base: base.makeWorkItem(label: label, flags: fault == .barrierFlagIgnored ? [] : flags, block), fault: fault)
+    func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem<Base> {
+        var flags = fault == .barrierFlagIgnored ? flags.subtracting(.barrier) : flags
+        if fault == .itemClassAlwaysEnforced { flags.insert(.enforceQoS) }
+        let qos = fault == .itemClassIgnored ? nil : qos
+        return MutantWorkItem(base: base.makeWorkItem(label: label, qos: qos, flags: flags, block), fault: fault)
     }
 
     func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue<Base>) -> MutantUserDataSource<Base> {
@@ -138,6 +157,8 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
     /// Values kept for good, under `specificKeepsReplaced` and `specificOutlivesQueue`.
     let kept = Locked<[Any]>([])
     private(set) var global: MutantQueue<Base>!
+    /// The global queues by class; the default one is `global`.
+    private(set) var globals: [MutantQueue<Base>] = []
     private(set) var main: MutantQueue<Base>!
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)
@@ -149,6 +170,10 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
         pthread_mutex_init(engineLock, nil)
         let queue = fault == .globalIsSerial ? base.makeQueue(label: "mutant.global.serial") : base.globalQueue
         global = MutantQueue(base: queue, kind: .concurrent, inactive: false, shared: self)
+        globals = QoSClass.allCases.map { qos in
+            qos == .default ? global
+                : MutantQueue(base: base.globalQueue(qos: qos), kind: .concurrent, inactive: false, shared: self, ownQoS: qos)
+        }
         let mainBase = fault == .mainOffLoop ? base.makeQueue(label: "main") : base.mainQueue
         main = MutantQueue(base: mainBase, kind: .serial, inactive: false, shared: self, isMain: true)
     }
@@ -162,11 +187,14 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
 /// The mutants' registry: every fault, by name.
 enum Mutants {
     /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine, except for faults about
-    /// the main queue. Their rules need the main loop, which a test's child can give only to an engine whose loop
-    /// runs on any thread (`system`'s must have the process's first thread, which Swift's async main already took).
+    /// the main queue and about classes `system` lacks. The main-queue rules need the main loop, which a test's child
+    /// can give only to an engine whose loop runs on any thread (`system`'s must have the process's first thread,
+    /// which Swift's async main already took); the item-class and user-interactive rules need an engine that keeps
+    /// them, or the mutant would be `unsupported`, not failed.
     static func base(for fault: Fault) -> any Engine {
         switch fault {
         case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed: MutexEngine()
+        case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
         default: SystemEngine()
         }
     }

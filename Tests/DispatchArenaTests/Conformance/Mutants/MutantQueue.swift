@@ -27,11 +27,15 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
 
     /// Whether this wraps the main queue (the `main…` faults apply to it only).
     private let isMain: Bool
+    /// The class given at creation, which `targetClassIgnored` reports instead of the one the block runs at.
+    private let ownQoS: QoSClass?
 
-    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false) {
+    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false,
+         ownQoS: QoSClass? = nil) {
         self.base = base
         self.kind = kind
         self.isMain = isMain
+        self.ownQoS = ownQoS
         self.shared = shared
         self.inactive = Atomic(inactive)
         base.setSpecific(ownKey, true)
@@ -51,6 +55,8 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
         if fault == .asyncHops && kind == .serial {
             // Each block reaches the queue after a random delay of up to 1 ms: submission order is lost.
             base.asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...1000)), block)
+        } else if fault == .targetClassIgnored {
+            base.async { [ownQoS] in MutantQueueClass.$running.withValue(.some(ownQoS), operation: block) }
         } else if fault == .startsLastFirst && kind == .concurrent {
             stack.withLock { $0.append(block) }
             base.async { [stack] in stack.withLock { $0.popLast() }?() }
@@ -167,3 +173,10 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
 /// The context a `finalizerWithoutContext` mutant gives its base queue so that the base always finalizes (libdispatch
 /// runs no finalizer for a queue without a context).
 final class MutantContextPlaceholder: Sendable {}
+
+/// The own class of the mutant queue whose block the thread runs, under `targetClassIgnored`: `nil` outside such a
+/// block, `.some(nil)` inside a block of a queue created without a class. (A task-local also works on threads that
+/// run no task: it falls back to a thread-local.)
+enum MutantQueueClass {
+    @TaskLocal static var running: QoSClass?? = nil
+}
