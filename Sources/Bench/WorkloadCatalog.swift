@@ -19,6 +19,7 @@ public enum WorkloadCatalog {
         ReaderWriterWorkload(),
         SourceMergeWorkload(),
         TimerAccuracyWorkload(),
+        QoSInversionWorkload(),
         ProtocolCostWorkload(),
     ]
 
@@ -57,6 +58,7 @@ public enum WorkloadCatalog {
         case let w as ReaderWriterWorkload: visitor.visit(w)
         case let w as SourceMergeWorkload: visitor.visit(w)
         case let w as TimerAccuracyWorkload: visitor.visit(w)
+        case let w as QoSInversionWorkload: visitor.visit(w)
         case let w as ProtocolCostWorkload: visitor.visit(w)
         default: nil
         }
