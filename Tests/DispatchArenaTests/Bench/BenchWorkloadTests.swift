@@ -48,6 +48,8 @@ extension ArenaTests {
             Sabotage(workload: "source-merge", parameters: [:], fault: .sourceDropsMerges),
             Sabotage(workload: "timer-accuracy", parameters: ["kind": "after"], fault: .afterEarly),
             Sabotage(workload: "timer-accuracy", parameters: ["kind": "timer"], fault: .timerEarly),
+            Sabotage(workload: "qos-inversion", parameters: ["pool": "idle"], fault: .syncInline),
+            Sabotage(workload: "qos-inversion", parameters: ["pool": "saturated"], fault: .asyncDropsBlocks),
             Sabotage(workload: "starfish", parameters: [:], fault: .asyncDropsBlocks),
             Sabotage(workload: "protocol-cost", parameters: ["op": "async"], fault: .asyncDropsBlocks),
         ]

@@ -29,7 +29,7 @@ public struct MinimalEngine: Engine {
         let why = "left out to keep the tutorial engine a few hundred lines; the mutex engine shows them"
         return [.descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)",
                 .workItemQoS: "\(why) (the class of the item each thread performs)",
-                .priorityScheduling: "\(why) (ready queues ordered by class); here queues take turns in order"]
+                .priorityScheduling: "a design choice, as in the home engines: queues take turns in the order they got work, whatever their class"]
     }
 
     /// A new queue: one allocation, no thread.
