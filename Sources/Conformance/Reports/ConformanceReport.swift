@@ -37,6 +37,23 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
+    /// The engine that decides the contract (README, "Sources of truth"), when the matrix has it.
+    static let reference = "system"
+
+    /// Passes of rules the reference does not keep here (it lacks a capability the rule needs): an engine going
+    /// beyond the reference, which the details say, since a plain `pass` beside `unsupported` reads like a gap.
+    private var beyondReference: [RuleResult] {
+        results.filter { outcome in
+            outcome.status == .pass && outcome.engine != Self.reference
+                && result(Self.reference, outcome.rule)?.status == .unsupported
+        }
+    }
+
+    /// The details line of a pass the reference lacks.
+    private static func beyondNote(_ result: RuleResult) -> String {
+        "beyond the reference: \(reference) lacks what the rule needs on this platform (see its unsupported detail)"
+    }
+
     /// What the details say of a result that did not pass: its detail, or with several runs how many passed and a
     /// line per distinct failure with its count.
     private func explanation(_ result: RuleResult) -> (summary: String, failures: [String]) {
@@ -61,13 +78,14 @@ public struct ConformanceReport: Sendable, Codable {
         }
         lines.append("")
         for engine in engines { lines.append("\(engine.name): \(counts(engine.name))") }
-        if !notable.isEmpty {
+        if !notable.isEmpty || !beyondReference.isEmpty {
             lines.append("")
             for result in notable {
                 let (summary, failures) = explanation(result)
                 lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(summary)")
                 lines += failures.map { "    " + $0 }
             }
+            for result in beyondReference { lines.append("\(result.engine) \(result.rule) pass: \(Self.beyondNote(result))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -84,7 +102,7 @@ public struct ConformanceReport: Sendable, Codable {
         }
         lines.append("")
         for engine in engines { lines.append("- **\(engine.name)**: \(counts(engine.name))") }
-        if !notable.isEmpty {
+        if !notable.isEmpty || !beyondReference.isEmpty {
             lines.append("")
             lines.append("### Details")
             lines.append("")
@@ -93,6 +111,7 @@ public struct ConformanceReport: Sendable, Codable {
                 lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(summary)")
                 lines += failures.map { "  - " + $0 }
             }
+            for result in beyondReference { lines.append("- `\(result.rule)` on **\(result.engine)**: pass, \(Self.beyondNote(result))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

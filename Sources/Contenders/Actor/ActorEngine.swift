@@ -78,8 +78,8 @@ public struct ActorEngine: Engine {
          .priorityScheduling: """
             a design choice, not a platform limit: every block's task is created without a priority, so Swift's \
             executor runs them in the order enqueued whatever their class, which only labels them (currentQoS); \
-            measured by the rule with the capability claimed: at half done (100 of 200), background 40, utility 40, \
-            default 20, user-initiated 0, user-interactive 0, in submission order
+            measured by the rule with the capability claimed, 3 runs, at half done (100 of 200): background 40 every \
+            time, utility 20-40, default 0-20, user-initiated 0, user-interactive 0-40
             """]
     }
 

@@ -64,8 +64,8 @@ public struct LockFreeEngine: Engine {
     public var limits: [Capability: String] {
         [.priorityScheduling: """
             a design choice, not a platform limit: the run queues and the injection queue are FIFO, so jobs run in the order pushed whatever their class, which only \
-            labels them (currentQoS); measured by the rule with the capability claimed: at half done (100 of 200), \
-            background 40, utility 40, default 20, user-initiated 0, user-interactive 0, in submission order
+            labels them (currentQoS); measured by the rule with the capability claimed, 3 runs, each at half done (100 of \
+            200): background 40, utility 40, default 10, user-initiated 10, user-interactive 0
             """]
     }
 

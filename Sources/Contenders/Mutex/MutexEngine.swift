@@ -8,7 +8,9 @@
 /// as many blocks as its target lets it, and a barrier waits for them to finish and runs alone. `sync` takes the
 /// queue (and its whole target chain) and runs the block on the caller's thread when all of it is free; otherwise it
 /// waits in the queue's FIFO on a condition variable and a drainer runs the block in order. The pool keeps one
-/// runnable worker per CPU and starts another when workers block (up to 128 threads). One timer thread keeps a heap
+/// runnable worker per CPU and starts another when workers block (up to 128 threads). It takes the most urgent
+/// quality-of-service class first, and a drain gives its thread back between two blocks when a more urgent class is
+/// waiting, which libdispatch on Linux does not do (`priority-scheduling`). One timer thread keeps a heap
 /// of deadlines for asyncAfter and timer sources; an epoll reactor thread watches descriptors and the process-wide
 /// signal hub feeds signal sources (both neutral plumbing, in Contenders/Plumbing). Misuse stops the process with the object's label.
 public struct MutexEngine: Engine {
@@ -29,16 +31,11 @@ public struct MutexEngine: Engine {
     public var name: String { "mutex" }
 
     public var summary: String {
-        "GCD from pthread mutexes and condition variables, on a worker pool of its own (one runnable worker per CPU)."
+        "GCD from pthread mutexes and condition variables, on a worker pool of its own (one runnable worker per CPU, most urgent class first)."
     }
 
-    public var limits: [Capability: String] {
-        [.priorityScheduling: """
-            a design choice, not a platform limit: the worker pool is one FIFO, so queues get turns in the order they asked whatever their class, which only \
-            labels them (currentQoS); measured by the rule with the capability claimed: at half done (100 of 200), \
-            background 40, utility 40, default 20, user-initiated 0, user-interactive 0, in submission order
-            """]
-    }
+    /// None: the pool runs the most urgent class first (`MutexReadyList`), going beyond the reference here.
+    public var limits: [Capability: String] { [:] }
 
     public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MutexQueue?) -> MutexQueue {
         MutexQueue(label: label, kind: kind, qos: qos, startsInactive: startsInactive, target: target, runtime: runtime)

@@ -130,7 +130,7 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
         } else if isMain {
             runtime.mainLoop.submit { self.drain(generation: generation) }
         } else {
-            runtime.pool.push(.drain(self, generation: generation))
+            runtime.pool.push(.drain(self, generation: generation), qos: qos ?? .default)
         }
     }
 
@@ -153,7 +153,7 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
                 busy = false
                 return lock.unlock()
             }
-            if budget == 0 {  // yield: stay busy, queue up behind the target's other work
+            if budget == 0 || context.shouldYield {  // yield: stay busy, queue up behind the target's other work
                 let target = target
                 lock.unlock()
                 return submit(to: target, generation: 0)
@@ -179,7 +179,7 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
         lock.lock()
         guard request == generation else { return lock.unlock() }  // stale: issued before a retarget
         requests -= 1
-        while budget > 0, isRunnable, !barrierRunning, let head = items.first {
+        while budget > 0, isRunnable, !barrierRunning, !context.shouldYield, let head = items.first {
             let alone = head.isBarrier
             if alone {
                 guard running == 0 else { break }

@@ -8,6 +8,13 @@ final class MutexThreadContext {
     private let entered = EnteredStackBox<MutexQueue>()
     /// The pool this thread works for, if it is a worker.
     var pool: MutexWorkerPool?
+    /// The class rank of the pool item this worker runs now: its drains yield to more urgent ready work.
+    var turnRank = QoSClass.default.rank
+
+    /// Whether the block boundary just reached should give the thread back: a worker's pool has work of a more
+    /// urgent class than the turn it runs. One relaxed load.
+    @inline(__always)
+    var shouldYield: Bool { pool?.hasReadyMoreUrgent(than: turnRank) ?? false }
 
     private static let slot = ThreadLocal { MutexThreadContext() }
 

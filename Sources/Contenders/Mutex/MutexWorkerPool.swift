@@ -1,6 +1,7 @@
 import CLinux
 import DequeModule
 import Glibc
+import Synchronization
 
 /// Work the pool runs: a queue targeting the pool itself (drain it, or serve one request of a concurrent queue),
 /// or a plain task (apply's helpers).
@@ -9,7 +10,10 @@ enum MutexPoolItem {
     case task(@Sendable () -> Void)
 }
 
-/// The threads that run everything. One FIFO of ready items under one mutex; idle workers sleep on a condition.
+/// The threads that run everything. Ready items wait under one mutex in a FIFO per quality-of-service class, and a
+/// worker takes the oldest of the most urgent class (`MutexReadyList`); idle workers sleep on a condition. A drain
+/// reads `mostUrgentReady` between two blocks and gives its thread back when a more urgent class waits, so a
+/// flooded pool turns to urgent work within one block, not one batch.
 ///
 /// Width is the number of active CPUs: the pool keeps that many workers *runnable*. When a worker blocks inside the
 /// engine (a sync waiting its turn, a group, semaphore, work item or once wait, apply waiting for helpers) it says so,
@@ -28,7 +32,10 @@ final class MutexWorkerPool: @unchecked Sendable {
     private let lock = PthreadMutex()
     private let workAvailable = PthreadCondition()
     private let watchWake = PthreadCondition()
-    private var ready = Deque<MutexPoolItem>()
+    private var ready = MutexReadyList()
+    /// `ready.mostUrgent`, published for drains to read without the lock (a hint: a stale value costs one block).
+    private let mostUrgentReady = Atomic<Int>(-1)
+    private var published = -1
     private var threadCount = 0
     private var idle = 0
     private var blocked = 0
@@ -47,11 +54,12 @@ final class MutexWorkerPool: @unchecked Sendable {
     /// Threads running now (for tests and reports).
     var liveThreads: Int { lock.withLock { threadCount } }
 
-    /// Queues `item` and wakes or starts a worker for it.
-    func push(_ item: MutexPoolItem) {
+    /// Queues `item` in the FIFO of class `qos` and wakes or starts a worker for it.
+    func push(_ item: MutexPoolItem, qos: QoSClass = .default) {
         lock.lock()
         precondition(!stopping, "mutex engine: work submitted after shutdown")
-        ready.append(item)
+        ready.append(item, rank: qos.rank)
+        publishMostUrgent()
         if idle > 0 {
             workAvailable.signal()
         } else if threadCount - blocked < width && threadCount < maxThreads {
@@ -71,6 +79,20 @@ final class MutexWorkerPool: @unchecked Sendable {
     }
 
     /// A worker's wait ended.
+    /// Copies `ready.mostUrgent` to `mostUrgentReady` when it changed (lock held): most pushes and pops leave it as
+    /// it was, and then the word drains read is not written.
+    @inline(__always)
+    private func publishMostUrgent() {
+        if ready.mostUrgent != published {
+            published = ready.mostUrgent
+            mostUrgentReady.store(published, ordering: .relaxed)
+        }
+    }
+
+    /// Whether a class more urgent than `rank` has ready items (read without the lock).
+    @inline(__always)
+    func hasReadyMoreUrgent(than rank: Int) -> Bool { mostUrgentReady.load(ordering: .relaxed) > rank }
+
     func workerDidUnblock() {
         lock.withLock { blocked -= 1 }
     }
@@ -96,7 +118,8 @@ final class MutexWorkerPool: @unchecked Sendable {
     }
 
     private func work() {
-        MutexThreadContext.current.pool = self
+        let context = MutexThreadContext.current
+        context.pool = self
         let id = clinux_thread_id()
         lock.lock()
         workerIDs.insert(id)
@@ -110,10 +133,13 @@ final class MutexWorkerPool: @unchecked Sendable {
                     return leave(id, retiring: true)
                 }
             }
+            let rank = ready.mostUrgent
             guard let item = ready.popFirst() else {  // stopping, nothing left
                 return leave(id, retiring: false)
             }
+            publishMostUrgent()
             lock.unlock()
+            context.turnRank = rank
             run(consume item)
             lock.lock()
         }

@@ -43,9 +43,9 @@ public struct SystemEngine: Engine {
          .priorityScheduling: """
             libdispatch on Linux runs each class on root-queue threads of its own, told apart only by nice value \
             (background 10 to user-initiated -2), so a saturated machine shares its CPUs among all of them: the rule \
-            run with the capability claimed, 3 runs, at half done (100 of 200 blocks of 2 ms, bands submitted least \
-            urgent first): background 2-5, utility 18-29, default 20-39, user-initiated 27-40, user-interactive 0-12 \
-            (it shares user-initiated's root queue); every run failed
+            run with the capability claimed, 3 runs, at half done (100 of 200 blocks of 2 ms, bands started least \
+            urgent first): background 1-5, utility 16-24, default 23-39, user-initiated 39-40, user-interactive 0-15 \
+            (it shares user-initiated's root queue, behind that band); every run failed
             """]
     }
 

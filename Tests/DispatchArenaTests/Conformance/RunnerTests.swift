@@ -182,6 +182,26 @@ extension ArenaTests {
             #expect(json.contains(#""passes" : 17"#) && json.contains(#""count" : 2"#), "\(json)")
         }
 
+        @Test("a pass where the reference is unsupported is called beyond the reference in the details; a pass beside a pass is not")
+        func beyondReference() {
+            let rules = [Catalog.builtIn.rule(id: "qos.priority-scheduling")!, Catalog.builtIn.rule(id: "serial.fifo")!]
+            let results = [
+                RuleResult(engine: "system", rule: "qos.priority-scheduling", outcomes: [RunOutcome(.unsupported, "needs priority-scheduling")], seconds: 0),
+                RuleResult(engine: "mutex", rule: "qos.priority-scheduling", outcomes: [RunOutcome(.pass)], seconds: 0.2),
+                RuleResult(engine: "system", rule: "serial.fifo", outcomes: [RunOutcome(.pass)], seconds: 0.1),
+                RuleResult(engine: "mutex", rule: "serial.fifo", outcomes: [RunOutcome(.pass)], seconds: 0.1),
+            ]
+            let report = ConformanceReport(engines: [EngineDescription(SystemEngine()), EngineDescription(MutexEngine())],
+                                           rules: rules, results: results)
+            let table = report.table()
+            #expect(table.contains("mutex qos.priority-scheduling pass: beyond the reference"), "\(table)")
+            #expect(!table.contains("mutex serial.fifo pass"), "\(table)")
+            #expect(report.markdown().contains("- `qos.priority-scheduling` on **mutex**: pass, beyond the reference"), "\(report.markdown())")
+            let withoutReference = ConformanceReport(engines: [EngineDescription(MutexEngine())], rules: rules,
+                                                     results: results.filter { $0.engine == "mutex" })
+            #expect(!withoutReference.table().contains("beyond"), "\(withoutReference.table())")
+        }
+
         @Test("the stress load runs its threads, preempts in real time where it may, and ends at stop() or its deadline")
         func stressLoad() {
             let load = StressLoad.start(spinners: 2, preempters: 3, until: .now() + .seconds(30))
