@@ -44,6 +44,11 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 /// Runs the blocks on the main queue; only on the main thread, and only while dispatch_main() was never called.
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
+/// Releases a libdispatch object (a `dispatch_data_t` the system engine created). `dispatch_release` is exported by
+/// libdispatch but marked unavailable in Swift, whose overlay releases through its own classes; the system engine's
+/// data wrapper calls the C function directly. (The transparent union it takes is one pointer.)
+extern void dispatch_release(void *object);
+
 enum {
     CLINUX_EPOLL_CTL_ADD = 1,
     CLINUX_EPOLL_CTL_DEL = 2,

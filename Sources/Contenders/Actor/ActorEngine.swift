@@ -57,6 +57,7 @@ public struct ActorEngine: Engine {
     public typealias TimerSource = ActorTimerSource
     public typealias DescriptorSource = ActorDescriptorSource
     public typealias SignalSource = ActorSignalSource
+    public typealias Data = RegionData
 
     let runtime: ActorRuntime
 
@@ -122,6 +123,14 @@ public struct ActorEngine: Engine {
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
                              _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
         ActorWorkItem(label: label, qos: qos, flags: flags, block: block)
+    }
+
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
+
+    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: ActorQueue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+        RegionData(taking: bytes) { queue.async(deallocator) }
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: ActorQueue) -> ActorUserDataSource {

@@ -21,6 +21,8 @@ public protocol Engine: Sendable {
     associatedtype DescriptorSource: EngineSource
     /// Signal sources.
     associatedtype SignalSource: EngineSource
+    /// Buffers of bytes in disjoint regions.
+    associatedtype Data: EngineData
 
     /// Work items; they are submitted with `Queue.async(_:)`, so the queue names their type.
     typealias WorkItem = Queue.WorkItem
@@ -79,6 +81,14 @@ public protocol Engine: Sendable {
     /// A work item wrapping `block`, run as `flags` say; with a `qos` class, it runs at it where `flags` and the
     /// queue's class let it (`QoSClass.effective`). `label` names it in diagnostics.
     func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> WorkItem
+
+    /// A buffer holding a copy of `bytes`; with none, the empty buffer.
+    func makeData(copying bytes: UnsafeRawBufferPointer) -> Data
+
+    /// A buffer of `bytes` as they are, not copied: the caller hands them over and must not change them. Once the
+    /// last buffer sharing them is gone, `deallocator` is submitted to `queue`, exactly once.
+    func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
+                  _ deallocator: @escaping @Sendable () -> Void) -> Data
 
     /// A new, inactive user-data source whose handlers run on `queue`.
     func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource

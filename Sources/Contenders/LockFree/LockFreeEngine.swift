@@ -49,6 +49,7 @@ public struct LockFreeEngine: Engine {
     public typealias TimerSource = LockFreeTimerSource
     public typealias DescriptorSource = LockFreeDescriptorSource
     public typealias SignalSource = LockFreeSignalSource
+    public typealias Data = RegionData
 
     let runtime: LockFreeRuntime
 
@@ -105,6 +106,14 @@ public struct LockFreeEngine: Engine {
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
                              _ block: @escaping @Sendable () -> Void) -> LockFreeWorkItem {
         LockFreeWorkItem(label: label, qos: qos, flags: flags, block: block)
+    }
+
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
+
+    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: LockFreeQueue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+        RegionData(taking: bytes) { queue.async(deallocator) }
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: LockFreeQueue) -> LockFreeUserDataSource {

@@ -22,6 +22,7 @@ public struct MutexEngine: Engine {
     public typealias TimerSource = MutexTimerSource
     public typealias DescriptorSource = MutexDescriptorSource
     public typealias SignalSource = MutexSignalSource
+    public typealias Data = RegionData
 
     let runtime: MutexRuntime
 
@@ -73,6 +74,14 @@ public struct MutexEngine: Engine {
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
                              _ block: @escaping @Sendable () -> Void) -> MutexWorkItem {
         MutexWorkItem(label: label, qos: qos, flags: flags, block: block)
+    }
+
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
+
+    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MutexQueue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+        RegionData(taking: bytes) { queue.async(deallocator) }
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: MutexQueue) -> MutexUserDataSource {

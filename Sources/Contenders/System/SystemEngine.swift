@@ -16,6 +16,7 @@ public struct SystemEngine: Engine {
     public typealias TimerSource = SystemTimerSource
     public typealias DescriptorSource = SystemSource
     public typealias SignalSource = SystemSource
+    public typealias Data = SystemData
 
     public init() {}
 
@@ -102,6 +103,13 @@ public struct SystemEngine: Engine {
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
                              _ block: @escaping @Sendable () -> Void) -> SystemWorkItem {
         SystemWorkItem(label: label, qos: qos, flags: flags, block: block)
+    }
+
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> SystemData { SystemData(copying: bytes) }
+
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: SystemQueue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> SystemData {
+        SystemData(taking: bytes, queue: queue.dispatchQueue, deallocator)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: SystemQueue) -> SystemUserDataSource {

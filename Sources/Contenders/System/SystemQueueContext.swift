@@ -53,7 +53,7 @@ final class SystemQueueContext: @unchecked Sendable {
     }
 
     /// The C queue the overlay wraps.
-    private static func cQueue(of queue: DispatchQueue) -> OpaquePointer {
+    static func cQueue(of queue: DispatchQueue) -> OpaquePointer {
         guard let wrapped = Mirror(reflecting: queue).children.first(where: { $0.label == "__wrapped" })?.value as? OpaquePointer else {
             preconditionFailure("system engine: the Dispatch overlay no longer keeps its C queue in '__wrapped'")
         }

@@ -141,6 +141,13 @@ struct MutantTests {
         Kill(rule: "fd.write", fault: .writeAlwaysReady),
         Kill(rule: "fd.close-in-cancel", fault: .closesDescriptorOnCancel),
         Kill(rule: "signal.count", fault: .signalCountedTwice),
+        // Data
+        Kill(rule: "data.concat-no-copy", fault: .concatCopies),
+        Kill(rule: "data.subrange-no-copy", fault: .subrangeCopies),
+        Kill(rule: "data.map-contiguous", fault: .mapKeepsRegions),
+        Kill(rule: "data.copy-across-regions", fault: .copyCorruptsAcrossRegions),
+        Kill(rule: "data.enumerate", fault: .enumerateIgnoresStop),
+        Kill(rule: "data.deallocator-once", fault: .deallocatorOffQueue),
         // Misuse
         Kill(rule: "sync.on-own-queue", fault: .syncOnOwnQueueAllowed),
         Kill(rule: "sync.on-own-queue-through-target", fault: .syncOnOwnQueueAllowed),

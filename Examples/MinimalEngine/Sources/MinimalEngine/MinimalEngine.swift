@@ -85,6 +85,16 @@ public struct MinimalEngine: Engine {
         MinimalTimerSource(label: label, queue: queue)
     }
 
+    /// A copy of `bytes` in the buffer the home engines share (`RegionData`: data schedules nothing but its
+    /// deallocator, so it is neutral plumbing); one allocation.
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
+
+    /// `bytes` as they are; the last buffer sharing them submits `deallocator` to `queue`.
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MinimalQueue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+        RegionData(taking: bytes) { queue.async(deallocator) }
+    }
+
     /// Stops the process: this engine lacks descriptor sources (see `limits`).
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: MinimalQueue) -> MinimalSource {
         misuse("read source '\(label)' needs descriptor-sources, which the minimal engine lacks")

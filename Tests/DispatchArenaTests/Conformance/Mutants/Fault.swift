@@ -90,6 +90,13 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case mainSyncInline          // sync onto the main queue runs on the caller's thread
     case mainTargetBypassed      // a queue created targeting the main queue targets the global queue instead
     case mainSyncOnSelfAllowed   // sync onto the main queue from its own block runs inline instead of stopping
+    // Data
+    case concatCopies            // concatenation copies both buffers into one new region
+    case subrangeCopies          // a subrange copies its bytes into a new region
+    case mapKeepsRegions         // mapping returns the buffer as it is, regions and all
+    case copyCorruptsAcrossRegions // a copy that spans a region boundary gets its last byte wrong
+    case enumerateIgnoresStop    // enumeration visits every region whatever the applier returns
+    case deallocatorOffQueue     // a buffer's deallocator runs on the global queue, not its own
     // Descriptors and signals
     case readDataOffByOne        // a read source reports one byte more than available
     case writeAlwaysReady        // a write source fires whether or not there is room

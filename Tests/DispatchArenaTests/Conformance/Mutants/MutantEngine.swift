@@ -16,6 +16,7 @@ struct MutantEngine<Base: Engine>: Engine {
     typealias TimerSource = MutantTimerSource<Base>
     typealias DescriptorSource = MutantSource<Base>
     typealias SignalSource = MutantSource<Base>
+    typealias Data = MutantData<Base>
 
     let fault: Fault
     let base: Base
@@ -111,6 +112,16 @@ struct MutantEngine<Base: Engine>: Engine {
         if fault == .itemClassAlwaysEnforced { flags.insert(.enforceQoS) }
         let qos = fault == .itemClassIgnored ? nil : qos
         return MutantWorkItem(base: base.makeWorkItem(label: label, qos: qos, flags: flags, block), fault: fault)
+    }
+
+    func makeData(copying bytes: UnsafeRawBufferPointer) -> MutantData<Base> {
+        MutantData(base.makeData(copying: bytes), engine: base, fault: fault)
+    }
+
+    func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MutantQueue<Base>,
+                  _ deallocator: @escaping @Sendable () -> Void) -> MutantData<Base> {
+        let target = fault == .deallocatorOffQueue ? base.globalQueue : queue.base
+        return MutantData(base.makeData(taking: bytes, deallocateOn: target, deallocator), engine: base, fault: fault)
     }
 
     func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue<Base>) -> MutantUserDataSource<Base> {
