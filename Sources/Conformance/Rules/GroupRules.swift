@@ -194,7 +194,14 @@ enum GroupNotifyNextRound: BehaviourRule {
         let early = Recorder<String>()
         let rounds = 2000, blocks = 20
         for round in 0..<rounds {
-            for _ in 0..<blocks { group.async(on: queue) { finished.add() } }
+            // The round's first block works 100 µs, so a notify that does not wait for the round finds it running.
+            // With tiny blocks only, all 20 were often done before an early notify started: the early-notify mutant
+            // passed this rule once in this session's full test runs.
+            group.async(on: queue) {
+                Timing.spin(.microseconds(100))
+                finished.add()
+            }
+            for _ in 1..<blocks { group.async(on: queue) { finished.add() } }
             let due = (round + 1) * blocks
             group.notify(queue: queue) {
                 let seen = finished.value
