@@ -46,12 +46,11 @@ public struct RegionData: EngineData {
     }
 
     /// A buffer of `bytes` as they are; `release` runs once the last buffer sharing them is gone, on whichever thread
-    /// drops it (engines pass a closure that submits the caller's deallocator to its queue).
+    /// drops it (engines pass a closure that submits the caller's deallocator to its queue). With no bytes there is
+    /// no slice to keep the region, so `release` runs at once, as libdispatch runs an empty buffer's destructor.
     public init(taking bytes: UnsafeRawBufferPointer, release: @escaping @Sendable () -> Void) {
         let region = Region(base: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: bytes.count) { _ in release() }
         self.init(bytes.count > 0 ? [Slice(region: region, start: 0, count: bytes.count)] : [])
-        // An empty taken buffer has no slice to keep the region, so its release runs now, as libdispatch runs the
-        // destructor of an empty buffer at once.
     }
 
     public func appending(_ other: RegionData) -> RegionData { RegionData(slices + other.slices) }
