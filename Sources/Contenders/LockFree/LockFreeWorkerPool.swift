@@ -26,7 +26,7 @@ final class LockFreeWorker: @unchecked Sendable {
 /// rule for blocked workers).
 ///
 /// - A worker pushes to its own FIFO run queue; other threads push to the injection queue. A worker takes from its
-///   own queue, then the injection queue, then steals half of another worker's queue.
+///   own queue, then the injection queue, then steals half of another worker's queue (16 jobs at most).
 /// - With nothing to do a worker spins briefly, then announces itself in `parked` (a bitmask) and sleeps on its
 ///   futex word. A push makes its job visible, then (after a sequentially consistent fence) reads `parked`; a parking
 ///   worker sets its bit, then (after the same fence) looks for work once more. One of the two sees the other, so no
