@@ -49,10 +49,9 @@ public struct ConformanceReport: Sendable, Codable {
         }
     }
 
-    /// The details line of a pass the reference lacks.
-    private static func beyondNote(_ result: RuleResult) -> String {
+    /// What the details say of a pass the reference lacks.
+    private static let beyondNote =
         "beyond the reference: \(reference) lacks what the rule needs on this platform (see its unsupported detail)"
-    }
 
     /// What the details say of a result that did not pass: its detail, or with several runs how many passed and a
     /// line per distinct failure with its count.
@@ -85,7 +84,7 @@ public struct ConformanceReport: Sendable, Codable {
                 lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(summary)")
                 lines += failures.map { "    " + $0 }
             }
-            for result in beyondReference { lines.append("\(result.engine) \(result.rule) pass: \(Self.beyondNote(result))") }
+            for result in beyondReference { lines.append("\(result.engine) \(result.rule) pass: \(Self.beyondNote)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -111,7 +110,7 @@ public struct ConformanceReport: Sendable, Codable {
                 lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(summary)")
                 lines += failures.map { "  - " + $0 }
             }
-            for result in beyondReference { lines.append("- `\(result.rule)` on **\(result.engine)**: pass, \(Self.beyondNote(result))") }
+            for result in beyondReference { lines.append("- `\(result.rule)` on **\(result.engine)**: pass, \(Self.beyondNote)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -125,14 +125,6 @@ public struct ActorEngine: Engine {
         ActorWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
-    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
-
-    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: ActorQueue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
-        RegionData(taking: bytes) { queue.async(deallocator) }
-    }
-
     public func makeUserDataSource(label: String, merge: DataMerge, queue: ActorQueue) -> ActorUserDataSource {
         ActorUserDataSource(label: label, merge: merge, queue: queue)
     }

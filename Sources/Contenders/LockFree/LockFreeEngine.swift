@@ -108,14 +108,6 @@ public struct LockFreeEngine: Engine {
         LockFreeWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
-    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
-
-    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: LockFreeQueue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
-        RegionData(taking: bytes) { queue.async(deallocator) }
-    }
-
     public func makeUserDataSource(label: String, merge: DataMerge, queue: LockFreeQueue) -> LockFreeUserDataSource {
         LockFreeUserDataSource(label: label, merge: merge, queue: queue)
     }

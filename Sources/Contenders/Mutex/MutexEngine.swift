@@ -76,14 +76,6 @@ public struct MutexEngine: Engine {
         MutexWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
-    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
-
-    /// The deallocator is submitted to `queue` by the last buffer sharing the bytes (`RegionData`).
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MutexQueue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
-        RegionData(taking: bytes) { queue.async(deallocator) }
-    }
-
     public func makeUserDataSource(label: String, merge: DataMerge, queue: MutexQueue) -> MutexUserDataSource {
         MutexUserDataSource(label: label, merge: merge, queue: queue)
     }

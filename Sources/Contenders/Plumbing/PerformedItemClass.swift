@@ -10,9 +10,6 @@ enum PerformedItemClass {
 
     private static let slot = ThreadLocal { Slot() }
 
-    /// The calling thread's item class, read by `currentQoS` (one `pthread_getspecific`).
-    static var current: Slot { slot.current }
-
     /// Runs `body` as an item of class `qos`; without a class it only runs `body`, so an item without one costs
     /// nothing here.
     @inline(__always)
@@ -25,7 +22,8 @@ enum PerformedItemClass {
         (slot.qos, slot.enforced) = (outer, outerEnforced)
     }
 
-    /// The class a block of `queueClass` runs at on the calling thread, with the item it performs if any.
+    /// The class a block of `queueClass` runs at on the calling thread, with the item it performs if any (one
+    /// `pthread_getspecific`).
     static func effective(queue queueClass: QoSClass?) -> QoSClass {
         let slot = slot.current
         return QoSClass.effective(queue: queueClass, item: slot.qos, enforced: slot.enforced)

@@ -98,3 +98,15 @@ public struct RegionData: EngineData {
         }
     }
 }
+
+/// `makeData` for every engine whose buffers are `RegionData` (the home engines, and an outside engine that declares
+/// `typealias Data = RegionData`): a copy is one allocation; taken bytes submit the deallocator to `queue` when the
+/// last buffer sharing them is gone.
+extension Engine where Data == RegionData {
+    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
+
+    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
+                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+        RegionData(taking: bytes) { queue.async(deallocator) }
+    }
+}

@@ -15,6 +15,10 @@ import Glibc
 /// Reading order: this file, `Monitor`, `Runtime`, `MinimalQueue` (the heart), then `MinimalGroup`,
 /// `MinimalSemaphore`, `MinimalOnce`, `MinimalWorkItem`, `MinimalApply`, `MinimalSource`, `MinimalTimerSource`.
 public struct MinimalEngine: Engine {
+    /// The buffer the home engines share: data schedules nothing but its deallocator, so it is neutral plumbing, and
+    /// `makeData` comes with it (`Engine where Data == RegionData`).
+    public typealias Data = RegionData
+
     private let runtime = Runtime()
 
     /// A new engine; its worker threads start with the first work and live as long as the process.
@@ -83,16 +87,6 @@ public struct MinimalEngine: Engine {
     /// A new, inactive, unscheduled timer source: two allocations (the source and its queue).
     public func makeTimerSource(label: String, queue: MinimalQueue) -> MinimalTimerSource {
         MinimalTimerSource(label: label, queue: queue)
-    }
-
-    /// A copy of `bytes` in the buffer the home engines share (`RegionData`: data schedules nothing but its
-    /// deallocator, so it is neutral plumbing); one allocation.
-    public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
-
-    /// `bytes` as they are; the last buffer sharing them submits `deallocator` to `queue`.
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MinimalQueue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
-        RegionData(taking: bytes) { queue.async(deallocator) }
     }
 
     /// Stops the process: this engine lacks descriptor sources (see `limits`).
