@@ -44,9 +44,11 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 /// Runs the blocks on the main queue; only on the main thread, and only while dispatch_main() was never called.
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
-/// Releases a libdispatch object (a `dispatch_data_t` the system engine created). `dispatch_release` is exported by
-/// libdispatch but marked unavailable in Swift, whose overlay releases through its own classes; the system engine's
-/// data wrapper calls the C function directly. (The transparent union it takes is one pointer.)
+/// Retains and releases a libdispatch object (the `dispatch_data_t` and `dispatch_io_t` the system engine holds).
+/// Both are exported by libdispatch but marked unavailable in Swift, whose overlay counts references through its own
+/// classes; the system engine's data and channel wrappers call the C functions directly. (The transparent union they
+/// take is one pointer.)
+extern void dispatch_retain(void *object);
 extern void dispatch_release(void *object);
 
 enum {

@@ -50,9 +50,23 @@ public final class ActorDescriptorSource: ActorSource, ReadinessListener, @unche
     func descriptorReady(_ id: UInt64) {
         let (data, ended) = reactor.readiness(id, writable: writable)
         if data == 0 {
-            if !ended { reactor.rearm(id) }
-            return
+            // Overtaken by a reader: ask again. End of file: one call with data 0, then quiet.
+            if !ended { return reactor.rearm(id) }
+            if reportedEnd { return }
+            reportedEnd = true
         }
-        shared.post(.readiness(data))
+        shared.post(.readiness(data == 0 ? endOfFile : data))
+    }
+
+    /// Whether end of file was reported; touched by the reactor thread only.
+    private var reportedEnd = false
+
+    /// The pending data that stands for end of file: non-zero, so it is delivered, and read back as 0.
+    private var endOfFile: UInt { .max }
+
+    /// The bytes available; 0 at end of file (libdispatch's read source fires once with 0 there, measured).
+    public override var data: UInt {
+        let data = super.data
+        return data == endOfFile ? 0 : data
     }
 }

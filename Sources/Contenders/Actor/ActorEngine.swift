@@ -58,6 +58,7 @@ public struct ActorEngine: Engine {
     public typealias DescriptorSource = ActorDescriptorSource
     public typealias SignalSource = ActorSignalSource
     public typealias Data = RegionData
+    public typealias IOChannel = SourceIOChannel<ActorEngine>
 
     let runtime: ActorRuntime
 

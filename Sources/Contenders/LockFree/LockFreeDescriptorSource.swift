@@ -39,11 +39,25 @@ public final class LockFreeDescriptorSource: LockFreeSource, ReadinessListener, 
     func descriptorReady(_ id: UInt64) {
         let (data, ended) = reactor.readiness(id, writable: direction == .write)
         if data == 0 {
-            if !ended { reactor.rearm(id) }  // overtaken by a reader: ask again; at end of file stay quiet
-            return
+            // Overtaken by a reader: ask again. End of file: one call with data 0, then quiet.
+            if !ended { return reactor.rearm(id) }
+            if reportedEnd { return }
+            reportedEnd = true
         }
-        pending.store(data, ordering: .releasing)
+        pending.store(data == 0 ? endOfFile : data, ordering: .releasing)
         merged()
+    }
+
+    /// Whether end of file was reported; touched by the reactor thread only.
+    private var reportedEnd = false
+
+    /// The pending data that stands for end of file: non-zero, so it is delivered, and read back as 0.
+    private var endOfFile: UInt { .max }
+
+    /// The bytes available; 0 at end of file (libdispatch's read source fires once with 0 there, measured).
+    public override var data: UInt {
+        let data = super.data
+        return data == endOfFile ? 0 : data
     }
 
     override func didDeliver() { rearm() }

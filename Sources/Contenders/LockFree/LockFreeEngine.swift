@@ -50,6 +50,7 @@ public struct LockFreeEngine: Engine {
     public typealias DescriptorSource = LockFreeDescriptorSource
     public typealias SignalSource = LockFreeSignalSource
     public typealias Data = RegionData
+    public typealias IOChannel = SourceIOChannel<LockFreeEngine>
 
     let runtime: LockFreeRuntime
 

@@ -33,12 +33,28 @@ public final class MutexDescriptorSource: MutexSource, ReadinessListener, @unche
     func descriptorReady(_ id: UInt64) {
         let (data, ended) = reactor.readiness(id, writable: direction == .write)
         if data == 0 {
-            // Nothing to report: a report overtaken by a reader (ask again), or end of file (stay quiet: nothing
-            // more will come, and re-arming would report it again at once, forever).
-            if !ended { reactor.rearm(id) }
+            // A report overtaken by a reader: ask again. End of file: one call with data 0, then quiet (nothing more
+            // will come, and re-arming would report it again at once, forever).
+            if !ended { return reactor.rearm(id) }
+            if !reportedEnd {
+                reportedEnd = true
+                merge { $0 = endOfFile }
+            }
             return
         }
         merge { $0 = data }
+    }
+
+    /// Whether end of file was reported; touched by the reactor thread only.
+    private var reportedEnd = false
+
+    /// The pending data that stands for end of file: non-zero, so it is delivered, and read back as 0.
+    private var endOfFile: UInt { .max }
+
+    /// The bytes available; 0 at end of file (libdispatch's read source fires once with 0 there, measured).
+    public override var data: UInt {
+        let data = super.data
+        return data == endOfFile ? 0 : data
     }
 
     override func didDeliver() { rearm() }

@@ -23,6 +23,7 @@ public struct MutexEngine: Engine {
     public typealias DescriptorSource = MutexDescriptorSource
     public typealias SignalSource = MutexSignalSource
     public typealias Data = RegionData
+    public typealias IOChannel = SourceIOChannel<MutexEngine>
 
     let runtime: MutexRuntime
 

@@ -89,7 +89,8 @@ final class EpollReactor: @unchecked Sendable {
 
     /// What a report means for registration `id`: for a read source the bytes available, for a write source an
     /// estimate of the room (a pipe's capacity minus what waits in it; 1 when the descriptor cannot say). Zero means
-    /// nothing to report now: ask again (`rearm`), unless `ended` (end of file: nothing more will come).
+    /// nothing to report now: ask again (`rearm`), unless `ended` (end of file: nothing more will come, and the
+    /// source reports that once, as libdispatch's does).
     func readiness(_ id: UInt64, writable: Bool) -> (data: UInt, ended: Bool) {
         let watched = lock.withLock { registrations[id]?.descriptor ?? -1 }
         guard watched >= 0 else { return (0, true) }
@@ -101,9 +102,14 @@ final class EpollReactor: @unchecked Sendable {
         }
         if measured && available > 0 { return (UInt(available), false) }
         if !measured { return (1, false) }
+        // Readable with nothing to read is end of file: a pipe's writers are gone (POLLHUP), or a socket's peer shut
+        // its side (POLLIN alone, which POLLHUP does not cover). Asked again after the poll, so bytes that arrived
+        // meanwhile are reported as bytes.
         var probe = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
-        let ended = poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLHUP | POLLERR) != 0
-        return (0, ended)
+        let readable = poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+        guard readable else { return (0, false) }
+        if ioctl(watched, UInt(FIONREAD), &available) == 0 && available > 0 { return (UInt(available), false) }
+        return (0, true)
     }
 
     func shutdown() {

@@ -24,9 +24,15 @@ public struct SystemData: EngineData {
     }
 
     /// `bytes` as they are, with a destructor libdispatch submits to `queue` after the last release.
-    init(taking bytes: UnsafeRawBufferPointer, queue: DispatchQueue, _ deallocator: @escaping @Sendable () -> Void) {
-        self.init(owning: dispatch_data_create(bytes.baseAddress ?? SystemData.nowhere, bytes.count,
-                                               SystemQueueContext.cQueue(of: queue), { deallocator() }))
+    init(taking bytes: UnsafeRawBufferPointer, queue: SystemQueue, _ deallocator: @escaping @Sendable () -> Void) {
+        self.init(owning: dispatch_data_create(bytes.baseAddress ?? SystemData.nowhere, bytes.count, queue.cQueue,
+                                               { deallocator() }))
+    }
+
+    /// Shares `data`, a reference libdispatch lends for the length of a call (an I/O handler's argument).
+    init(borrowing data: dispatch_data_t) {
+        CLinux.dispatch_retain(UnsafeMutableRawPointer(data))
+        self.init(owning: data)
     }
 
     /// A pointer to pass with a count of zero, which libdispatch never reads.

@@ -17,6 +17,7 @@ public struct SystemEngine: Engine {
     public typealias DescriptorSource = SystemSource
     public typealias SignalSource = SystemSource
     public typealias Data = SystemData
+    public typealias IOChannel = SystemIOChannel
 
     public init() {}
 
@@ -109,7 +110,17 @@ public struct SystemEngine: Engine {
 
     public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: SystemQueue,
                          _ deallocator: @escaping @Sendable () -> Void) -> SystemData {
-        SystemData(taking: bytes, queue: queue.dispatchQueue, deallocator)
+        SystemData(taking: bytes, queue: queue, deallocator)
+    }
+
+    public func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: SystemQueue,
+                              cleanup: @escaping @Sendable (Int32) -> Void) -> SystemIOChannel {
+        SystemIOChannel(label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue, cleanup: cleanup)
+    }
+
+    public func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+                              queue: SystemQueue, cleanup: @escaping @Sendable (Int32) -> Void) -> SystemIOChannel {
+        SystemIOChannel(label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue, cleanup: cleanup)
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: SystemQueue) -> SystemUserDataSource {

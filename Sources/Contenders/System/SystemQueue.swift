@@ -29,6 +29,19 @@ public final class SystemQueue: EngineQueue {
     /// The context and finalizer, kept in libdispatch's own slots.
     private let finalization = SystemQueueContext()
 
+    /// The C queue the overlay wraps, as a bit pattern; 0 until first asked for (see `cQueue`).
+    private let nativeQueue = Atomic<UInt>(0)
+
+    /// The C queue the overlay wraps, for the C calls that take one (data destructors, I/O channels): found by
+    /// reflection once (`SystemQueueContext.cQueue(of:)`), then one atomic load. Two first callers may both reflect;
+    /// they find the same pointer.
+    var cQueue: OpaquePointer {
+        if let known = OpaquePointer(bitPattern: nativeQueue.load(ordering: .relaxed)) { return known }
+        let found = SystemQueueContext.cQueue(of: dispatchQueue)
+        nativeQueue.store(UInt(bitPattern: Int(bitPattern: found)), ordering: .relaxed)
+        return found
+    }
+
     init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: SystemQueue?) {
         self.label = label
         self.kind = kind

@@ -18,6 +18,7 @@ public struct MinimalEngine: Engine {
     /// The buffer the home engines share: data schedules nothing but its deallocator, so it is neutral plumbing, and
     /// `makeData` comes with it (`Engine where Data == RegionData`).
     public typealias Data = RegionData
+    public typealias IOChannel = SourceIOChannel<MinimalEngine>
 
     private let runtime = Runtime()
 
