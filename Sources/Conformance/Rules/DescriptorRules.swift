@@ -6,7 +6,7 @@ import Harness
 enum DescriptorRules: RuleFamily {
     static let concept = Concept.descriptors
     static let rules: [any ConformanceRule.Type] = [
-        DescriptorRead.self, DescriptorWrite.self, DescriptorCloseInCancel.self, SignalCount.self,
+        DescriptorRead.self, DescriptorReadEndOfFile.self, DescriptorWrite.self, DescriptorCloseInCancel.self, SignalCount.self,
     ]
 }
 
@@ -94,6 +94,47 @@ enum DescriptorRead: BehaviourRule {
         let calls = seen.elements
         try expect(calls.allSatisfy { $0.data > 0 && Int($0.data) == $0.available },
                    "a handler's data differed from the bytes available: \(calls.filter { Int($0.data) != $0.available }.prefix(3))")
+    }
+}
+
+enum DescriptorReadEndOfFile: BehaviourRule {
+    static let id = "fd.read-end-of-file"
+    static let title = "Once every writer of a pipe closed, its read source fires once with data 0, so the handler learns of the end; then it stays quiet."
+    static let source = """
+        measured on the reference (libdispatch on Linux: one handler call with data 0 after the writer closed, none in \
+        the next 300 ms, the handler reading nothing); dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ; what an \
+        I/O channel built on read sources needs to end a read at end of file
+        """
+    static let needs: Set<Capability> = [.descriptorSources]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let pipe = try Pipe()
+        var writerOpen = true
+        defer {
+            _ = Glibc.close(pipe.read)
+            if writerOpen { _ = Glibc.close(pipe.write) }
+        }
+        let queue = engine.makeQueue(label: "arena.fd.read-end-of-file")
+        let source = engine.makeReadSource(label: "arena.fd.read-end-of-file", fileDescriptor: pipe.read, queue: queue)
+        let calls = Recorder<UInt>()
+        source.setEventHandler { [weak source] in
+            guard let source else { return }
+            let data = source.data
+            calls.append(data)
+            if data > 0 { _ = pipe.receive(Int(data)) }
+        }
+        source.activate()
+        defer { cancelAndDrain(source) }
+        pipe.send(10)
+        try expectEventually("the first 10 bytes reported") { calls.count >= 1 }
+        Timing.pause(Timing.quietPeriod)
+        let beforeEnd = calls.count
+        _ = Glibc.close(pipe.write)
+        writerOpen = false
+        try expectEventually("a call after the writer closed") { calls.count > beforeEnd }
+        Timing.pause(.milliseconds(100))
+        let atEnd = Array(calls.elements[beforeEnd...])
+        try expect(atEnd == [0], "after the writer closed the handler saw data \(atEnd), expected one call with 0")
     }
 }
 

@@ -43,11 +43,15 @@ public enum Descriptors {
         rmdir(directory)
     }
 
-    /// Writes all of `bytes` to a blocking descriptor.
+    /// Writes all of `bytes` to a blocking descriptor. A socket whose peer is gone fails with EPIPE rather than
+    /// raising SIGPIPE (`MSG_NOSIGNAL`); a pipe's rules keep its read end open until they are done.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let count = bytes[offset...].withUnsafeBytes { buffer in
+                let sent = send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                return sent < 0 && errno == ENOTSOCK ? Glibc.write(descriptor, buffer.baseAddress, buffer.count) : sent
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw RuleFailure("write failed after \(offset) of \(bytes.count) bytes: errno \(errno)") }
             offset += count

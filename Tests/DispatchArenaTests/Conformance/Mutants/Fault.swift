@@ -97,8 +97,21 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case copyCorruptsAcrossRegions // a copy that spans a region boundary gets its last byte wrong
     case enumerateIgnoresStop    // enumeration visits every region whatever the applier returns
     case deallocatorOffQueue     // a buffer's deallocator runs on the global queue, not its own
+    // I/O channels
+    case readLosesFirstByte      // the first bytes a read delivers lose their first byte
+    case writeCorruptsLastByte   // a write puts a wrong last byte
+    case lowWaterOne             // the low water mark stays 1 byte, whatever is set: calls carry what arrived
+    case highWaterIgnored        // setting the high water mark does nothing
+    case stopIgnored             // closing with stop lets operations run on, as a plain close
+    case closeStops              // a plain close stops operations under way, as close with stop
+    case cleanupEarly            // the cleanup handler runs at close, before the operations ended
+    case randomOffsetIgnored     // a random-access channel reads and writes at offset 0, whatever was asked
+    case pathOpenedEagerly       // a path channel opens its file at creation
+    case channelBarrierEarly     // a channel barrier runs at once, on the global queue
+    case writesWaitForReads      // a write waits until no read is under way on its channel
     // Descriptors and signals
     case readDataOffByOne        // a read source reports one byte more than available
+    case endOfFileSilent         // a read source stays quiet at end of file
     case writeAlwaysReady        // a write source fires whether or not there is room
     case closesDescriptorOnCancel // cancel closes the descriptor before the cancel handler
     case signalCountedTwice      // each signal counts twice

@@ -17,6 +17,7 @@ struct MutantEngine<Base: Engine>: Engine {
     typealias DescriptorSource = MutantSource<Base>
     typealias SignalSource = MutantSource<Base>
     typealias Data = MutantData<Base>
+    typealias IOChannel = MutantIOChannel<Base>
 
     let fault: Fault
     let base: Base
@@ -122,6 +123,18 @@ struct MutantEngine<Base: Engine>: Engine {
                   _ deallocator: @escaping @Sendable () -> Void) -> MutantData<Base> {
         let target = fault == .deallocatorOffQueue ? base.globalQueue : queue.base
         return MutantData(base.makeData(taking: bytes, deallocateOn: target, deallocator), engine: base, fault: fault)
+    }
+
+    func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: MutantQueue<Base>,
+                       cleanup: @escaping @Sendable (Int32) -> Void) -> MutantIOChannel<Base> {
+        MutantIOChannel(engine: base, fault: fault, label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue,
+                        cleanup: cleanup)
+    }
+
+    func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: MutantQueue<Base>,
+                       cleanup: @escaping @Sendable (Int32) -> Void) -> MutantIOChannel<Base> {
+        MutantIOChannel(engine: base, fault: fault, label: label, kind: kind, path: path, flags: flags, mode: mode,
+                        queue: queue, cleanup: cleanup)
     }
 
     func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue<Base>) -> MutantUserDataSource<Base> {

@@ -32,7 +32,10 @@ class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
 
     var label: String { base.label }
 
-    func setEventHandler(_ handler: (@Sendable () -> Void)?) { base.setEventHandler(handler) }
+    func setEventHandler(_ handler: (@Sendable () -> Void)?) {
+        guard fault == .endOfFileSilent, kind == .read, let handler else { return base.setEventHandler(handler) }
+        base.setEventHandler { [base] in if base.data != 0 { handler() } }
+    }
 
     func setCancelHandler(_ handler: (@Sendable () -> Void)?) {
         cancelHandler.withLock { $0 = handler }
