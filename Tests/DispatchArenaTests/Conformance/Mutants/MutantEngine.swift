@@ -16,6 +16,8 @@ struct MutantEngine<Base: Engine>: Engine {
     typealias TimerSource = MutantTimerSource<Base>
     typealias DescriptorSource = MutantSource<Base>
     typealias SignalSource = MutantSource<Base>
+    typealias ProcessSource = MutantSource<Base>
+    typealias FileSource = MutantSource<Base>
     typealias Data = MutantData<Base>
 
     let fault: Fault
@@ -153,6 +155,20 @@ struct MutantEngine<Base: Engine>: Engine {
     func makeSignalSource(label: String, signal: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
         MutantSource(base: base.makeSignalSource(label: label, signal: signal, queue: queue.base),
                      shared: shared, descriptor: -1, kind: .signal)
+    }
+
+    func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                           queue: MutantQueue<Base>) -> MutantSource<Base> {
+        MutantSource(base: base.makeProcessSource(label: label, processID: processID, events: events,
+                                                  queue: queue.base),
+                     shared: shared, descriptor: -1, kind: .process)
+    }
+
+    func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                        queue: MutantQueue<Base>) -> MutantSource<Base> {
+        MutantSource(base: base.makeFileSource(label: label, fileDescriptor: fileDescriptor, events: events,
+                                               queue: queue.base),
+                     shared: shared, descriptor: fileDescriptor, kind: .file)
     }
 }
 

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A source of the base engine, of any kind, with the engine's fault applied.
 class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
-    enum Kind { case userData, timer, read, write, signal }
+    enum Kind { case userData, timer, read, write, signal, process, file }
 
     let base: any EngineSource
     private let shared: MutantShared<Base>
