@@ -34,7 +34,9 @@ struct ScratchDirectory {
         guard descriptor >= 0 else { throw RuleFailure("cannot create \(path): errno \(errno)") }
         defer { close(descriptor) }
         let contents = [UInt8](repeating: 0x61, count: bytes)
-        guard write(descriptor, contents, bytes) == bytes else { throw RuleFailure("cannot write \(path): errno \(errno)") }
+        guard write(descriptor, contents, bytes) == bytes else {
+            throw RuleFailure("cannot write \(path): errno \(errno)")
+        }
         return path
     }
 
@@ -42,7 +44,9 @@ struct ScratchDirectory {
     func remove() {
         if let directory = opendir(path) {
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
                 if name != "." && name != ".." { unlink(file(name)) }
             }
             closedir(directory)
@@ -119,7 +123,8 @@ enum FileWrite: BehaviourRule {
         let before = calls.count
         _ = pwrite(writer, "tail", 4, 4)  // past the end: the size grows to 8
         let growing = try calls.awaitEvents([.write, .extend], after: before, "a write growing the file")
-        try expect(growing == [.write, .extend], "a write growing the file was reported \(growing), not [write, extend]")
+        try expect(growing == [.write, .extend],
+                   "a write growing the file was reported \(growing), not [write, extend]")
     }
 }
 
@@ -225,7 +230,8 @@ enum FileDirectoryWrite: BehaviourRule {
         _ = write(writer, "more", 4)
         close(writer)
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.count == before, "writing into an entry was reported \(calls.events(from: before)) on the directory")
+        try expect(calls.count == before,
+                   "writing into an entry was reported \(calls.events(from: before)) on the directory")
         for (what, change) in [("an entry renamed", { rename(path, directory.file("renamed")) }),
                                ("an entry removed", { unlink(directory.file("renamed")) })] {
             before = calls.count
@@ -257,7 +263,8 @@ enum FileMask: BehaviourRule {
         close(writer)
         chmod(path, 0o600)
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.count == 0, "a source asking for rename reported \(calls.events()) for a write and a change of mode")
+        try expect(calls.count == 0,
+                   "a source asking for rename reported \(calls.events()) for a write and a change of mode")
         guard rename(path, directory.file("renamed")) == 0 else { throw RuleFailure("rename failed: errno \(errno)") }
         let seen = try calls.awaitEvents(.rename, after: 0, "the rename")
         try expect(seen == .rename, "the rename was reported \(seen), not [rename]")

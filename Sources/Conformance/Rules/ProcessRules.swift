@@ -8,8 +8,10 @@ enum ProcessRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [ProcessExit.self, ProcessObservers.self, ProcessExitedAlready.self]
 }
 
-/// A child process the check controls: `/bin/sleep 30`, ended by `terminate()` when the check wants it gone, and
-/// killed and reaped by `dispose()` whatever happened (every rule calls it in a `defer`).
+/// A child process the check controls: `/bin/sleep 30`, killed by `terminate()` when the check wants it gone, and
+/// reaped by `dispose()` whatever happened (every rule calls it in a `defer`). A spawned child inherits the calling
+/// thread's signal mask, and libdispatch's worker threads block SIGTERM (measured; a check may run on one, as in the
+/// tests' exit-test children): the child starts with no signal blocked and default actions, and ends by SIGKILL.
 struct WatchedChild {
     let pid: pid_t
 
@@ -17,19 +19,29 @@ struct WatchedChild {
         var pid = pid_t()
         let argv = (["/bin/sleep", "30"] as [String]).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ)
         guard spawned == 0 else { throw RuleFailure("posix_spawn /bin/sleep failed: \(spawned)") }
         self.pid = pid
     }
 
-    /// Asks the child to exit (SIGTERM).
-    func terminate() { kill(pid, SIGTERM) }
+    /// Ends the child (SIGKILL).
+    func terminate() { kill(pid, SIGKILL) }
 
     /// Waits (bounded) until the child has exited, without reaping it: it stays a zombie.
     func awaitExit() throws {
         try expectEventually("the child process \(pid) exiting") {
             var info = siginfo_t()
-            return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+            let seen = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0
+            return seen && info._sifields._sigchld.si_pid == pid
         }
     }
 
@@ -63,8 +75,9 @@ private func watchExit<E: Engine>(_ engine: E, _ child: WatchedChild, label: Str
 
 /// What a source's log should be after one exit: one call, data exactly `.exit`.
 private func expectOneExit(_ calls: [UInt], _ who: String) throws {
-    try expect(calls.count == 1, "\(who) was called \(calls.count) times after one exit: \(calls.map { ProcessEvents(rawValue: $0) })")
-    try expect(calls[0] == ProcessEvents.exit.rawValue, "\(who)'s data was \(ProcessEvents(rawValue: calls[0])), not [exit]")
+    let events = calls.map { ProcessEvents(rawValue: $0) }
+    try expect(events.count == 1, "\(who) was called \(events.count) times after one exit: \(events)")
+    try expect(events[0] == .exit, "\(who)'s data was \(events[0]), not [exit]")
 }
 
 enum ProcessExit: BehaviourRule {
@@ -76,7 +89,8 @@ enum ProcessExit: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         let child = try WatchedChild()
         defer { child.dispose() }
-        let (source, calls) = try watchExit(engine, child, label: "arena.proc.exit", queue: engine.makeQueue(label: "arena.proc.exit"))
+        let label = "arena.proc.exit"
+        let (source, calls) = try watchExit(engine, child, label: label, queue: engine.makeQueue(label: label))
         defer { cancelAndDrain(source) }
         Timing.pause(Timing.quietPeriod)
         try expect(calls.count == 0, "the source fired \(calls.count) times while the process was running")
@@ -101,7 +115,8 @@ enum ProcessObservers: BehaviourRule {
         defer { watches.forEach { cancelAndDrain($0.source) } }
         for index in 0..<observers {
             // On the global queue, as dispatch_proc.c: the observers' handlers may run at once.
-            watches.append(try watchExit(engine, child, label: "arena.proc.observers.\(index)", queue: engine.globalQueue))
+            let label = "arena.proc.observers.\(index)"
+            watches.append(try watchExit(engine, child, label: label, queue: engine.globalQueue))
         }
         child.terminate()
         try expectEventually("every observer seeing the exit (\(watches.map(\.calls.count)) calls so far)") {
