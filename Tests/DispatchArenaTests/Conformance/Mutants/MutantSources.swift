@@ -85,7 +85,7 @@ class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
             if let handler = cancelHandler.withLock({ $0 }) { shared.base.globalQueue.async(handler) }
             let base = base
             shared.base.globalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { base.cancel() }
-        case .closesDescriptorOnCancel where kind == .read || kind == .write:
+        case .closesDescriptorOnCancel where kind == .read || kind == .write || kind == .file:
             close(descriptor)
             base.cancel()
         default:
