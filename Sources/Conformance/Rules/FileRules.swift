@@ -102,7 +102,7 @@ extension Recorder where Element == UInt {
 enum FileWrite: BehaviourRule {
     static let id = "vnode.write"
     static let title = "A file source reports a write to the file as [write], and a write that makes it longer as [write, extend]."
-    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_VNODE: DISPATCH_VNODE_WRITE 'the filesystem object data changed', DISPATCH_VNODE_EXTEND 'the filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
+    static let source = "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -155,7 +155,7 @@ enum FileRename: BehaviourRule {
 enum FileDelete: BehaviourRule {
     static let id = "vnode.delete"
     static let title = "Unlinking a watched file (open, as the source's owner holds it) reports [delete]; the descriptor is still open in the cancel handler, which closes it."
-    static let source = "dispatch_source_create(3), DISPATCH_VNODE_DELETE: 'the filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'always add DISPATCH_VNODE_DELETE')"
+    static let source = "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -184,7 +184,7 @@ enum FileDelete: BehaviourRule {
 enum FileAttribLink: BehaviourRule {
     static let id = "vnode.attrib-link"
     static let title = "A file source reports a change of mode as [attrib], and a new hard link to the file as link (its link count changed)."
-    static let source = "dispatch_source_create(3): DISPATCH_VNODE_ATTRIB 'the filesystem object metadata changed', DISPATCH_VNODE_LINK 'the filesystem object link count changed'"
+    static let source = "dispatch/source.h: DISPATCH_VNODE_ATTRIB 'The filesystem object metadata changed', DISPATCH_VNODE_LINK 'The filesystem object link count changed'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -246,7 +246,7 @@ enum FileDirectoryWrite: BehaviourRule {
 enum FileMask: BehaviourRule {
     static let id = "vnode.mask"
     static let title = "A file source reports only the events asked for: one asking for rename stays quiet through writes and a change of mode, then reports the rename as [rename]."
-    static let source = "dispatch_source_create(3): 'mask: a mask of flags specifying which events are desired'; dispatch_source_get_data(3): for DISPATCH_SOURCE_TYPE_VNODE, 'a mask of the vnode events that occurred'"
+    static let source = "dispatch/source.h: DISPATCH_SOURCE_TYPE_VNODE 'The mask is a mask of desired events from dispatch_source_vnode_flags_t'; dispatch_source_get_data: for DISPATCH_SOURCE_TYPE_VNODE, 'dispatch_source_vnode_flags_t'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {

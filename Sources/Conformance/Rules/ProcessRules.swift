@@ -83,7 +83,7 @@ private func expectOneExit(_ calls: [UInt], _ who: String) throws {
 enum ProcessExit: BehaviourRule {
     static let id = "proc.exit"
     static let title = "A process source asking for exit stays quiet while the process runs and reports its exit once, with data exactly [exit]."
-    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_PROC: 'the mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'the process has exited'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
+    static let source = "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
     static let needs: Set<Capability> = [.processSources]
 
     static func check<E: Engine>(_ engine: E) throws {
