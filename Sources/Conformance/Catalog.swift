@@ -49,12 +49,14 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let descriptors = Concept("descriptors", heading: "Descriptor and signal sources")
     public static let data = Concept("data", heading: "Dispatch data")
     public static let io = Concept("io", heading: "I/O channels")
+    public static let processes = Concept("processes", heading: "Process sources")
+    public static let files = Concept("files", heading: "File sources")
     public static let misuse = Concept("misuse", heading: "Misuse and disposal")
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
         queues, mainQueue, barriers, targets, suspension, specific, context, qos, groups, semaphores, once, apply, after, workItems, sources,
-        timers, descriptors, data, io, misuse,
+        timers, descriptors, data, io, processes, files, misuse,
     ]
 }
 
@@ -107,7 +109,8 @@ public struct Catalog: Sendable {
     static let families: [any RuleFamily.Type] = [
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
-        WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self, MisuseRules.self,
+        WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self,
+        ProcessRules.self, FileRules.self, MisuseRules.self,
     ]
 
     /// The rules of this package, each with its source.

@@ -1,4 +1,4 @@
-// Linux calls the Glibc module does not import (epoll, eventfd, pipe sizes, thread names), wrapped in small
+// Linux calls the Glibc module does not import (epoll, eventfd, pidfd, pipe sizes, thread names), wrapped in small
 // functions so Swift never handles the packed `struct epoll_event` or `_GNU_SOURCE` macros itself.
 #ifndef CLINUX_H
 #define CLINUX_H
@@ -13,6 +13,9 @@ int clinux_epoll_ctl(int epoll, int op, int descriptor, uint32_t events, uint64_
 int clinux_epoll_wait(int epoll, uint64_t *identifiers, int capacity, int timeout_ms);
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK).
 int clinux_eventfd(void);
+/// pidfd_open(pid, 0) through syscall(2) (Glibc's module does not import it): a descriptor that becomes readable
+/// once the process exited; -1 with errno ESRCH when no such process exists (reaped, or never was).
+int clinux_pidfd_open(int pid);
 /// fcntl(F_GETPIPE_SZ): a pipe's capacity in bytes, or -1 for other descriptors.
 int clinux_pipe_capacity(int descriptor);
 /// futex(FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG): sleeps while `*word == expected`, until woken or until the

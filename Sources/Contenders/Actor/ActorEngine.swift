@@ -47,7 +47,7 @@ import Glibc
 ///
 /// Locks (pthread mutexes, never on the cooperative pool's path for long): a queue's control state (target,
 /// suspension, running count, specific values, context and finalizer), the semaphore's waiter queue, the wait lists
-/// of groups, work items and once, and the neutral plumbing (reactor, signal hub).
+/// of groups, work items and once, and the neutral plumbing (reactor, signal hub, the pidfd and inotify watches).
 public struct ActorEngine: Engine {
     public typealias Queue = ActorQueue
     public typealias Group = ActorGroup
@@ -57,6 +57,8 @@ public struct ActorEngine: Engine {
     public typealias TimerSource = ActorTimerSource
     public typealias DescriptorSource = ActorDescriptorSource
     public typealias SignalSource = ActorSignalSource
+    public typealias ProcessSource = ActorProcessSource
+    public typealias FileSource = ActorFileSource
     public typealias Data = RegionData
     public typealias IOChannel = SourceIOChannel<ActorEngine>
 
@@ -135,15 +137,30 @@ public struct ActorEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: ActorQueue) -> ActorDescriptorSource {
-        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: false, queue: queue, reactor: runtime.reactor)
+        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: false, queue: queue,
+                              reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: ActorQueue) -> ActorDescriptorSource {
-        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: true, queue: queue, reactor: runtime.reactor)
+        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: true, queue: queue,
+                              reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: ActorQueue) -> ActorSignalSource {
         ActorSignalSource(label: label, signal: signal, queue: queue)
+    }
+
+    /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
+    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                                  queue: ActorQueue) -> ActorProcessSource {
+        ActorProcessSource(label: label, processID: processID, events: events, queue: queue, reactor: runtime.reactor)
+    }
+
+    /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
+    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                               queue: ActorQueue) -> ActorFileSource {
+        ActorFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+                        reactor: runtime.reactor)
     }
 }
 

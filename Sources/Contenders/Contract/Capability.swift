@@ -20,6 +20,12 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     case userInteractiveClass = "user-interactive-class"
     /// A work item's own class applies: enforced over a queue's lower class, and on a queue without one.
     case workItemQoS = "work-item-qos"
+    /// Sources reporting a process's exit (`Engine.makeProcessSource`). On Linux the system Dispatch library has
+    /// none: libdispatch's process sources stand on kqueue's `EVFILT_PROC`.
+    case processSources = "process-sources"
+    /// Sources reporting changes to a file or directory (`Engine.makeFileSource`): writes, deletion, renames,
+    /// attributes, links. On Linux the system Dispatch library has none: they stand on kqueue's `EVFILT_VNODE`.
+    case fileSources = "file-sources"
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -21,6 +21,10 @@ public protocol Engine: Sendable {
     associatedtype DescriptorSource: EngineSource
     /// Signal sources.
     associatedtype SignalSource: EngineSource
+    /// Sources reporting a process's exit (`ProcessEvents`).
+    associatedtype ProcessSource: EngineSource
+    /// Sources reporting changes to a file or directory (`FileEvents`).
+    associatedtype FileSource: EngineSource
     /// Buffers of bytes in disjoint regions.
     associatedtype Data: EngineData
     /// Asynchronous channels over file descriptors, delivering and taking the engine's buffers.
@@ -119,6 +123,18 @@ public protocol Engine: Sendable {
     /// A new, inactive source counting deliveries of `signal`; the caller must set the signal's disposition to
     /// ignore first, or the signal's default action runs.
     func makeSignalSource(label: String, signal: Int32, queue: Queue) -> SignalSource
+
+    /// A new, inactive source reporting `events` of process `processID`; `data` is the `ProcessEvents` mask seen
+    /// since the last call. Exit is reported once, after the process exited; a process that had already exited
+    /// (a zombie, or gone) is reported exited at once, as libdispatch does. Once the registration handler ran, the
+    /// source is watching. An engine without `process-sources` stops the process here.
+    func makeProcessSource(label: String, processID: Int32, events: ProcessEvents, queue: Queue) -> ProcessSource
+
+    /// A new, inactive source reporting `events` on the file or directory open as `fileDescriptor`; `data` is the
+    /// `FileEvents` mask seen since the last call. The descriptor stays the caller's: close it in the cancel
+    /// handler, not before. Once the registration handler ran, the source is watching. An engine without
+    /// `file-sources` stops the process here.
+    func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents, queue: Queue) -> FileSource
 }
 
 /// Whether a queue runs one block at a time or many.

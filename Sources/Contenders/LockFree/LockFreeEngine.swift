@@ -38,7 +38,8 @@
 /// - `LockFreeQueueAttachments` (a pthread mutex per queue): queue-specific values, the context and the finalizer.
 /// - Neutral plumbing shared with the mutex engine: `EngineServices` (starting the timer thread and the reactor on
 ///   first use), `TimerThread` (its heap: asyncAfter and timers),
-///   `EpollReactor` (its registration table: descriptor sources), `SignalHub` (its listener table: signal sources).
+///   `EpollReactor` (its registration table: descriptor, process and file sources), `ExitWatch` and `FileWatch` (a
+///   lock each around a pidfd or an inotify instance), `SignalHub` (its listener table: signal sources).
 /// No queue, pool, group, semaphore, once, apply, work item or user-data source operation takes a lock.
 public struct LockFreeEngine: Engine {
     public typealias Queue = LockFreeQueue
@@ -49,6 +50,8 @@ public struct LockFreeEngine: Engine {
     public typealias TimerSource = LockFreeTimerSource
     public typealias DescriptorSource = LockFreeDescriptorSource
     public typealias SignalSource = LockFreeSignalSource
+    public typealias ProcessSource = LockFreeProcessSource
+    public typealias FileSource = LockFreeFileSource
     public typealias Data = RegionData
     public typealias IOChannel = SourceIOChannel<LockFreeEngine>
 
@@ -118,15 +121,31 @@ public struct LockFreeEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
-        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue, reactor: runtime.reactor)
+        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
+                                 reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
-        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue, reactor: runtime.reactor)
+        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
+                                 reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: LockFreeQueue) -> LockFreeSignalSource {
         LockFreeSignalSource(label: label, signal: signal, queue: queue)
+    }
+
+    /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
+    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                                  queue: LockFreeQueue) -> LockFreeProcessSource {
+        LockFreeProcessSource(label: label, processID: processID, events: events, queue: queue,
+                              reactor: runtime.reactor)
+    }
+
+    /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
+    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                               queue: LockFreeQueue) -> LockFreeFileSource {
+        LockFreeFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+                           reactor: runtime.reactor)
     }
 
     /// Stops and joins every thread this engine started, after the queued work ran.

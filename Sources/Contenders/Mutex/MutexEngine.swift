@@ -11,7 +11,8 @@
 /// runnable worker per CPU and starts another when workers block (up to 128 threads). It takes the most urgent
 /// quality-of-service class first, and a drain gives its thread back between two blocks when a more urgent class is
 /// waiting, which libdispatch on Linux does not do (`priority-scheduling`). One timer thread keeps a heap
-/// of deadlines for asyncAfter and timer sources; an epoll reactor thread watches descriptors and the process-wide
+/// of deadlines for asyncAfter and timer sources; an epoll reactor thread watches descriptors (pipes, pidfds, inotify
+/// instances for process and file sources) and the process-wide
 /// signal hub feeds signal sources (both neutral plumbing, in Contenders/Plumbing). Misuse stops the process with the object's label.
 public struct MutexEngine: Engine {
     public typealias Queue = MutexQueue
@@ -22,6 +23,8 @@ public struct MutexEngine: Engine {
     public typealias TimerSource = MutexTimerSource
     public typealias DescriptorSource = MutexDescriptorSource
     public typealias SignalSource = MutexSignalSource
+    public typealias ProcessSource = MutexProcessSource
+    public typealias FileSource = MutexFileSource
     public typealias Data = RegionData
     public typealias IOChannel = SourceIOChannel<MutexEngine>
 
@@ -86,15 +89,30 @@ public struct MutexEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: MutexQueue) -> MutexDescriptorSource {
-        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue, reactor: runtime.reactor)
+        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
+                              reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: MutexQueue) -> MutexDescriptorSource {
-        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue, reactor: runtime.reactor)
+        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
+                              reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: MutexQueue) -> MutexSignalSource {
         MutexSignalSource(label: label, signal: signal, queue: queue)
+    }
+
+    /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
+    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                                  queue: MutexQueue) -> MutexProcessSource {
+        MutexProcessSource(label: label, processID: processID, events: events, queue: queue, reactor: runtime.reactor)
+    }
+
+    /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
+    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                               queue: MutexQueue) -> MutexFileSource {
+        MutexFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+                        reactor: runtime.reactor)
     }
 
     /// Stops and joins every thread this engine started. Nothing may be submitted to it afterwards.

@@ -16,6 +16,10 @@ public struct SystemEngine: Engine {
     public typealias TimerSource = SystemTimerSource
     public typealias DescriptorSource = SystemSource
     public typealias SignalSource = SystemSource
+    /// Never made: the capability is missing (see `limits`).
+    public typealias ProcessSource = SystemSource
+    /// Never made: the capability is missing (see `limits`).
+    public typealias FileSource = SystemSource
     public typealias Data = SystemData
     public typealias IOChannel = SystemIOChannel
 
@@ -48,6 +52,18 @@ public struct SystemEngine: Engine {
             run with the capability claimed, 3 runs, at half done (100 of 200 blocks of 2 ms, bands started least \
             urgent first): background 1-5, utility 16-24, default 23-39, user-initiated 39-40, user-interactive 0-15 \
             (it shares user-initiated's root queue, behind that band); every run failed
+            """,
+         .processSources: """
+            libdispatch on Linux has no process sources: source.h marks DISPATCH_SOURCE_TYPE_PROC \
+            DISPATCH_LINUX_UNAVAILABLE(), libdispatch.so exports no _dispatch_source_type_proc (measured with nm -D: \
+            data_add, data_or, data_replace, interval, read, signal, timer and write only), and the Swift overlay has \
+            no DispatchSource.makeProcessSource (measured: "type 'DispatchSource' has no member 'makeProcessSource'")
+            """,
+         .fileSources: """
+            libdispatch on Linux has no file (vnode) sources: source.h marks DISPATCH_SOURCE_TYPE_VNODE \
+            DISPATCH_LINUX_UNAVAILABLE(), libdispatch.so exports no _dispatch_source_type_vnode (measured with nm -D), \
+            and the Swift overlay has no DispatchSource.makeFileSystemObjectSource (measured: "type 'DispatchSource' \
+            has no member 'makeFileSystemObjectSource'")
             """]
     }
 
@@ -141,6 +157,18 @@ public struct SystemEngine: Engine {
 
     public func makeSignalSource(label: String, signal: Int32, queue: SystemQueue) -> SystemSource {
         SystemSource(label: label, DispatchSource.makeSignalSource(signal: signal, queue: queue.dispatchQueue))
+    }
+
+    /// Stops the process: libdispatch on Linux has no process sources (see `limits`).
+    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                                  queue: SystemQueue) -> SystemSource {
+        misuse("process source '\(label)' needs process-sources, which the system engine lacks on Linux")
+    }
+
+    /// Stops the process: libdispatch on Linux has no file sources (see `limits`).
+    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                               queue: SystemQueue) -> SystemSource {
+        misuse("file source '\(label)' needs file-sources, which the system engine lacks on Linux")
     }
 }
 

@@ -164,6 +164,18 @@ struct MutantTests {
         Kill(rule: "io.barrier", fault: .channelBarrierEarly),
         Kill(rule: "io.read-write-one-descriptor", fault: .writesWaitForReads),
         Kill(rule: "io.tcp-echo", fault: .writeCorruptsLastByte),
+        // Process and file sources
+        Kill(rule: "proc.exit", fault: .exitReportedTwice),
+        Kill(rule: "proc.observers", fault: .exitReportedTwice),
+        Kill(rule: "proc.observers", fault: .exitMissedForLaterObservers),
+        Kill(rule: "proc.exited-already", fault: .exitMissedWhenExited),
+        Kill(rule: "vnode.write", fault: .writeAlwaysExtends),
+        Kill(rule: "vnode.rename", fault: .renameMissed),
+        Kill(rule: "vnode.delete", fault: .deleteMissedWhileOpen),
+        Kill(rule: "vnode.delete", fault: .closesDescriptorOnCancel),
+        Kill(rule: "vnode.attrib-link", fault: .linkReportedAsAttrib),
+        Kill(rule: "vnode.directory-write", fault: .directoryEntriesIgnored),
+        Kill(rule: "vnode.mask", fault: .fileEventsUnmasked),
         // Misuse
         Kill(rule: "sync.on-own-queue", fault: .syncOnOwnQueueAllowed),
         Kill(rule: "sync.on-own-queue-through-target", fault: .syncOnOwnQueueAllowed),

@@ -29,10 +29,11 @@ public struct MinimalEngine: Engine {
     /// How the engine is built, in one sentence; free.
     public var summary: String { "GCD in a few hundred lines: one mutex and one condition variable for everything." }
 
-    /// The capabilities left out, with their reasons: descriptor and signal sources.
+    /// The capabilities left out, with their reasons: descriptor, signal, process and file sources.
     public var limits: [Capability: String] {
         let why = "left out to keep the tutorial engine a few hundred lines; the mutex engine shows them"
         return [.descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)",
+                .processSources: "\(why) (a pidfd on the reactor)", .fileSources: "\(why) (inotify on the reactor)",
                 .workItemQoS: "\(why) (the class of the item each thread performs)",
                 .priorityScheduling: "a design choice, as in the home engines: queues take turns in the order they got work, whatever their class"]
     }
@@ -103,5 +104,17 @@ public struct MinimalEngine: Engine {
     /// Stops the process: this engine lacks signal sources (see `limits`).
     public func makeSignalSource(label: String, signal: Int32, queue: MinimalQueue) -> MinimalSource {
         misuse("signal source '\(label)' needs signal-sources, which the minimal engine lacks")
+    }
+
+    /// Stops the process: this engine lacks process sources (see `limits`).
+    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                                  queue: MinimalQueue) -> MinimalSource {
+        misuse("process source '\(label)' needs process-sources, which the minimal engine lacks")
+    }
+
+    /// Stops the process: this engine lacks file sources (see `limits`).
+    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                               queue: MinimalQueue) -> MinimalSource {
+        misuse("file source '\(label)' needs file-sources, which the minimal engine lacks")
     }
 }

@@ -115,4 +115,14 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case writeAlwaysReady        // a write source fires whether or not there is room
     case closesDescriptorOnCancel // cancel closes the descriptor before the cancel handler
     case signalCountedTwice      // each signal counts twice
+    // Process and file sources (these wrap the mutex engine: system lacks both, see `Mutants.base(for:)`)
+    case exitReportedTwice       // every handler call of a process source runs again 100 ms later
+    case exitMissedForLaterObservers // only the first process source made for a process hears of its exit
+    case exitMissedWhenExited    // a process source made for a process that already exited never fires
+    case writeAlwaysExtends      // every write is reported as extending the file, whether it grew or not
+    case renameMissed            // file sources never ask the kernel for renames
+    case deleteMissedWhileOpen   // deletion waits for the last descriptor to close (IN_DELETE_SELF alone): never seen
+    case linkReportedAsAttrib    // a change of link count is reported as attrib (inotify's IN_ATTRIB taken at its word)
+    case directoryEntriesIgnored // entries created, renamed or removed in a watched directory are not reported
+    case fileEventsUnmasked      // file sources report every event they see, asked for or not
 }

@@ -16,6 +16,8 @@ struct MutantEngine<Base: Engine>: Engine {
     typealias TimerSource = MutantTimerSource<Base>
     typealias DescriptorSource = MutantSource<Base>
     typealias SignalSource = MutantSource<Base>
+    typealias ProcessSource = MutantSource<Base>
+    typealias FileSource = MutantSource<Base>
     typealias Data = MutantData<Base>
     typealias IOChannel = MutantIOChannel<Base>
 
@@ -167,6 +169,34 @@ struct MutantEngine<Base: Engine>: Engine {
         MutantSource(base: base.makeSignalSource(label: label, signal: signal, queue: queue.base),
                      shared: shared, descriptor: -1, kind: .signal)
     }
+
+    func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
+                           queue: MutantQueue<Base>) -> MutantSource<Base> {
+        var asked = events
+        if fault == .exitMissedForLaterObservers {
+            let first = shared.watchedProcesses.withLock { $0.insert(processID).inserted }
+            if !first { asked = [] }
+        }
+        if fault == .exitMissedWhenExited && MutantWatchSource<Base>.hasExited(processID) { asked = [] }
+        let made = base.makeProcessSource(label: label, processID: processID, events: asked, queue: queue.base)
+        return MutantWatchSource(base: made, shared: shared, queue: queue.base, descriptor: -1, kind: .process,
+                                 requested: events.rawValue)
+    }
+
+    func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
+                        queue: MutantQueue<Base>) -> MutantSource<Base> {
+        var asked = events
+        switch fault {
+        case .renameMissed: asked.remove(.rename)
+        case .deleteMissedWhileOpen: asked.remove(.delete)
+        case .directoryEntriesIgnored where MutantWatchSource<Base>.isDirectory(fileDescriptor): asked.remove(.write)
+        case .fileEventsUnmasked: asked = .all
+        default: break
+        }
+        let made = base.makeFileSource(label: label, fileDescriptor: fileDescriptor, events: asked, queue: queue.base)
+        return MutantWatchSource(base: made, shared: shared, queue: queue.base, descriptor: fileDescriptor, kind: .file,
+                                 requested: events.rawValue)
+    }
 }
 
 /// State one mutant engine shares across its objects, with the base engine they wrap.
@@ -184,6 +214,8 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
     /// The global queues by class; the default one is `global`.
     private(set) var globals: [MutantQueue<Base>] = []
     private(set) var main: MutantQueue<Base>!
+    /// The processes a process source was made for, under `exitMissedForLaterObservers`.
+    let watchedProcesses = Locked<Set<Int32>>([])
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)
 
@@ -211,14 +243,19 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
 /// The mutants' registry: every fault, by name.
 enum Mutants {
     /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine, except for faults about
-    /// the main queue and about classes `system` lacks. The main-queue rules need the main loop, which a test's child
-    /// can give only to an engine whose loop runs on any thread (`system`'s must have the process's first thread,
-    /// which Swift's async main already took); the item-class and user-interactive rules need an engine that keeps
-    /// them, or the mutant would be `unsupported`, not failed.
+    /// the main queue, about classes `system` lacks, and about process and file sources, which `system` lacks on
+    /// Linux. The main-queue rules need the main loop, which a test's child can give only to an engine whose loop
+    /// runs on any thread (`system`'s must have the process's first thread, which Swift's async main already took);
+    /// the item-class, user-interactive, process and file rules need an engine that keeps them, or the mutant would
+    /// be `unsupported`, not failed (`closesDescriptorOnCancel` fails `fd.close-in-cancel` and `vnode.delete`).
     static func base(for fault: Fault) -> any Engine {
         switch fault {
         case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed: MutexEngine()
         case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
+        case .exitReportedTwice, .exitMissedForLaterObservers, .exitMissedWhenExited, .writeAlwaysExtends,
+             .renameMissed, .deleteMissedWhileOpen, .linkReportedAsAttrib, .directoryEntriesIgnored,
+             .fileEventsUnmasked, .closesDescriptorOnCancel:
+            MutexEngine()
         default: SystemEngine()
         }
     }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A source of the base engine, of any kind, with the engine's fault applied.
 class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
-    enum Kind { case userData, timer, read, write, signal }
+    enum Kind { case userData, timer, read, write, signal, process, file }
 
     let base: any EngineSource
     private let shared: MutantShared<Base>
@@ -88,7 +88,7 @@ class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
             if let handler = cancelHandler.withLock({ $0 }) { shared.base.globalQueue.async(handler) }
             let base = base
             shared.base.globalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { base.cancel() }
-        case .closesDescriptorOnCancel where kind == .read || kind == .write:
+        case .closesDescriptorOnCancel where kind == .read || kind == .write || kind == .file:
             close(descriptor)
             base.cancel()
         default:
