@@ -91,9 +91,17 @@ final class EpollReactor: @unchecked Sendable {
     /// estimate of the room (a pipe's capacity minus what waits in it; 1 when the descriptor cannot say). Zero means
     /// nothing to report now: ask again (`rearm`), unless `ended` (end of file: nothing more will come, and the
     /// source reports that once, as libdispatch's does).
+    ///
+    /// Measured under the lock: `unregister` closes the duplicate under it, so the number asked about is never one
+    /// the process reused meanwhile. (Each call is an `ioctl` and at most a zero-timeout `poll`: it never blocks.)
     func readiness(_ id: UInt64, writable: Bool) -> (data: UInt, ended: Bool) {
-        let watched = lock.withLock { registrations[id]?.descriptor ?? -1 }
-        guard watched >= 0 else { return (0, true) }
+        lock.withLock {
+            guard let watched = registrations[id]?.descriptor else { return (0, true) }
+            return Self.measure(watched, writable: writable)
+        }
+    }
+
+    private static func measure(_ watched: Int32, writable: Bool) -> (data: UInt, ended: Bool) {
         var available: Int32 = 0
         let measured = ioctl(watched, UInt(FIONREAD), &available) == 0
         if writable {
