@@ -102,10 +102,12 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
         if kind == .randomAccess { baseOffset = max(0, Int64(lseek(fileDescriptor, 0, SEEK_CUR))) }
     }
 
-    /// A channel over the file at `path`, opened when its first operation is ready to run.
+    /// A channel over the file at the absolute `path`, opened when its first operation is ready to run; a relative
+    /// path is misuse, as libdispatch refuses it.
     public init(engine: E, label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
                 queue: E.Queue, cleanup: @escaping @Sendable (Int32) -> Void) {
         (self.engine, self.label, self.kind, self.cleanupQueue, self.cleanup) = (engine, label, kind, queue, cleanup)
+        if !path.hasPrefix("/") { misuse("I/O channel '\(label)': path '\(path)' is not absolute") }
         descriptor = -1
         self.path = (path, flags, mode)
         channelQueue = engine.makeQueue(label: "\(label).channel")
