@@ -68,19 +68,7 @@ private func watchFile<E: Engine>(_ engine: E, _ descriptor: Int32, _ events: Fi
                                   label: String) throws -> (source: E.FileSource, calls: Recorder<UInt>) {
     let source = engine.makeFileSource(label: label, fileDescriptor: descriptor, events: events,
                                        queue: engine.makeQueue(label: label))
-    let calls = Recorder<UInt>()
-    source.setEventHandler { [weak source] in
-        guard let source else { return }
-        calls.append(source.data)
-    }
-    let registered = Latch()
-    source.setRegistrationHandler { registered.countDown() }
-    source.activate()
-    do { try expectOpens(registered, "\(label)'s registration handler") } catch {
-        cancelAndDrain(source)
-        throw error
-    }
-    return (source, calls)
+    return (source, try activateRecording(source, label: label))
 }
 
 extension Recorder where Element == UInt {

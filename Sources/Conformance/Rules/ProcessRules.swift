@@ -58,19 +58,7 @@ struct WatchedChild {
 private func watchExit<E: Engine>(_ engine: E, _ child: WatchedChild, label: String,
                                   queue: E.Queue) throws -> (source: E.ProcessSource, calls: Recorder<UInt>) {
     let source = engine.makeProcessSource(label: label, processID: child.pid, events: .exit, queue: queue)
-    let calls = Recorder<UInt>()
-    source.setEventHandler { [weak source] in
-        guard let source else { return }
-        calls.append(source.data)
-    }
-    let registered = Latch()
-    source.setRegistrationHandler { registered.countDown() }
-    source.activate()
-    do { try expectOpens(registered, "\(label)'s registration handler") } catch {
-        cancelAndDrain(source)
-        throw error
-    }
-    return (source, calls)
+    return (source, try activateRecording(source, label: label))
 }
 
 /// What a source's log should be after one exit: one call, data exactly `.exit`.

@@ -48,3 +48,21 @@ public func cancelAndDrain<S: EngineSource>(_ source: S) {
     source.cancel()
     cancelled.wait(.seconds(5))
 }
+
+/// Records the data of every handler call of `source`, activates it, and returns the record once the registration
+/// handler ran (from then on the source is watching); a source whose registration never comes is cancelled.
+public func activateRecording<S: EngineSource>(_ source: S, label: String) throws -> Recorder<UInt> {
+    let calls = Recorder<UInt>()
+    source.setEventHandler { [weak source] in
+        guard let source else { return }
+        calls.append(source.data)
+    }
+    let registered = Latch()
+    source.setRegistrationHandler { registered.countDown() }
+    source.activate()
+    do { try expectOpens(registered, "\(label)'s registration handler") } catch {
+        cancelAndDrain(source)
+        throw error
+    }
+    return calls
+}
