@@ -136,14 +136,16 @@ enum BarrierSync: BehaviourRule {
                 queue.sync {
                     readers.measure {
                         if writers.inside != 0 { clashes.add() }
-                        Timing.jitter(upTo: 5)
+                        Timing.jitter(upTo: 20)
                     }
                 }
                 if thread == 0 && round % 2 == 0 {
+                    // Writers long enough that a reader let in beside one is caught even on a loaded machine (with
+                    // 20 µs, the barrier-ignoring mutant passed once in a CI run while other builds ran).
                     queue.barrierAsync {
                         writers.measure {
                             if readers.inside != 0 || writers.inside != 1 { clashes.add() }
-                            Timing.spin(.microseconds(20))
+                            Timing.spin(.microseconds(100))
                         }
                         written.countDown()
                     }
