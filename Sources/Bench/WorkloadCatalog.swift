@@ -21,6 +21,7 @@ public enum WorkloadCatalog {
         TimerAccuracyWorkload(),
         QoSInversionWorkload(),
         IOThroughputWorkload(),
+        TCPEchoWorkload(),
         ProtocolCostWorkload(),
     ]
 
@@ -61,6 +62,7 @@ public enum WorkloadCatalog {
         case let w as TimerAccuracyWorkload: visitor.visit(w)
         case let w as QoSInversionWorkload: visitor.visit(w)
         case let w as IOThroughputWorkload: visitor.visit(w)
+        case let w as TCPEchoWorkload: visitor.visit(w)
         case let w as ProtocolCostWorkload: visitor.visit(w)
         default: nil
         }

@@ -54,6 +54,8 @@ extension ArenaTests {
             Sabotage(workload: "io-throughput", parameters: ["transport": "tcp", "read_size": "1048576"], fault: .writeCorruptsLastByte),
             Sabotage(workload: "io-throughput", parameters: ["transport": "tcp", "read_size": "4096"], fault: .highWaterIgnored),
             Sabotage(workload: "io-throughput", parameters: ["transport": "pipe", "read_size": "1048576"], fault: .lowWaterOne),
+            Sabotage(workload: "tcp-echo", parameters: ["clients": "8"], fault: .writeCorruptsLastByte),
+            Sabotage(workload: "tcp-echo", parameters: ["clients": "1"], fault: .readLosesFirstByte),
             Sabotage(workload: "starfish", parameters: [:], fault: .asyncDropsBlocks),
             Sabotage(workload: "protocol-cost", parameters: ["op": "async"], fault: .asyncDropsBlocks),
         ]
