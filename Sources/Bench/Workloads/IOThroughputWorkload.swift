@@ -14,9 +14,9 @@ import Harness
 /// channel's own system calls is the channel's business: the home engines read 64 KiB at a time and split or gather,
 /// libdispatch chooses its own.) The clock runs from the first read and write issued to the read's last handler call.
 ///
-/// The headline is MB/s (10^6 bytes per second) over the repetitions. The floor is the runner's baseline: its time
-/// per MiB is `baseline_ns_per_op` (its MB/s is 1.048576e9 / baseline_ns_per_op) and `speedup` is the channel's MB/s
-/// over the floor's. The answer checked, for the channels and the floor alike: every byte arrived once, in order, equal
+/// The headline is MB/s (10^6 bytes per second) over the repetitions. The floor is the runner's baseline, the median
+/// of three copies after the warm-up, at the warm-up's size: its time per MiB is `baseline_ns_per_op` (its MB/s is
+/// 1.048576e9 / baseline_ns_per_op) and `speedup` is the channel's MB/s over the floor's. The answer checked, for the channels and the floor alike: every byte arrived once, in order, equal
 /// to the pattern at its offset (checked as it arrives), exactly N MiB before end of file; for the channels also no
 /// handler call but the last carried other than the read size, every write ended once without an error, and both
 /// cleanup handlers ran (each closing its descriptor) before the trial returned.
@@ -104,8 +104,20 @@ public struct IOThroughputWorkload: Workload {
     }
 
     /// The floor: the same copy by a plain blocking loop, `write(2)` (`send`) of the 1 MiB pattern on one plain
-    /// thread and `read(2)` of the read size on another, checked byte by byte as the channels' is.
+    /// thread and `read(2)` of the read size on another, checked byte by byte as the channels' is. One copy is a
+    /// single sample on a noisy machine, and the runner asks for the floor once per point: it copies `floorRuns`
+    /// times and gives the median.
     public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? {
+        var runs: [Double] = []
+        for _ in 0..<Self.floorRuns { runs.append(try plainCopy(point, operations: operations, context: context)) }
+        return runs.sorted()[runs.count / 2]
+    }
+
+    /// Copies of the floor per point, of which the baseline is the median.
+    static let floorRuns = 3
+
+    /// One copy of the floor: its wall nanoseconds per MiB.
+    func plainCopy(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double {
         let readSize = point.integer("read_size")
         let ends = try Self.connect(point, until: context.deadline)
         let keeper = fcntl(ends.read, F_DUPFD_CLOEXEC, 0)
