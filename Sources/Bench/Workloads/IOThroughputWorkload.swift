@@ -16,10 +16,11 @@ import Harness
 ///
 /// The headline is MB/s (10^6 bytes per second) over the repetitions. The floor is the runner's baseline, the median
 /// of three copies after the warm-up, at the warm-up's size: its time per MiB is `baseline_ns_per_op` (its MB/s is
-/// 1.048576e9 / baseline_ns_per_op) and `speedup` is the channel's MB/s over the floor's. The answer checked, for the channels and the floor alike: every byte arrived once, in order, equal
-/// to the pattern at its offset (checked as it arrives), exactly N MiB before end of file; for the channels also no
-/// handler call but the last carried other than the read size, every write ended once without an error, and both
-/// cleanup handlers ran (each closing its descriptor) before the trial returned.
+/// 1.048576e9 / baseline_ns_per_op) and `speedup` is the channel's MB/s over the floor's. The answer checked, for the
+/// channels and the floor alike: every byte arrived once, in order, equal to the pattern at its offset (checked as it
+/// arrives), exactly N MiB before end of file; for the channels also no handler call but the last carried other than
+/// the read size, every write ended once without an error, and both cleanup handlers ran (each closing its
+/// descriptor) before the trial returned.
 public struct IOThroughputWorkload: Workload {
     public let name = "io-throughput"
     public let summary = "N MiB copied through a pipe or loopback TCP by two I/O channels at each read size (the "
