@@ -20,6 +20,8 @@ public enum WorkloadCatalog {
         SourceMergeWorkload(),
         TimerAccuracyWorkload(),
         QoSInversionWorkload(),
+        IOThroughputWorkload(),
+        TCPEchoWorkload(),
         ProtocolCostWorkload(),
     ]
 
@@ -59,6 +61,8 @@ public enum WorkloadCatalog {
         case let w as SourceMergeWorkload: visitor.visit(w)
         case let w as TimerAccuracyWorkload: visitor.visit(w)
         case let w as QoSInversionWorkload: visitor.visit(w)
+        case let w as IOThroughputWorkload: visitor.visit(w)
+        case let w as TCPEchoWorkload: visitor.visit(w)
         case let w as ProtocolCostWorkload: visitor.visit(w)
         default: nil
         }

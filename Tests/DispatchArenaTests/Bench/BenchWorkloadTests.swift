@@ -50,6 +50,12 @@ extension ArenaTests {
             Sabotage(workload: "timer-accuracy", parameters: ["kind": "timer"], fault: .timerEarly),
             Sabotage(workload: "qos-inversion", parameters: ["pool": "idle"], fault: .syncInline),
             Sabotage(workload: "qos-inversion", parameters: ["pool": "saturated"], fault: .asyncDropsBlocks),
+            Sabotage(workload: "io-throughput", parameters: ["transport": "pipe", "read_size": "4096"], fault: .readLosesFirstByte),
+            Sabotage(workload: "io-throughput", parameters: ["transport": "tcp", "read_size": "1048576"], fault: .writeCorruptsLastByte),
+            Sabotage(workload: "io-throughput", parameters: ["transport": "tcp", "read_size": "4096"], fault: .highWaterIgnored),
+            Sabotage(workload: "io-throughput", parameters: ["transport": "pipe", "read_size": "1048576"], fault: .lowWaterOne),
+            Sabotage(workload: "tcp-echo", parameters: ["clients": "8"], fault: .writeCorruptsLastByte),
+            Sabotage(workload: "tcp-echo", parameters: ["clients": "1"], fault: .readLosesFirstByte),
             Sabotage(workload: "starfish", parameters: [:], fault: .asyncDropsBlocks),
             Sabotage(workload: "protocol-cost", parameters: ["op": "async"], fault: .asyncDropsBlocks),
         ]
