@@ -34,37 +34,67 @@ public enum ConsoleReport {
             if byWorkload[workload.name] == nil { order.append(workload.name); byWorkload[workload.name] = (workload, []) }
             byWorkload[workload.name]!.results.append(result)
         }
-        return order.map { name in
+        return order.flatMap { name in
             let (workload, results) = byWorkload[name]!
-            let shown = engines.filter { engine in results.contains { $0.engine == engine } }
-            var points: [String] = []
-            for result in results where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
-            var notes: [String] = []
-            var noisy = false
-            let rows = points.map { path in
-                let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
-                    .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
-                return [path.isEmpty ? "-" : path] + shown.map { engine in
-                    guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
-                    if let failure = result.failure {
-                        notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
-                        return failure.kind.rawValue
-                    }
-                    let statistics = PointStatistics(result, headline: workload.headline)
-                    guard let summary = statistics.headlineSummary else { return "" }
-                    var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
-                    if statistics.isNoisy { cell += "!"; noisy = true }
-                    if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
-                    return cell
-                }
-            }
-            let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
-            let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
-            if noisy {
-                notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
-            }
-            return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)
+            return [headlineGrid(workload, results, engines: engines)] + (baselineGrid(workload, results, engines: engines).map { [$0] } ?? [])
         }
+    }
+
+    /// The speedup over the workload's baseline (the same work without the engine, a plain loop measured in the same
+    /// process: `apply`'s loop, `io-throughput`'s blocking copy), median over repetitions; nil when no point has one.
+    static func baselineGrid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> Grid? {
+        func median(_ values: [Double]) -> Double? {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return nil }
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        let speedups = results.filter { $0.failure == nil && $0.repetitions.contains { $0.counters["speedup"] != nil } }
+        guard !speedups.isEmpty else { return nil }
+        let shown = engines.filter { engine in speedups.contains { $0.engine == engine } }
+        var points: [String] = []
+        for result in speedups where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
+        let rows = points.map { path in
+            [path.isEmpty ? "-" : path] + shown.map { engine in
+                guard let result = speedups.first(where: { $0.engine == engine && $0.point.parameterPath == path }),
+                      let value = median(result.repetitions.compactMap { $0.counters["speedup"] }) else { return "" }
+                return ratio(value)
+            }
+        }
+        let title = "\(workload.name): speedup over the baseline without the engine (a plain loop, measured in the same "
+            + "process: `baseline_ns_per_op`), median over repetitions; higher is better"
+        return Grid(title: title, header: ["point"] + shown, rows: rows, notes: [])
+    }
+
+    /// The headline per point and engine: median ±CV over repetitions, with the ratio to `system`.
+    static func headlineGrid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> Grid {
+        let shown = engines.filter { engine in results.contains { $0.engine == engine } }
+        var points: [String] = []
+        for result in results where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
+        var notes: [String] = []
+        var noisy = false
+        let rows = points.map { path in
+            let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
+                .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
+            return [path.isEmpty ? "-" : path] + shown.map { engine in
+                guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
+                if let failure = result.failure {
+                    notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
+                    return failure.kind.rawValue
+                }
+                let statistics = PointStatistics(result, headline: workload.headline)
+                guard let summary = statistics.headlineSummary else { return "" }
+                var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
+                if statistics.isNoisy { cell += "!"; noisy = true }
+                if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
+                return cell
+            }
+        }
+        let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
+        let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
+        if noisy {
+            notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
+        }
+        return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)
     }
 
     /// A number with three significant digits and an SI suffix (12.3k, 4.56M).

@@ -91,6 +91,17 @@ extension ArenaTests {
 
         // MARK: Google Benchmark JSON
 
+        @Test("Markdown: a workload with a baseline gets a second table, the median speedup over it per engine")
+        func baselineTable() {
+            let withBaseline = Self.result(engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100],
+                                           counters: ["speedup": [2.0, 4.0, 3.0]])
+            let plain = Self.result(engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100])
+            let text = ConsoleReport.markdown([(withBaseline, ApplyWorkload())], engines: ["mutex"])
+            #expect(text.contains("speedup over the baseline"))
+            #expect(text.contains("| n:8 | ×3.00 |"))
+            #expect(!ConsoleReport.markdown([(plain, ApplyWorkload())], engines: ["mutex"]).contains("speedup over the baseline"))
+        }
+
         @Test("JSON: context, one entry per repetition, the four aggregates, the CV label, an error entry")
         func googleBenchmarkJSON() throws {
             let results = Self.sampleResults()
