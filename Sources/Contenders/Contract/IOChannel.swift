@@ -55,6 +55,6 @@ public protocol EngineIOChannel: AnyObject, Sendable {
 
     /// Closes the channel: operations issued afterwards end at once with `ECANCELED`. With `stop`, operations
     /// still pending or under way end too, with `ECANCELED`; without it, they run to their end first. Once the last
-    /// has ended, the cleanup handler runs. Further calls do nothing.
+    /// has ended, the cleanup handler runs. A stop after a plain close still stops; other repeats do nothing.
     func close(stop: Bool)
 }

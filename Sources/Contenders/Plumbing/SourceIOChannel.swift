@@ -49,6 +49,8 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
     /// Operations whose final handler call has not returned yet; cleanup waits for them.
     private var undelivered = 0
     private var closed = false
+    /// Whether `close(stop: true)` ended everything issued (possibly after a plain close).
+    private var stopped = false
     private var tornDown = false
     private var readSource: E.DescriptorSource?
     private var writeSource: E.DescriptorSource?
@@ -172,9 +174,12 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
     public func close(stop: Bool) {
         if stop { stopping.store(true, ordering: .relaxed) }
         channelQueue.async { [self] in
-            guard !closed else { return }
+            // A stop after a plain close still stops what runs; any other repeat does nothing.
+            let stopsNow = stop && !stopped
+            guard !closed || stopsNow else { return }
             closed = true
-            if stop {
+            if stopsNow {
+                stopped = true
                 // Everything issued ends now; barriers still run, in order, as nothing holds the descriptor.
                 let waiting = pending
                 pending.removeAll()
