@@ -43,21 +43,16 @@ public enum ConsoleReport {
     /// The speedup over the workload's baseline (the same work without the engine, a plain loop measured in the same
     /// process: `apply`'s loop, `io-throughput`'s blocking copy), median over repetitions; nil when no point has one.
     static func baselineGrid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> Grid? {
-        func median(_ values: [Double]) -> Double? {
-            let sorted = values.sorted()
-            guard !sorted.isEmpty else { return nil }
-            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let speedups = results.filter { $0.failure == nil }.compactMap { result in
+            PointStatistics(result, headline: workload.headline).counters["speedup"].map { (result, $0.median) }
         }
-        let speedups = results.filter { $0.failure == nil && $0.repetitions.contains { $0.counters["speedup"] != nil } }
         guard !speedups.isEmpty else { return nil }
-        let shown = engines.filter { engine in speedups.contains { $0.engine == engine } }
+        let shown = engines.filter { engine in speedups.contains { $0.0.engine == engine } }
         var points: [String] = []
-        for result in speedups where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
+        for (result, _) in speedups where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
         let rows = points.map { path in
             [path.isEmpty ? "-" : path] + shown.map { engine in
-                guard let result = speedups.first(where: { $0.engine == engine && $0.point.parameterPath == path }),
-                      let value = median(result.repetitions.compactMap { $0.counters["speedup"] }) else { return "" }
-                return ratio(value)
+                speedups.first { $0.0.engine == engine && $0.0.point.parameterPath == path }.map { ratio($0.1) } ?? ""
             }
         }
         let title = "\(workload.name): speedup over the baseline without the engine (a plain loop, measured in the same "

@@ -150,7 +150,7 @@ public struct TCPEchoWorkload: Workload {
                 fail("the server accepted connection \(count) of \(connections)")
                 continue
             }
-            IODescriptors.setNoDelay(connection)
+            Endpoints.setNoDelay(connection)
             serve(connection)
             accepted.countDown()
         }

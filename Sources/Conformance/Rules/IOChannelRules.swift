@@ -149,15 +149,7 @@ enum IOReadInOrder: BehaviourRule {
         let log = IOLog<E.Data>("the read of 320 writes")
         channel.setLowWater(1)
         channel.read(offset: 0, length: Int.max, queue: queue, log.handler { _ in Timing.jitter(upTo: 200) })
-        let written = Latch()
-        Threads.detach {
-            for write in 0..<320 {
-                _ = try? Descriptors.writeAll(ends.write, Array(bytes[(write * 32)..<(write * 32 + 32)]))
-                Timing.pause(.milliseconds(2))
-            }
-            Glibc.close(ends.write)
-            written.countDown()
-        }
+        let written = Descriptors.trickle(bytes, into: ends.write, pieces: 32, every: .milliseconds(2))
         try expectOpens(written, within: .seconds(8), "320 writes 2 ms apart")
         try log.expectEnded()
         try expect(log.error == 0, "the read ended with error \(log.error!)")
@@ -183,13 +175,7 @@ enum IOLowWater: BehaviourRule {
         let log = IOLog<E.Data>("the read with low water 64")
         channel.setLowWater(64)
         channel.read(offset: 0, length: Int.max, queue: queue, log.handler())
-        Threads.detach {
-            for piece in 0..<30 {
-                _ = try? Descriptors.writeAll(ends.write, Array(bytes[(piece * 10)..<(piece * 10 + 10)]))
-                Timing.pause(.milliseconds(3))
-            }
-            Glibc.close(ends.write)
-        }
+        Descriptors.trickle(bytes, into: ends.write, pieces: 10, every: .milliseconds(3))
         try log.expectEnded()
         // At end of file the rest comes however short: libdispatch delivers it, then an empty done call (measured).
         let calls = log.calls

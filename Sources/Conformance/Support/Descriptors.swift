@@ -7,10 +7,7 @@ import Harness
 public enum Descriptors {
     /// A new pipe, both ends blocking.
     public static func pipe() throws -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else { throw RuleFailure("pipe failed: errno \(errno)") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return (ends[0], ends[1])
+        do { return try Endpoints.pipe() } catch { throw RuleFailure(error.description) }
     }
 
     /// A connected pair of Unix stream sockets, both blocking.
@@ -58,6 +55,22 @@ public enum Descriptors {
         }
     }
 
+    /// Writes `bytes` to `descriptor` from a plain thread, `pieces` bytes at a time, pausing `every` after each, then
+    /// closes the descriptor; the latch opens once it did.
+    @discardableResult
+    public static func trickle(_ bytes: [UInt8], into descriptor: Int32, pieces: Int, every pause: Duration) -> Latch {
+        let done = Latch()
+        Threads.detach {
+            for start in stride(from: 0, to: bytes.count, by: pieces) {
+                _ = try? writeAll(descriptor, Array(bytes[start..<min(start + pieces, bytes.count)]))
+                Timing.pause(pause)
+            }
+            Glibc.close(descriptor)
+            done.countDown()
+        }
+        return done
+    }
+
     /// Reads exactly `count` bytes from a descriptor, waiting at most until `deadline`; fewer when it ends first.
     public static func readExactly(_ descriptor: Int32, _ count: Int, until deadline: Deadline) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -66,7 +79,7 @@ public enum Descriptors {
             let left = deadline - .now()
             guard left > .zero else { break }
             var probe = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&probe, 1, Int32(min(left.milliseconds, 1000))) >= 0 || errno == EINTR else { break }
+            guard poll(&probe, 1, Int32(min(left.nanosecondsClamped / 1_000_000, 1000))) >= 0 || errno == EINTR else { break }
             guard probe.revents != 0 else { continue }
             let read = bytes[offset...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if read < 0 && errno == EINTR { continue }
@@ -89,50 +102,11 @@ public enum Descriptors {
     /// A TCP socket listening on 127.0.0.1 at a port the kernel picks (loopback only), non-blocking; returns it with
     /// its port.
     public static func loopbackListener(backlog: Int32 = 64) throws -> (socket: Int32, port: UInt16) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard listener >= 0 else { throw RuleFailure("socket failed: errno \(errno)") }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, backlog) == 0 && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw RuleFailure("bind or listen on 127.0.0.1 failed: errno \(errno)")
-        }
-        return (listener, UInt16(bigEndian: address.sin_port))
+        do { return try Endpoints.listener(backlog: backlog) } catch { throw RuleFailure(error.description) }
     }
 
-    /// A blocking TCP socket connected to 127.0.0.1:`port`, whose reads give up after `timeout`.
+    /// A blocking TCP socket connected to 127.0.0.1:`port`, whose reads and writes give up after `timeout`.
     public static func connectLoopback(port: UInt16, timeout: Duration) throws -> Int32 {
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard client >= 0 else { throw RuleFailure("socket failed: errno \(errno)") }
-        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            close(client)
-            throw RuleFailure("connect to 127.0.0.1:\(port) failed: errno \(errno)")
-        }
-        return client
+        do { return try Endpoints.connect(port: port, until: .now() + timeout) } catch { throw RuleFailure(error.description) }
     }
-
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds (rounded down).
-    var milliseconds: Int { Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000) }
 }

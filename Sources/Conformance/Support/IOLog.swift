@@ -9,7 +9,6 @@ public final class IOLog<Data: EngineData>: @unchecked Sendable {
         public let done: Bool
         /// The call's bytes (none when `data` was nil).
         public let bytes: [UInt8]
-        public let hadData: Bool
         public let error: Int32
     }
 
@@ -27,7 +26,7 @@ public final class IOLog<Data: EngineData>: @unchecked Sendable {
     public func handler(_ work: @escaping @Sendable (Call) -> Void = { _ in }) -> IOHandler<Data> {
         { [self] done, data, error in
             meter.measure {
-                let call = Call(done: done, bytes: data?.bytes ?? [], hadData: data != nil, error: error)
+                let call = Call(done: done, bytes: data?.bytes ?? [], error: error)
                 recorded.append(call)
                 work(call)
             }

@@ -24,15 +24,8 @@ public final class ActorDescriptorSource: ActorSource, ReadinessListener, @unche
             if source.registration != 0 && !source.isSuspended && !source.isCancelled { reactor.rearm(source.registration) }
         }
 
-        func cancelled(_ source: isolated ActorSourceState) { unregister(source) }
-        func ended(_ source: isolated ActorSourceState) { unregister(source) }
-
-        private func unregister(_ source: isolated ActorSourceState) {
-            if source.registration != 0 {
-                reactor.unregister(source.registration)
-                source.setRegistration(0)
-            }
-        }
+        func cancelled(_ source: isolated ActorSourceState) { source.dropRegistration(from: reactor) }
+        func ended(_ source: isolated ActorSourceState) { source.dropRegistration(from: reactor) }
     }
 
     private let reactor: EpollReactor
@@ -48,25 +41,13 @@ public final class ActorDescriptorSource: ActorSource, ReadinessListener, @unche
 
     /// Called by the reactor thread.
     func descriptorReady(_ id: UInt64) {
-        let (data, ended) = reactor.readiness(id, writable: writable)
-        if data == 0 {
-            // Overtaken by a reader: ask again. End of file: one call with data 0, then quiet.
-            if !ended { return reactor.rearm(id) }
-            if reportedEnd { return }
-            reportedEnd = true
+        switch reactor.report(id, writable: writable) {
+        case .ready(let data): shared.post(.readiness(data))
+        case .askAgain: reactor.rearm(id)
+        case .quiet: break
         }
-        shared.post(.readiness(data == 0 ? endOfFile : data))
     }
 
-    /// Whether end of file was reported; touched by the reactor thread only.
-    private var reportedEnd = false
-
-    /// The pending data that stands for end of file: non-zero, so it is delivered, and read back as 0.
-    private var endOfFile: UInt { .max }
-
-    /// The bytes available; 0 at end of file (libdispatch's read source fires once with 0 there, measured).
-    public override var data: UInt {
-        let data = super.data
-        return data == endOfFile ? 0 : data
-    }
+    /// The bytes available or the room; 0 at end of file.
+    public override var data: UInt { EpollReactor.handlerData(super.data) }
 }

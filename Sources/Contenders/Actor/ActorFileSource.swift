@@ -24,10 +24,7 @@ public final class ActorFileSource: ActorSource, ReadinessListener, @unchecked S
         func ended(_ source: isolated ActorSourceState) { stop(source) }
 
         private func stop(_ source: isolated ActorSourceState) {
-            if source.registration != 0 {
-                reactor.unregister(source.registration)
-                source.setRegistration(0)
-            }
+            source.dropRegistration(from: reactor)
             watch.close()
         }
     }

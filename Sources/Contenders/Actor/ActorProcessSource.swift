@@ -26,10 +26,7 @@ public final class ActorProcessSource: ActorSource, ReadinessListener, @unchecke
         func ended(_ source: isolated ActorSourceState) { stop(source) }
 
         private func stop(_ source: isolated ActorSourceState) {
-            if source.registration != 0 {
-                reactor.unregister(source.registration)
-                source.setRegistration(0)
-            }
+            source.dropRegistration(from: reactor)
             watch.close()
         }
     }

@@ -73,6 +73,14 @@ actor ActorSourceState {
 
     func setRegistration(_ id: UInt64) { registration = id }
 
+    /// Removes the reactor registration, if any: at cancel (before the cancel handler, which may close the caller's
+    /// descriptor) or when the source is released.
+    func dropRegistration(from reactor: EpollReactor) {
+        guard registration != 0 else { return }
+        reactor.unregister(registration)
+        registration = 0
+    }
+
     func run(_ events: ActorMailbox<ActorSourceEvent>) async {
         while let event = await events.next() { apply(event) }
         kind.ended(self)  // released: let go of what the kind holds

@@ -34,7 +34,26 @@ final class EpollReactor: @unchecked Sendable {
         weak var listener: (any ReadinessListener)?
         let descriptor: Int32
         let events: UInt32
+        /// Whether `report` gave this registration's end of file already (it gives it once).
+        var endReported = false
     }
+
+    /// What a report on a read or write registration means for its source.
+    enum Report {
+        /// Deliver `data`: the bytes available (read), the room (write), or `endOfFile`.
+        case ready(UInt)
+        /// Nothing to report now (a reader took the bytes first): re-arm and wait.
+        case askAgain
+        /// Nothing more will come (end of file, already reported once, or the registration is gone): stay unarmed.
+        case quiet
+    }
+
+    /// The pending data that stands for end of file: non-zero, so a source delivers it; `handlerData` reads it back as
+    /// 0, as libdispatch's read source fires once with data 0 when the writers are gone (measured).
+    static let endOfFile: UInt = .max
+
+    /// What a descriptor source's handler sees for the data it was given: end of file reads as 0.
+    static func handlerData(_ data: UInt) -> UInt { data == endOfFile ? 0 : data }
 
     init(name: String) {
         epoll = clinux_epoll_create()
@@ -87,20 +106,25 @@ final class EpollReactor: @unchecked Sendable {
         }
     }
 
-    /// What a report means for registration `id`: for a read source the bytes available, for a write source an
-    /// estimate of the room (a pipe's capacity minus what waits in it; 1 when the descriptor cannot say). Zero means
-    /// nothing to report now: ask again (`rearm`), unless `ended` (end of file: nothing more will come, and the
-    /// source reports that once, as libdispatch's does).
+    /// What a report means for registration `id` (see `Report`): for a read source the bytes available, for a write
+    /// source an estimate of the room (a pipe's capacity minus what waits in it; 1 when the descriptor cannot say);
+    /// end of file once, as `endOfFile`.
     ///
     /// Measured under the lock: `unregister` closes the duplicate under it, so the number asked about is never one
     /// the process reused meanwhile. (Each call is an `ioctl` and at most a zero-timeout `poll`: it never blocks.)
-    func readiness(_ id: UInt64, writable: Bool) -> (data: UInt, ended: Bool) {
+    func report(_ id: UInt64, writable: Bool) -> Report {
         lock.withLock {
-            guard let watched = registrations[id]?.descriptor else { return (0, true) }
-            return Self.measure(watched, writable: writable)
+            guard let registration = registrations[id] else { return .quiet }
+            let (data, ended) = Self.measure(registration.descriptor, writable: writable)
+            if data > 0 { return .ready(data) }
+            if !ended { return .askAgain }
+            if registration.endReported { return .quiet }
+            registrations[id]!.endReported = true
+            return .ready(Self.endOfFile)
         }
     }
 
+    /// The bytes available or the room, and whether the descriptor reached end of file (readable, nothing to read).
     private static func measure(_ watched: Int32, writable: Bool) -> (data: UInt, ended: Bool) {
         var available: Int32 = 0
         let measured = ioctl(watched, UInt(FIONREAD), &available) == 0

@@ -133,11 +133,11 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
 
     private func issue(isRead: Bool, offset: Int64, length: Int, data: E.Data?, queue: E.Queue,
                        _ handler: @escaping IOHandler<E.Data>) {
-        let empty = engine.makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0))
         channelQueue.async { [self] in
             let delivery = engine.makeQueue(label: "\(label).\(isRead ? "read" : "write")", kind: .serial,
                                             startsInactive: false, target: queue)
-            let operation = Operation(isRead: isRead, offset: offset, remaining: max(0, length), data: data ?? empty,
+            let bytes = data ?? engine.makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0))  // a read's: none yet
+            let operation = Operation(isRead: isRead, offset: offset, remaining: max(0, length), data: bytes,
                                       lowWater: lowWater, highWater: highWater, delivery: delivery, handler: handler)
             operation.channel = self
             undelivered += 1
@@ -350,7 +350,6 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
         operation.channel = nil
         let handler = operation.handler
         var rest = operation.data
-        operation.data = rest.subdata(0..<0)
         if operation.isRead {
             while rest.count > operation.highWater {
                 let bytes = rest.subdata(0..<operation.highWater)
