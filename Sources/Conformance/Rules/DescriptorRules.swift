@@ -105,7 +105,7 @@ enum DescriptorReadEndOfFile: BehaviourRule {
         the next 300 ms, the handler reading nothing); dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ; what an \
         I/O channel built on read sources needs to end a read at end of file
         """
-    static let needs: Set<Capability> = [.descriptorSources]
+    static let needs: Set<Capability> = [.descriptorSources, .descriptorHangUp]
 
     static func check<E: Engine>(_ engine: E) throws {
         let pipe = try Pipe()

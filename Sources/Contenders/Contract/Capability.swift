@@ -9,6 +9,9 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     case blockingInBlocks = "blocking-in-blocks"
     /// Read and write sources on file descriptors.
     case descriptorSources = "descriptor-sources"
+    /// A read source outlives its descriptor's hang-up: once every writer closed, it reports the end (data 0) and
+    /// the process goes on. libdispatch on Linux may crash there (see the system engine's limits).
+    case descriptorHangUp = "descriptor-hang-up"
     /// Sources counting delivered POSIX signals.
     case signalSources = "signal-sources"
     /// Changing the target of a queue that is already active (the change lands between two blocks).
