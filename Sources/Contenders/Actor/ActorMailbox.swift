@@ -15,6 +15,8 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     /// The consumer, parked because it found the mailbox empty; resumed (with nothing) by the next post or finish.
     private var parked: CheckedContinuation<Void, Never>?
     private var finished = false
+    /// A sync caller holds the consumer's turn (`borrowTurn`): posts meanwhile queue up without waking the consumer.
+    private var borrowed = false
 
     /// Appends `element`, waking the consumer if it is parked. Ignored after `finish`. Costs one lock round trip,
     /// plus a task enqueue when the consumer was parked.
@@ -22,8 +24,29 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         if finished { return lock.unlock() }
         elements.append(element)
-        let waking = parked
-        parked = nil
+        let waking = borrowed ? nil : parked
+        if !borrowed { parked = nil }
+        lock.unlock()
+        waking?.resume()
+    }
+
+    /// Takes the consumer's turn for a caller that will run its own work in the consumer's place: only while the
+    /// mailbox is empty and the consumer parked, so nothing is ahead of the caller and nothing runs beside it. The
+    /// caller must `returnTurn()`. One lock round trip.
+    func borrowTurn() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard elements.isEmpty && parked != nil && !borrowed && !finished else { return false }
+        borrowed = true
+        return true
+    }
+
+    /// Gives the turn back, waking the consumer for what was posted meanwhile.
+    func returnTurn() {
+        lock.lock()
+        borrowed = false
+        let waking = elements.isEmpty && !finished ? nil : parked
+        if waking != nil { parked = nil }
         lock.unlock()
         waking?.resume()
     }
@@ -32,8 +55,8 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     func finish() {
         lock.lock()
         finished = true
-        let waking = parked
-        parked = nil
+        let waking = borrowed ? nil : parked
+        if !borrowed { parked = nil }
         lock.unlock()
         waking?.resume()
     }

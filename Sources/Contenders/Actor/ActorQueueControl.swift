@@ -30,6 +30,12 @@ final class ActorQueueControl: @unchecked Sendable {
 
     var isInactive: Bool { lock.withLock { inactive } }
 
+    /// Whether blocks may start now and the queue forwards nothing (no target), and with `needsIdle` none runs: what
+    /// a sync caller needs to run its block in the queue's place. One lock round trip.
+    func runsOwnBlocksNow(needsIdle: Bool) -> Bool {
+        lock.withLock { isRunnable && target == nil && (!needsIdle || running == 0) }
+    }
+
     var suspensionCount: Int { lock.withLock { suspensions } }
 
     // MARK: Suspension and activation
