@@ -1,73 +1,84 @@
 import Synchronization
 
-/// apply: the caller and up to `width - 1` pool workers claim chunks of indices from an atomic cursor (fetch-add)
-/// until none are left; the caller then waits (futex) for chunks still running elsewhere. Chunks are adaptive: the
-/// first claims are large (a quarter of an even share each), later ones shrink to balance uneven iterations. The
-/// caller always takes part, so apply finishes when every worker is busy, and a nested apply runs on its caller.
+/// apply: the caller and up to `width - 1` pool workers claim chunks of indices from an atomic cursor until none are
+/// left; the caller then waits (futex) for chunks still running elsewhere. Chunks are adaptive: the first claims are
+/// large (a quarter of an even share each), later ones shrink to balance uneven iterations. The caller always takes
+/// part, so apply finishes when every worker is busy, and a nested apply runs on its caller.
+///
+/// The caller's loop is inlinable (`LockFreeEngine.apply`): where apply is called with a closure the compiler can
+/// see, the caller runs its chunks with the body inlined, as a plain loop would (vectorised, when the body allows).
+/// The helpers run the same body through the borrowed closure.
+@usableFromInline
 final class LockFreeApply: @unchecked Sendable {
-    private let iterations: Int
-    private let minimumChunk: Int
-    private let workers: Int
-    private let cursor = PaddedAtomic<Int>(0)
-    private let completed = PaddedAtomic<Int>(0)
+    @usableFromInline let iterations: Int
+    @usableFromInline let minimumChunk: Int
+    @usableFromInline let workers: Int
+    @usableFromInline let cursor = PaddedAtomic<Int>(0)
+    @usableFromInline let completed = PaddedAtomic<Int>(0)
     private let finished = FutexWord(0)
-    /// The caller's body; helpers reach it only between a successful claim and that chunk's completion, both before
-    /// the caller stops waiting and clears it.
+    /// The caller's body, borrowed for the helpers; they reach it only between a successful claim and that chunk's
+    /// completion, both before the caller stops waiting and clears it.
     private var body: (@Sendable (Int) -> Void)?
 
-    private init(iterations: Int, workers: Int) {
+    @usableFromInline
+    init(iterations: Int, runtime: LockFreeRuntime) {
         self.iterations = iterations
-        self.workers = workers
+        workers = runtime.pool.width
         minimumChunk = max(1, iterations / (workers * 64))
     }
 
-    static func run(iterations: Int, on pool: LockFreeWorkerPool, _ body: @Sendable (Int) -> Void) {
-        guard iterations > 0 else { return }
-        let apply = LockFreeApply(iterations: iterations, workers: pool.width)
-        let helpers = min(pool.width, iterations) - 1
-        withoutActuallyEscaping(body) { body in
-            apply.body = body
-            for _ in 0..<helpers { pool.push(LockFreeJob(.task { apply.work() })) }
-            apply.work()
-            apply.waitForOthers()
-            apply.body = nil
-        }
+    /// Lends `body` to the helpers and calls them: `width - 1` jobs on the pool (fewer for fewer iterations).
+    @usableFromInline
+    func callHelpers(_ body: @escaping @Sendable (Int) -> Void, on runtime: LockFreeRuntime) {
+        self.body = body
+        let helpers = min(workers, iterations) - 1
+        for _ in 0..<helpers { runtime.pool.push(LockFreeJob(.task { self.help() })) }
     }
 
-    /// The next chunk: a quarter of an even share of what is left, never below the minimum.
-    @inline(__always)
-    private func chunkSize(from start: Int) -> Int {
-        max(minimumChunk, (iterations - start) / (workers * 4))
-    }
-
-    private func work() {
+    /// The next chunk, or nil when every index is claimed: a quarter of an even share of what is left, never below
+    /// the minimum. One CAS on the cursor (more when another thread claims at the same time).
+    @inlinable @inline(__always)
+    func claim() -> Range<Int>? {
         var start = cursor.atomic.pointee.load(ordering: .relaxed)
         while start < iterations {
-            let size = chunkSize(from: start)
+            let size = max(minimumChunk, (iterations - start) / (workers * 4))
             let (won, seen) = cursor.atomic.pointee.compareExchange(expected: start, desired: start + size, ordering: .relaxed)
-            guard won else {
-                start = seen
-                continue
-            }
-            let end = min(start + size, iterations)
+            if won { return start..<min(start + size, iterations) }
+            start = seen
+        }
+        return nil
+    }
+
+    /// The caller ran `chunk`: counted (the caller waits for the rest itself, so it wakes nobody).
+    @inlinable @inline(__always)
+    func callerRan(_ chunk: Range<Int>) {
+        completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing)
+    }
+
+    /// A helper's part: chunks until none are left; the one completing the last chunk wakes the caller.
+    private func help() {
+        while let chunk = claim() {
             do {
                 // The local copy of the borrowed body must be gone before the chunk counts as done: the caller may
                 // return (ending the borrow) the moment the last chunk completes.
                 let body = self.body!
-                for index in start..<end { body(index) }
+                for index in chunk { body(index) }
             }
-            if completed.atomic.pointee.add(end - start, ordering: .acquiringAndReleasing).newValue == iterations {
+            if completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing).newValue == iterations {
                 finished.word.pointee.store(1, ordering: .releasing)
                 finished.wakeAll()
             }
-            start = cursor.atomic.pointee.load(ordering: .relaxed)
         }
     }
 
-    private func waitForOthers() {
-        if completed.atomic.pointee.load(ordering: .acquiring) == iterations { return }
-        LockFreeThreadContext.blocking {
-            while finished.word.pointee.load(ordering: .acquiring) == 0 { finished.wait(whileEqualTo: 0) }
+    /// Waits until every chunk claimed elsewhere completed, then takes the borrowed body back.
+    @usableFromInline
+    func waitForHelpers() {
+        if completed.atomic.pointee.load(ordering: .acquiring) != iterations {
+            LockFreeThreadContext.blocking {
+                while finished.word.pointee.load(ordering: .acquiring) == 0 { finished.wait(whileEqualTo: 0) }
+            }
         }
+        body = nil
     }
 }

@@ -55,7 +55,7 @@ public struct LockFreeEngine: Engine {
     public typealias Data = RegionData
     public typealias IOChannel = SourceIOChannel<LockFreeEngine>
 
-    let runtime: LockFreeRuntime
+    @usableFromInline let runtime: LockFreeRuntime
 
     /// A new engine with a worker pool of its own.
     public init() { runtime = LockFreeRuntime() }
@@ -103,8 +103,19 @@ public struct LockFreeEngine: Engine {
 
     public func makeOnce(label: String) -> LockFreeOnce { LockFreeOnce(label: label) }
 
+    /// Inlinable, so the caller's chunks run with `body` inlined where the closure is known (see `LockFreeApply`).
+    @inlinable
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) {
-        LockFreeApply.run(iterations: iterations, on: runtime.pool, body)
+        guard iterations > 0 else { return }
+        let apply = LockFreeApply(iterations: iterations, runtime: runtime)
+        withoutActuallyEscaping(body) { lent in
+            apply.callHelpers(lent, on: runtime)
+            while let chunk = apply.claim() {
+                for index in chunk { body(index) }
+                apply.callerRan(chunk)
+            }
+            apply.waitForHelpers()
+        }
     }
 
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,

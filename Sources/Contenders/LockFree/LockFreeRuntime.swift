@@ -1,5 +1,6 @@
 /// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the
 /// timer thread and the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
+@usableFromInline
 final class LockFreeRuntime: @unchecked Sendable {
     let pool = LockFreeWorkerPool()
     /// The global queues by class, least urgent first; they share the pool. The default one has no class of its own
