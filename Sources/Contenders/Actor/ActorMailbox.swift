@@ -24,10 +24,17 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         if finished { return lock.unlock() }
         elements.append(element)
-        let waking = borrowed ? nil : parked
-        if !borrowed { parked = nil }
+        let waking = takeConsumer()
         lock.unlock()
         waking?.resume()
+    }
+
+    /// The parked consumer, to be resumed once the lock is dropped; nil while a sync caller holds its turn (the
+    /// caller wakes it on return). Under the lock.
+    private func takeConsumer() -> CheckedContinuation<Void, Never>? {
+        guard !borrowed, let consumer = parked else { return nil }
+        parked = nil
+        return consumer
     }
 
     /// Takes the consumer's turn for a caller that will run its own work in the consumer's place: only while the
@@ -45,8 +52,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     func returnTurn() {
         lock.lock()
         borrowed = false
-        let waking = elements.isEmpty && !finished ? nil : parked
-        if waking != nil { parked = nil }
+        let waking = elements.isEmpty && !finished ? nil : takeConsumer()
         lock.unlock()
         waking?.resume()
     }
@@ -55,8 +61,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     func finish() {
         lock.lock()
         finished = true
-        let waking = borrowed ? nil : parked
-        if !borrowed { parked = nil }
+        let waking = takeConsumer()
         lock.unlock()
         waking?.resume()
     }

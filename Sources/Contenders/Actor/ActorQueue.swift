@@ -123,8 +123,7 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     /// The fast path of a sync from outside the queue (as libdispatch's, and the lock-free engine's): when the
     /// queue is serial (or the call a barrier), idle, runnable and has no target, the caller takes the consumer's
     /// turn and runs the block on its own thread: two lock round trips and a third on return, instead of a task hop
-    /// and a futex wait.
-    /// The consumer stays parked meanwhile and is woken on return if work came.
+    /// and a futex wait. The consumer stays parked meanwhile and is woken on return if work came.
     private func borrowTurn(_ mailbox: ActorMailbox<ActorMail>, barrier: Bool) -> Bool {
         guard !isMain && (kind == .serial || barrier) && mailbox.borrowTurn() else { return false }
         // With the turn held no block can start, so a concurrent queue found idle stays so for the barrier.
