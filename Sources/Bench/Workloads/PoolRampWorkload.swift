@@ -106,7 +106,8 @@ public struct PoolRampWorkload: Workload {
             try log.check()
             finishTotal += Double(log.lastEnd - start.nanoseconds) / 1e6
             firstStartTotal += Double(log.trivialStart - trivialSubmitted.nanoseconds) / 1e6
-            peakThreads = max(peakThreads, peak - threadsBefore)
+            // Never below 0: in a process that ran rounds before (the tests), idle threads may retire during this one.
+            peakThreads = max(peakThreads, peak - threadsBefore, 0)
         }
         let elapsed = watch.read()
         let rounds = Double(operations)
