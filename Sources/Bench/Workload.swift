@@ -24,6 +24,12 @@ public protocol Workload: Sendable {
     /// The operation count of the first trial; the runner grows it until a trial lasts `minimumSeconds`.
     func initialOperations(_ point: Point) -> Int
 
+    /// Whether every repetition must meet the engine as a process starts it, untouched by earlier trials (a pool's
+    /// threads outlive a trial, so a second trial would meet the threads the first one grew). `arena bench` then
+    /// measures each repetition in a child process of its own, and the runner runs no warm-up: every trial performs
+    /// `initialOperations`. Run in one process (the tests), later repetitions meet what the earlier ones left.
+    var needsFreshEngine: Bool { get }
+
     /// Performs about `operations` of the point's operation on `engine`, times the part that matters and checks
     /// the answer. Waits end at `context.deadline` with an error rather than hang.
     func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial
@@ -36,6 +42,7 @@ public protocol Workload: Sendable {
 extension Workload {
     public func measures(engine: String) -> Bool { true }
     public func initialOperations(_ point: Point) -> Int { 1 }
+    public var needsFreshEngine: Bool { false }
     public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? { nil }
 }
 

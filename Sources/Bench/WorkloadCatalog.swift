@@ -20,6 +20,7 @@ public enum WorkloadCatalog {
         SourceMergeWorkload(),
         TimerAccuracyWorkload(),
         QoSInversionWorkload(),
+        PoolRampWorkload(),
         IOThroughputWorkload(),
         TCPEchoWorkload(),
         ProtocolCostWorkload(),
@@ -61,6 +62,7 @@ public enum WorkloadCatalog {
         case let w as SourceMergeWorkload: visitor.visit(w)
         case let w as TimerAccuracyWorkload: visitor.visit(w)
         case let w as QoSInversionWorkload: visitor.visit(w)
+        case let w as PoolRampWorkload: visitor.visit(w)
         case let w as IOThroughputWorkload: visitor.visit(w)
         case let w as TCPEchoWorkload: visitor.visit(w)
         case let w as ProtocolCostWorkload: visitor.visit(w)

@@ -14,6 +14,7 @@ public struct PointRunner: Sendable {
     /// Measures `point` of `workload` on `engine`. The warm-up grows the operation count (as Google Benchmark does)
     /// until a trial lasts `minimumSeconds`; those trials warm caches, threads and the engine's pools. Every measured
     /// repetition then runs that count. A wrong answer in any trial, warm-up included, ends the point with an error.
+    /// A workload that `needsFreshEngine` gets no warm-up: it would grow the very pools the trial is to meet cold.
     ///
     /// Inlinable, so that the module naming both concrete types compiles the trial specialised for them; from there
     /// on the runner is not generic and costs one closure call per trial.
@@ -32,7 +33,9 @@ public struct PointRunner: Sendable {
         var result = PointResult(engine: engine, point: point, settings: settings)
         let sampler = ResourceSampler()
         do throws(WorkloadError) {
-            let operations = try warmUp(point, of: workload, context: context, trial: trial)
+            let operations = workload.needsFreshEngine
+                ? max(1, workload.initialOperations(point))
+                : try warmUp(point, of: workload, context: context, trial: trial)
             let baseline = try workload.baseline(point, operations: operations, context: context)
             let usageBefore = ResourceSampler.usage()
             var merged: LatencyRecorder?

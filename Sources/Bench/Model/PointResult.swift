@@ -32,6 +32,31 @@ public struct PointResult: Sendable, Codable {
         self.seconds = seconds
     }
 
+    /// One point measured in several processes, a repetition or more each (a workload that `needsFreshEngine`), as
+    /// one result under `settings`: the repetitions in order; CPU time and context switches summed, threads and
+    /// memory at their peak; latency percentiles only from a single part (percentiles do not add up). A failed part
+    /// fails the point, as a failed trial does: its failure, and no repetitions. `parts` must not be empty.
+    public init(merging parts: [PointResult], settings: BenchSettings, seconds: Double) {
+        precondition(!parts.isEmpty, "PointResult(merging:): no parts")
+        self.init(engine: parts[0].engine, point: parts[0].point, settings: settings, seconds: seconds)
+        if let failed = parts.first(where: { !$0.succeeded }) {
+            failure = failed.failure ?? Failure(.error, "no repetitions")
+            return
+        }
+        repetitions = parts.flatMap(\.repetitions)
+        latency = parts.count == 1 ? parts[0].latency : nil
+        let usages = parts.compactMap(\.resources)
+        if usages.count == parts.count {
+            resources = ResourceUsage(
+                peakThreads: usages.map(\.peakThreads).max()!,
+                userSeconds: usages.map(\.userSeconds).reduce(0, +),
+                systemSeconds: usages.map(\.systemSeconds).reduce(0, +),
+                voluntarySwitches: usages.map(\.voluntarySwitches).reduce(0, +),
+                involuntarySwitches: usages.map(\.involuntarySwitches).reduce(0, +),
+                peakResidentKiB: usages.map(\.peakResidentKiB).max()!)
+        }
+    }
+
     /// The Google Benchmark name of the point.
     public var name: String { point.benchmarkName(engine: engine) }
 

@@ -57,7 +57,31 @@ public struct BenchSession: Sendable {
             let elapsed = (Deadline.now() - start).seconds
             let remaining = offset == 0 ? nil : elapsed / Double(offset) * Double(plan.entries.count - offset)
             progress(BenchProgress(entry: entry, index: offset + 1, count: plan.entries.count, elapsed: elapsed, remaining: remaining))
-            try record(measure(entry.request(plan.settings)), entry.workload)
+            try record(result(of: entry, measure: measure), entry.workload)
         }
+    }
+
+    /// The result of `entry`: one request; or, for a workload that `needsFreshEngine`, one request per repetition
+    /// (each of one repetition and what is left of the point's budget), merged. The first failure ends the point.
+    func result(of entry: BenchPlan.Entry, measure: (BenchRequest) -> PointResult) -> PointResult {
+        let settings = plan.settings
+        guard entry.workload.needsFreshEngine, settings.repetitions > 1 else { return measure(entry.request(settings)) }
+        let start = Deadline.now()
+        var parts: [PointResult] = []
+        while parts.count < settings.repetitions {
+            let left = settings.budgetSeconds - (Deadline.now() - start).seconds
+            guard left > 0 else {
+                return PointResult(engine: entry.engine, point: entry.point, settings: settings, failure: Failure(.stopped,
+                    "exceeded the time budget of \(settings.budgetSeconds) s after \(parts.count) of \(settings.repetitions) repetitions"),
+                    seconds: (Deadline.now() - start).seconds)
+            }
+            var single = settings
+            single.repetitions = 1
+            single.budgetSeconds = left
+            let part = measure(BenchRequest(engine: entry.engine, point: entry.point, settings: single))
+            parts.append(part)
+            if !part.succeeded { break }
+        }
+        return PointResult(merging: parts, settings: settings, seconds: (Deadline.now() - start).seconds)
     }
 }

@@ -5,7 +5,7 @@ public enum ConsoleReport {
     /// Aligned plain-text tables.
     public static func table(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
         grids(results, engines: engines).map { grid in
-            let lines = TextTable.lines([grid.header] + grid.rows, leftAligned: [0])
+            let lines = TextTable.lines([grid.header] + grid.rows, leftAligned: grid.leftAligned)
             return "\(grid.title)\n" + lines.joined(separator: "\n") + "\n" + grid.notes.map { "  \($0)\n" }.joined() + "\n"
         }.joined()
     }
@@ -14,7 +14,7 @@ public enum ConsoleReport {
     public static func markdown(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
         grids(results, engines: engines).map { grid in
             var text = "**\(grid.title)**\n\n| " + grid.header.joined(separator: " | ") + " |\n"
-            text += "|" + grid.header.indices.map { $0 == 0 ? " --- |" : " ---: |" }.joined() + "\n"
+            text += "|" + grid.header.indices.map { grid.leftAligned.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
             for row in grid.rows { text += "| " + row.joined(separator: " | ") + " |\n" }
             return text + grid.notes.map { "\n- \($0)" }.joined() + (grid.notes.isEmpty ? "\n" : "\n\n")
         }.joined()
@@ -25,6 +25,8 @@ public enum ConsoleReport {
         var header: [String]
         var rows: [[String]]
         var notes: [String]
+        /// The columns aligned left (text); the others are numbers, aligned right.
+        var leftAligned: Set<Int> = [0]
     }
 
     static func grids(_ results: [(PointResult, any Workload)], engines: [String]) -> [Grid] {
@@ -36,7 +38,10 @@ public enum ConsoleReport {
         }
         return order.flatMap { name in
             let (workload, results) = byWorkload[name]!
-            return [headlineGrid(workload, results, engines: engines)] + (baselineGrid(workload, results, engines: engines).map { [$0] } ?? [])
+            var grids = [headlineGrid(workload, results, engines: engines)]
+            if let baseline = baselineGrid(workload, results, engines: engines) { grids.append(baseline) }
+            if workload is PoolRampWorkload, let ramp = PoolRampReport.grid(workload, results, engines: engines) { grids.append(ramp) }
+            return grids
         }
     }
 

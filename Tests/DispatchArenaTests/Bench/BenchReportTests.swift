@@ -102,6 +102,31 @@ extension ArenaTests {
             #expect(!ConsoleReport.markdown([(plain, ApplyWorkload())], engines: ["mutex"]).contains("speedup over the baseline"))
         }
 
+        @Test("Markdown: pool-ramp gets a table of the round's figures per engine, the target met or not, and the pool's verdict")
+        func poolRampTable() {
+            func ramp(_ engine: String, finish: Double, start: Double, threads: Double) -> PointResult {
+                let counters: [String: Double] = ["finish_ms": finish, "first_start_ms": start, "peak_engine_threads": threads,
+                                                  "target_ms": 150, "target_threads": 68, "fixed_pool_ms": 1600]
+                return Self.result(engine: engine, parameters: [Parameter("blocks", 64)], perOperation: [1, 1, 1],
+                                   counters: counters.mapValues { [$0, $0, $0] })
+            }
+            let results = [
+                ramp("system", finish: 1050, start: 1049, threads: 5),
+                ramp("mutex", finish: 140, start: 90, threads: 60),
+                ramp("lockfree", finish: 120, start: 70, threads: 90),
+                ramp("actor", finish: 1600.4, start: 1600.3, threads: 3),
+                Self.failed(engine: "other", parameters: [Parameter("blocks", 64)], kind: .stopped, message: "budget"),
+            ]
+            let text = ConsoleReport.markdown(results.map { ($0, PoolRampWorkload()) }, engines: ["system", "mutex", "lockfree", "actor", "other"])
+            #expect(text.contains("| blocks | engine | finish (ms) | first start (ms) | engine threads | target | meets target | fixed pool (ms) | pool |"))
+            #expect(text.contains("| 64 | system | 1.05k | 1.05k | 5 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | ramps |"))
+            #expect(text.contains("| 64 | mutex | 140 | 90.0 | 60 | ≤ 150 ms, ≤ 68 threads | yes | 1.60k | ramps |"))
+            #expect(text.contains("| 64 | lockfree | 120 | 70.0 | 90 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | explodes |"))
+            #expect(text.contains("| 64 | actor | 1.60k | 1.60k | 3 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | starves |"))
+            #expect(text.contains("| 64 | other |  |  |  |  |  |  | stopped |"))
+            #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("meets target"))
+        }
+
         @Test("JSON: context, one entry per repetition, the four aggregates, the CV label, an error entry")
         func googleBenchmarkJSON() throws {
             let results = Self.sampleResults()
