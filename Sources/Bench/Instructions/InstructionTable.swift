@@ -7,7 +7,7 @@ public struct InstructionTable: Sendable, Codable, Equatable {
     /// The tool that counted, as it names itself (`valgrind-3.19.0`), with the options every run had.
     public let tool: String
     /// Whether every run had one CPU at `SCHED_FIFO` priority (`InstructionCounter.isolate`), which makes the counts
-    /// of paths with a hand-off between threads repeat; without it (not root) those may vary by 10% or more.
+    /// repeat; without it (not root), counts where threads hand work over or workers spin vary by several percent.
     public let realTime: Bool
     /// The engines, in the order of the table's columns.
     public let engines: [String]
@@ -60,8 +60,9 @@ public struct InstructionTable: Sendable, Codable, Equatable {
         text += realTime
             ? "Every run had one CPU at real-time priority, so each hand-off between threads went the same way in every "
                 + "run and the counts repeat (two runs agree within 1%): a change of a few percent is a change of the code. "
-            : "The runs could not have real-time priority (not root), so a path with a hand-off between threads (`actor`'s "
-                + "`sync`) may vary by 10% or more from run to run; the others repeat within 1%. "
+            : "The runs could not have real-time priority (not root), so where threads hand work over or a pool's "
+                + "workers spin, counts vary from run to run (here by up to 7%, and `actor`'s `sync` from 7,500 to 10,500): read "
+                + "them as estimates. "
         text += "A count says nothing of cache misses, contention or waiting: valgrind runs one thread at a time, so a "
             + "hand-off costs what the code executes, not what the hardware takes, and a system call counts only its "
             + "user-space instructions.\n\n"
