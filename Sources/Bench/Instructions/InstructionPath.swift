@@ -45,10 +45,10 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     }
 
     /// The larger operation count of the pair `arena instructions` runs by default (the smaller is half of it). The
-    /// difference between the two runs must dwarf what varies in a run's fixed part (a pool's workers spinning
-    /// before they park: up to 300,000 instructions), so the cheap paths take many operations; callgrind runs 30 to
-    /// 50 million instructions a second here, so the slowest run (`actor`'s `sync`, 10,000 instructions each) lasts
-    /// about 5 s.
+    /// difference between the two runs must dwarf what still varies in a run's fixed part (about 3,000 instructions
+    /// with the run pinned, a pool's workers spinning before they park), so the cheap paths take many operations:
+    /// at least 0.8 million instructions of difference, 0.4% at worst. Callgrind runs 30 to 50 million
+    /// instructions a second here, so the slowest run (`actor`'s `sync`, 10,000 instructions each) lasts about 5 s.
     public var defaultOperations: Int {
         switch self {
         case .sync: 20_000
