@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
         .target(
             name: "Bench",
-            dependencies: ["Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(
             name: "ArenaCLI",

@@ -5,10 +5,10 @@
 #   scripts/report.sh [--quick | --full] [--out DIR]
 #
 # --quick (the default) finishes within about 10 minutes on 2 cores; --full is the reference run (every size,
-# 5 repetitions, threads up to 16, conformance repeated 3 times). The run is built in DIR.partial and renamed to DIR
-# when complete, so DIR only ever holds a whole report. Exit 0 when every rule held and every point has a number,
-# 1 when something failed (the report is still written and says what), 64 on a usage error, 69 when a package is
-# missing and this is not root.
+# 5 repetitions, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
+# The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever holds a whole report. Exit 0
+# when every rule held and every point has a number, 1 when something failed (the report is still written and says
+# what), 64 on a usage error, 69 when a package is missing and this is not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,7 @@ while (($#)); do
         --full) mode=full ;;
         --out) (($# >= 2)) || usage; out=$2; shift ;;
         --out=*) out=${1#--out=} ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
     esac
     shift
@@ -64,13 +64,22 @@ floor_option=()
 [[ -s "$work/c-floor.json" ]] && floor_option=(--floor "$work/c-floor.json")
 "$arena" bench all "${bench_flags[@]}" --out "$work" "${floor_option[@]}" || status=1
 
+if [[ $mode == full ]]; then
+    # Instructions per operation of the single-threaded paths under callgrind: repeatable where the times above are
+    # not. Left out of --quick, which CI runs close to its time limit.
+    step "instructions per operation (callgrind)"
+    "$arena" instructions --out "$work" || status=1
+fi
+
 step "plots"
 "$arena" plot "$work" || status=1
 
 step "report.md"
+instructions_note=""
+if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`arena instructions\`"; fi
 "$arena" report "$work" \
     --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
-    --note "Conformance: \`arena conform ${conform_flags[*]}\`; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`."
+    --note "Conformance: \`arena conform ${conform_flags[*]}\`; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}."
 
 rm -rf "$out"
 mv "$work" "$out"

@@ -2,7 +2,8 @@ import ArgumentParser
 import Bench
 import Glibc
 
-/// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`).
+/// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`,
+/// `instructions.json`).
 /// Exit 0 when written, 64 on a usage error (nothing written).
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,7 +34,8 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(64)
         }
         let matrix = Files.read(conformance ?? directory + "/conformance.md")
-        let report = RunReport(folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes)
+        let report = RunReport(folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes,
+                               instructions: InstructionTable.read(directory + "/" + InstructionTable.jsonName))
         let path = directory + "/report.md"
         do { try Files.writeWhole(report.markdown(), to: path) } catch {
             writeError("arena: \(error)")

@@ -4,8 +4,8 @@ import Contenders
 ///
 /// Make one with `Contender(MyEngine())`. The initializer is inlinable, so the module that calls it (an executor
 /// author's executable, or this package for the built-ins) compiles each workload's trial for that engine type; the
-/// benchmarks then measure the engine, never the protocol's witness tables. A contender is a cheap value: it holds
-/// the engine handle and one closure.
+/// benchmarks then measure the engine, never the protocol's witness tables; the same holds for the single-threaded
+/// paths `arena instructions` counts. A contender is a cheap value: it holds the engine handle and two closures.
 public struct Contender: Sendable {
     /// The engine, as an existential: enough to name it, list its capabilities and run the conformance catalog.
     public let engine: any Engine
@@ -13,11 +13,17 @@ public struct Contender: Sendable {
     @usableFromInline
     let measuring: @Sendable (Point, any Workload, PointRunner) -> PointResult
 
+    @usableFromInline
+    let runningPath: @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void
+
     /// Enters `engine`, capturing its specialised measuring.
     @inlinable
     public init<E: Engine>(_ engine: E) {
         self.engine = engine
         measuring = { point, workload, runner in WorkloadCatalog.measure(point, of: workload, on: engine, with: runner) }
+        runningPath = { path, operations, deadline throws(WorkloadError) in
+            try path.run(operations: operations, on: engine, until: deadline)
+        }
     }
 
     /// The engine's registry name.
@@ -26,6 +32,13 @@ public struct Contender: Sendable {
     /// Measures `point` of `workload` on this engine in this process, through the trial compiled at registration.
     public func measure(_ point: Point, of workload: any Workload, with runner: PointRunner) -> PointResult {
         measuring(point, workload, runner)
+    }
+
+    /// Runs `path` with `operations` counted operations on this engine in this process, through the loop compiled at
+    /// registration (what `arena instructions` counts under callgrind). Costs the path's setup, warm-up and
+    /// operations; throws when the engine computed wrongly or a wait passed `deadline`.
+    public func run(_ path: InstructionPath, operations: Int, until deadline: Deadline) throws(WorkloadError) {
+        try runningPath(path, operations, deadline)
     }
 
     /// The engines this package builds, in the order reports list them (`system` first: it is the reference).

@@ -1,8 +1,10 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <linux/futex.h>
@@ -56,6 +58,24 @@ int clinux_futex_wake(uint32_t *word, int count) {
 int clinux_thread_id(void) { return (int)gettid(); }
 
 int clinux_is_main_thread(void) { return gettid() == getpid(); }
+
+int clinux_pin_thread(int cpu) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) { errno = EINVAL; return -1; }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
+int clinux_allowed_cpus(int *cpus, int capacity) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++) {
+        if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
+    }
+    return count;
+}
 
 void clinux_set_thread_name(const char *name) {
     char truncated[16];

@@ -1,5 +1,6 @@
 /// `report.md` of a results folder: the machine, the conformance matrix, one table per workload with each engine's
-/// ratio to `system`, the plots, and every point a reader should not trust at face value. `arena report` writes it;
+/// ratio to `system`, the plots, the instructions per operation, and every point a reader should not trust at face
+/// value. `arena report` writes it;
 /// `scripts/report.sh` runs everything that feeds it first.
 public struct RunReport: Sendable {
     /// The folder's results.
@@ -10,12 +11,16 @@ public struct RunReport: Sendable {
     public let plots: [String]
     /// How the run was made, one line each (commands, mode), shown under the title.
     public let provenance: [String]
+    /// The instructions per operation (`arena instructions`, the folder's `instructions.json`), when counted.
+    public let instructions: InstructionTable?
 
-    public init(folder: ResultsFolder, conformance: String?, plots: [String], provenance: [String]) {
+    public init(folder: ResultsFolder, conformance: String?, plots: [String], provenance: [String],
+                instructions: InstructionTable? = nil) {
         self.folder = folder
         self.conformance = conformance
         self.plots = plots
         self.provenance = provenance
+        self.instructions = instructions
     }
 
     /// The Markdown document.
@@ -64,7 +69,11 @@ public struct RunReport: Sendable {
             }
         }
 
-        text += "## Warnings\n\n"
+        text += "## Instructions per operation\n\n"
+        text += instructions?.markdownSection()
+            ?? "Not counted for this folder: `arena instructions --out DIR` counts them under valgrind (`scripts/report.sh "
+            + "--full` does; `--quick` skips them to keep within CI's time).\n"
+        text += "\n## Warnings\n\n"
         var warnings: [String] = []
         for entry in folder.workloads {
             for result in entry.results {

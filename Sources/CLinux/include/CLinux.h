@@ -1,5 +1,5 @@
-// Linux calls the Glibc module does not import (epoll, eventfd, pidfd, pipe sizes, thread names), wrapped in small
-// functions so Swift never handles the packed `struct epoll_event` or `_GNU_SOURCE` macros itself.
+// Linux calls the Glibc module does not import (epoll, eventfd, pidfd, pipe sizes, thread names, CPU affinity),
+// wrapped in small functions so Swift never handles the packed `struct epoll_event` or `_GNU_SOURCE` macros itself.
 #ifndef CLINUX_H
 #define CLINUX_H
 
@@ -38,6 +38,12 @@ int clinux_thread_id(void);
 void clinux_set_thread_name(const char *name);
 /// Whether the calling thread is the process's main thread (its thread id is the process id).
 int clinux_is_main_thread(void);
+/// sched_setaffinity(0, ...): the calling thread (and the children it starts) runs on CPU `cpu` only. 0, or -1 with
+/// errno.
+int clinux_pin_thread(int cpu);
+/// sched_getaffinity(0, ...): stores up to `capacity` CPUs the calling thread may run on, in order, and returns how
+/// many it stored, or -1 with errno.
+int clinux_allowed_cpus(int *cpus, int capacity);
 
 // libdispatch's hooks for a run loop that owns the main thread, exported for CoreFoundation's run loop (its
 // private.h): an eventfd that becomes readable when the main queue has work, and the call that drains the main queue

@@ -215,7 +215,7 @@ extension ArenaTests {
             }
         }
 
-        @Test("arena report writes report.md with the machine, the matrix, a table per workload, plots and warnings")
+        @Test("arena report writes report.md with the machine, the matrix, a table per workload, plots, instruction counts and warnings")
         func reportCommand() throws {
             let noisy = Sample.result(engine: "system", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
                                       threads: 2, perOperation: [100, 150, 60])
@@ -226,12 +226,20 @@ extension ArenaTests {
             try "| Rule | system |\n| --- | --- |\n| `once.exactly` | pass |\n".write(toFile: path + "/conformance.md", atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: path + "/plots", withIntermediateDirectories: true)
             for name in ["contention.png", "contention.svg"] { _ = FileManager.default.createFile(atPath: path + "/plots/" + name, contents: Data()) }
+            let withoutCounts = try ArenaExecutable.run(["report", path])
+            #expect(withoutCounts.status == 0, "\(withoutCounts.errors)")
+            #expect(try String(contentsOfFile: path + "/report.md", encoding: .utf8).contains("Not counted for this folder"))
+            let counts = InstructionTable(tool: "valgrind-3.19.0", realTime: true, engines: ["system"], paths: [.sync], warmUp: 100, counts: [
+                InstructionCount(engine: "system", path: .sync, lowOperations: 10, highOperations: 20, lowInstructions: 1000, highInstructions: 3000),
+            ])
+            try counts.json().write(toFile: path + "/instructions.json", atomically: true, encoding: .utf8)
             let run = try ArenaExecutable.run(["report", path, "--note", "made by a test"])
             #expect(run.status == 0, "\(run.errors)")
             let report = try String(contentsOfFile: path + "/report.md", encoding: .utf8)
             for expected in ["# DispatchArena report: test-host, 2026-11-22", "made by a test", "## Machine", "| CPUs | 2 at 2500 MHz |",
                              "## Conformance", "`once.exactly` | pass", "### contention", "| point | system | c-dispatch |",
                              "(×2.00)", "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
+                             "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
                              "## Warnings", "`contention/system/mode:sync/threads:2`: cv"] {
                 #expect(report.contains(expected), "report.md lacks \(expected)")
             }

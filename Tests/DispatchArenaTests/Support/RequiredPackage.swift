@@ -7,13 +7,24 @@ enum RequiredPackage: String {
     case gnuplot
     case compareScript = "Google Benchmark's compare.py"
     case sciPy = "SciPy"
+    case valgrind
+
+    /// The Debian package that provides it.
+    var debianPackage: String {
+        switch self {
+        case .gnuplot: "gnuplot-nox"
+        case .compareScript: "libbenchmark-tools"
+        case .sciPy: "python3-scipy"
+        case .valgrind: "valgrind"
+        }
+    }
 
     /// Whether it is installed here.
     var isInstalled: Bool {
         switch self {
-        case .gnuplot:
+        case .gnuplot, .valgrind:
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/gnuplot") }
+            return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(rawValue)") }
         case .compareScript:
             return FileManager.default.fileExists(atPath: "/usr/share/benchmark/compare.py")
         case .sciPy:
@@ -31,8 +42,9 @@ enum RequiredPackage: String {
     /// Whether it is installed; when it is not, records one issue naming the script that installs it.
     func require(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if isInstalled { return true }
-        Issue.record("\(rawValue) is not installed: run scripts/require-packages.sh (it installs gnuplot, compare.py and SciPy)",
-                     sourceLocation: sourceLocation)
+        let message = "\(rawValue) is not installed: install it with 'apt-get install \(debianPackage)', or run "
+            + "scripts/require-packages.sh as root (it installs gnuplot, compare.py, SciPy and valgrind)"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         return false
     }
 }

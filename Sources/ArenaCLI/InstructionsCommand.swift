@@ -1,0 +1,125 @@
+import ArgumentParser
+import Bench
+import Contenders
+import Glibc
+
+/// `arena instructions`: counts the instructions per operation of the single-threaded paths (`InstructionPath`) on
+/// engines under valgrind's callgrind, prints the table, and with `--out` writes `instructions.md` and
+/// `instructions.json` there. Exit 0 when every cell has a count, 1 when one has not, 64 on a usage error and 69
+/// when valgrind is missing (nothing written in either case).
+struct InstructionsCommand: LineupCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "instructions",
+        abstract: "Count instructions per operation of single-threaded paths under callgrind; write instructions.md and .json.")
+
+    @Option(name: .customLong("engine"), help: "An engine to count (repeatable; default: all).")
+    var engines: [String] = []
+
+    @Option(name: .customLong("path"), help: "A path to count (repeatable; default: all). Known: \(InstructionPath.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var paths: [InstructionPath] = []
+
+    @Option(help: "The larger operation count of each pair (the smaller is half); default: each path's own.")
+    var operations: Int?
+
+    @Option(help: "Children under callgrind at once (default: the number of CPUs; counts do not depend on it).")
+    var jobs: Int?
+
+    @Option(help: "A directory for instructions.md and instructions.json (created if needed); default: print only.")
+    var out: String?
+
+    @Flag(help: "No progress lines on standard error.")
+    var quiet = false
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, markdown, json
+    }
+
+    @Option(help: "What to print: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Format = .table
+
+    func validate() throws {
+        if let operations, operations < 2 { throw ValidationError("--operations must be at least 2, not \(operations)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
+        if let out, let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+    }
+
+    func run(on lineup: Lineup) throws {
+        try lineup.checkEngines(engines)
+        guard let valgrind = Callgrind.valgrind() else {
+            writeError("arena: \(Callgrind.installHint)")
+            throw ExitCode(69)
+        }
+        guard let executable = Self.executable() else {
+            writeError("arena: cannot find this program's own path in /proc/self/exe")
+            throw ExitCode.failure
+        }
+        let quiet = quiet
+        let counter = InstructionCounter(
+            valgrind: valgrind, executable: executable, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        ) { engine, path, operations in
+            ["instructions-child", "--engine", engine, "--path", path.rawValue, "--operations", "\(operations)"]
+        }
+        let table = counter.count(
+            engines: lineup.chosen(engines).map(\.name), paths: paths.isEmpty ? InstructionPath.allCases : paths,
+            operations: operations, tool: Callgrind.version(of: valgrind) ?? "valgrind"
+        ) { done, total, line in
+            if !quiet { writeError("[\(done)/\(total)] \(line)") }
+        }
+        switch format {
+        case .table: print(table.text(), terminator: "")
+        case .markdown: print(table.markdownSection(), terminator: "")
+        case .json: print(table.json(), terminator: "")
+        }
+        if let out {
+            do {
+                try Files.makeDirectories(out)
+                try Files.writeWhole(table.json(), to: out + "/" + InstructionTable.jsonName)
+                try Files.writeWhole(table.markdownDocument(), to: out + "/" + InstructionTable.markdownName)
+            } catch {
+                writeError("arena: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        if !table.failures.isEmpty { throw ExitCode.failure }
+    }
+
+    /// This program's path, which valgrind must be given: `/proc/self/exe` would name valgrind itself in the child.
+    static func executable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// The hidden child of `arena instructions`: runs one path on one engine in this process, which the parent runs
+/// under callgrind. Exit 0 when the path's answer was right, 1 with one line on standard error otherwise.
+struct InstructionsChildCommand: LineupCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "instructions-child", abstract: "Run one path on one engine in this process (used by 'arena instructions').",
+        shouldDisplay: false)
+
+    @Option var engine: String
+    @Option var path: InstructionPath
+    @Option var operations: Int
+
+    func validate() throws {
+        if operations < 0 { throw ValidationError("--operations must not be negative, not \(operations)") }
+    }
+
+    func run(on lineup: Lineup) throws {
+        try lineup.checkEngines([engine])
+        do {
+            // Generous: under callgrind the slowest path runs some seconds; the parent stops a child that hangs.
+            try lineup.contender(named: engine)!.run(path, operations: operations, until: .now() + .seconds(600))
+        } catch {
+            writeError("arena: \(path.rawValue) on \(engine): \(error)")
+            _exit(1)
+        }
+        // At once: the engine's threads need no teardown, and whatever one would cost is the same in both runs.
+        _exit(0)
+    }
+}
+
+// The path names of `--path` are the enumeration's raw values; an unknown one is a usage error naming the known ones.
+extension InstructionPath: ExpressibleByArgument {}
