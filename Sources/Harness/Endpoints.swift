@@ -1,16 +1,6 @@
 import Contenders
 import Glibc
 
-/// A system call that failed: its name and errno.
-public struct SystemCallError: Error, Sendable, CustomStringConvertible {
-    public let call: String
-    public let number: Int32
-
-    public init(_ call: String, _ number: Int32) { (self.call, self.number) = (call, number) }
-
-    public var description: String { "\(call) failed: errno \(number)" }
-}
-
 /// Pipes and TCP sockets on 127.0.0.1 for the I/O rules and workloads: loopback only (port 0: the kernel picks), all
 /// close-on-exec, every blocking socket call bounded by a deadline (`SO_RCVTIMEO`, `SO_SNDTIMEO`). Each call is a
 /// handful of system calls; none blocks past its deadline.

@@ -40,6 +40,9 @@ public struct InstructionCount: Sendable, Codable, Equatable {
         return Double(high - low) / Double(highOperations - lowOperations)
     }
 
+    /// Why there is no count, in words: the failed run's reason, else the one impossible case `perOperation` refuses.
+    public var reasonForNoCount: String { failure ?? "the larger run executed fewer instructions" }
+
     enum CodingKeys: String, CodingKey {
         case engine, path, failure
         case lowOperations = "low_operations"

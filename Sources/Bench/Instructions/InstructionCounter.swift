@@ -54,14 +54,10 @@ public struct InstructionCounter: Sendable {
             InstructionTable(tool: tool, realTime: false, engines: engines, paths: paths, warmUp: InstructionPath.warmUp,
                              counts: Self.failed(runs.map { ($0.engine, $0.path, $0.operations) }, reason))
         }
-        guard let directory = Self.temporaryDirectory() else {
-            return unmeasured("cannot create a temporary directory: errno \(errno)")
-        }
-        let program = directory + "/" + (executable.split(separator: "/").last.map(String.init) ?? "arena")
-        defer {
-            unlink(program)
-            rmdir(directory)
-        }
+        let scratch: ScratchDirectory
+        do { scratch = try ScratchDirectory("instructions") } catch { return unmeasured(error.description) }
+        let program = scratch.file(executable.split(separator: "/").last.map(String.init) ?? "arena")
+        defer { scratch.remove() }
         if let failure = Callgrind.copyWithoutDebugInfo(executable, to: program) { return unmeasured(failure.description) }
         let outcomes = Locked([Int: Result<UInt64, CallgrindFailure>]())
         let next = Locked(0)
@@ -131,13 +127,6 @@ public struct InstructionCounter: Sendable {
         var cpus = [Int32](repeating: 0, count: 1024)
         let count = clinux_allowed_cpus(&cpus, Int32(cpus.count))
         return count > 0 ? cpus[0..<Int(count)].map(Int.init) : []
-    }
-
-    /// A new private directory under /tmp for the program's copy, or `nil`.
-    static func temporaryDirectory() -> String? {
-        var template = Array("/tmp/arena-instructions-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A count for every run pair of `runs` that says `reason`.

@@ -88,7 +88,7 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     static func asyncDrain<E: Engine>(_ warmUp: Int, _ operations: Int, on engine: E,
                                       until deadline: Deadline) throws(WorkloadError) {
         let queue = engine.makeQueue(label: "instructions.async-drain", kind: .serial)
-        let ran = SerialCount()
+        let ran = SharedCounter()
         // One closure, made once: the count holds no allocation of the path's own per block.
         let block: @Sendable () -> Void = { ran.value &+= 1 }
         for batch in [warmUp, operations] {
@@ -151,13 +151,6 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         // The cancel handler runs after the last event handler call, and the latch orders this read after it.
         try WorkloadError.check("the data summed over handler calls", tally.sum, expected: warmUp + operations)
     }
-}
-
-/// A count that only the blocks of one serial queue write: they never overlap, so a plain field suffices, and a
-/// latch the last block opens orders the final value before the reader.
-@usableFromInline final class SerialCount: @unchecked Sendable {
-    @usableFromInline var value = 0
-    @inlinable init() {}
 }
 
 /// The data a source's handler saw, summed; opens `arrived` once the sum reaches `expected`. Only the handler

@@ -74,7 +74,7 @@ public struct InstructionTable: Sendable, Codable, Equatable {
                 + engines.map { cell(path, $0) }.joined(separator: " | ") + " |\n"
         }
         if !failures.isEmpty {
-            text += "\nNo count:\n\n" + failures.map { "- `\($0.path.rawValue)` on `\($0.engine)`: \($0.failure ?? "the larger run executed fewer instructions")" }
+            text += "\nNo count:\n\n" + failures.map { "- `\($0.path.rawValue)` on `\($0.engine)`: \($0.reasonForNoCount)" }
                 .joined(separator: "\n") + "\n"
         }
         return text
@@ -88,7 +88,7 @@ public struct InstructionTable: Sendable, Codable, Equatable {
         let rows = [["path"] + engines] + paths.map { path in [path.rawValue] + engines.map { cell(path, $0) } }
         var text = TextTable.lines(rows, leftAligned: [0]).joined(separator: "\n") + "\n"
         for failure in failures {
-            text += "\(failure.path.rawValue) on \(failure.engine): \(failure.failure ?? "the larger run executed fewer instructions")\n"
+            text += "\(failure.path.rawValue) on \(failure.engine): \(failure.reasonForNoCount)\n"
         }
         return text
     }

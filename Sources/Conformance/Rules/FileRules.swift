@@ -11,21 +11,8 @@ enum FileRules: RuleFamily {
     ]
 }
 
-/// A fresh directory under /tmp, removed with everything in it by `remove()` (every rule calls it in a `defer`).
-struct ScratchDirectory {
-    let path: String
-
-    init(_ name: String) throws {
-        var template = Array("/tmp/arena-\(name)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RuleFailure("mkdtemp failed: errno \(errno)")
-        }
-        path = String(cString: made)
-    }
-
-    /// The path of `name` inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
+/// Files for the file rules (a failure to make the directory fails the rule with the system call's error).
+extension ScratchDirectory {
     /// Creates (or truncates) `name` holding `bytes` bytes.
     @discardableResult
     func create(_ name: String, bytes: Int = 1) throws -> String {
@@ -38,20 +25,6 @@ struct ScratchDirectory {
             throw RuleFailure("cannot write \(path): errno \(errno)")
         }
         return path
-    }
-
-    /// Removes the directory and its entries (the rules make no subdirectories).
-    func remove() {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != "." && name != ".." { unlink(file(name)) }
-            }
-            closedir(directory)
-        }
-        rmdir(path)
     }
 }
 

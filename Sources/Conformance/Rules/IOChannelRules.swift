@@ -316,9 +316,9 @@ enum IORandomAccess: BehaviourRule {
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
-        let directory = try Descriptors.temporaryDirectory("io-random")
-        defer { Descriptors.removeTree(directory) }
-        let descriptor = open("\(directory)/file", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let scratch = try ScratchDirectory("io-random")
+        defer { scratch.remove() }
+        let descriptor = open(scratch.file("file"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw RuleFailure("open failed: errno \(errno)") }
         let header = [UInt8](repeating: 0x48, count: 10)
         try Descriptors.writeAll(descriptor, header)  // the position is now 10: offsets count from there
@@ -367,10 +367,10 @@ enum IOPathLazy: BehaviourRule {
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
-        let directory = try Descriptors.temporaryDirectory("io-path")
-        defer { Descriptors.removeTree(directory) }
+        let scratch = try ScratchDirectory("io-path")
+        defer { scratch.remove() }
         let queue = engine.makeQueue(label: "arena.io.path-lazy")
-        let path = "\(directory)/created"
+        let path = scratch.file("created")
         let cleanup = CleanupRecord(closing: -1)
         let channel = engine.makeIOChannel(label: "arena.io.path-lazy", kind: .stream, path: path,
                                            flags: O_WRONLY | O_CREAT, mode: 0o600, queue: queue, cleanup: cleanup.handler)
@@ -390,7 +390,7 @@ enum IOPathLazy: BehaviourRule {
         try expect(written == bytes, "the file holds \(written.count) of the 300 bytes written through its path channel")
 
         let missingCleanup = CleanupRecord(closing: -1)
-        let missing = engine.makeIOChannel(label: "arena.io.path-lazy.missing", kind: .stream, path: "\(directory)/missing",
+        let missing = engine.makeIOChannel(label: "arena.io.path-lazy.missing", kind: .stream, path: scratch.file("missing"),
                                            flags: O_RDONLY, mode: 0, queue: queue, cleanup: missingCleanup.handler)
         defer { missing.close(stop: true) }
         let failed = IOLog<E.Data>("the read of a missing file")
@@ -409,9 +409,9 @@ enum IOBarrier: BehaviourRule {
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
-        let directory = try Descriptors.temporaryDirectory("io-barrier")
-        defer { Descriptors.removeTree(directory) }
-        let descriptor = open("\(directory)/file", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let scratch = try ScratchDirectory("io-barrier")
+        defer { scratch.remove() }
+        let descriptor = open(scratch.file("file"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw RuleFailure("open failed: errno \(errno)") }
         let (channel, queue, cleanup) = IOChannelRules.channel(engine, "arena.io.barrier", kind: .randomAccess, over: descriptor)
         defer { channel.close(stop: true) }

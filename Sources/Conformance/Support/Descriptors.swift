@@ -2,7 +2,7 @@ import Contenders
 import Glibc
 import Harness
 
-/// Descriptors for the channel rules: blocking pipes, socket pairs, temporary files and loopback sockets, all
+/// Descriptors for the channel rules: blocking pipes, socket pairs and loopback sockets, all
 /// close-on-exec. Every blocking call a check makes on them has a deadline (`SO_RCVTIMEO`, or a poll).
 public enum Descriptors {
     /// A new pipe, both ends blocking.
@@ -17,27 +17,6 @@ public enum Descriptors {
             throw RuleFailure("socketpair failed: errno \(errno)")
         }
         return (ends[0], ends[1])
-    }
-
-    /// A new, empty directory under /tmp; the caller removes it with `removeTree`.
-    public static func temporaryDirectory(_ name: String) throws -> String {
-        var template = Array("/tmp/arena-\(name)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RuleFailure("mkdtemp failed: errno \(errno)")
-        }
-        return String(cString: made)
-    }
-
-    /// Removes the files directly inside `directory`, then the directory.
-    public static func removeTree(_ directory: String) {
-        if let listing = opendir(directory) {
-            while let entry = readdir(listing) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink("\(directory)/\(name)") }
-            }
-            closedir(listing)
-        }
-        rmdir(directory)
     }
 
     /// Writes all of `bytes` to a blocking descriptor. A socket whose peer is gone fails with EPIPE rather than
