@@ -18,8 +18,8 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     /// keeps the worker from racing the submitter, so no operation pays for a wake-up; the batch's one wake-up and
     /// the final hand-off are the same in both runs and cancel.
     case asyncDrain = "async-drain"
-    /// One iteration of an `apply` with an empty body: the per-iteration cost (index hand-out and the call). The
-    /// per-apply cost (starting helpers, the final wait) is the same in both runs and cancels.
+    /// One iteration of an `apply` whose body is one opaque call (`opaque`): the per-iteration cost (index hand-out,
+    /// the call). The per-apply cost (starting helpers, the final wait) is the same in both runs and cancels.
     case apply
     /// `enter` then `leave` on a group with no waiter and no notification, empty before each pair, so every `leave`
     /// takes the path to empty.
@@ -38,7 +38,7 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         switch self {
         case .sync: "one sync of an empty block (serial queue, one caller)"
         case .asyncDrain: "one async of an empty block and its run (suspended serial queue, then drained)"
-        case .apply: "one apply iteration (empty body)"
+        case .apply: "one apply iteration (body: one opaque call)"
         case .groupEnterLeave: "one group enter and leave"
         case .sourceMerge: "one merge into an add source (handler queue suspended: coalesced)"
         }
@@ -47,13 +47,15 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     /// The larger operation count of the pair `arena instructions` runs by default (the smaller is half of it). The
     /// difference between the two runs must dwarf what still varies in a run's fixed part (about 3,000 instructions
     /// with the run pinned, a pool's workers spinning before they park), so the cheap paths take many operations:
-    /// at least 0.8 million instructions of difference, 0.4% at worst. Callgrind runs 30 to 50 million
-    /// instructions a second here, so the slowest run (`actor`'s `sync`, 10,000 instructions each) lasts about 5 s.
+    /// at least 0.8 million instructions of difference, 0.4% at worst. `apply` takes more: its pool's workers may
+    /// spin for work beside the caller, which once in about ten runs added 280,000 instructions to one of 400,000
+    /// iterations (mutex: 33.4 instead of 32.0 per iteration), so it runs 2 million. Callgrind runs 30 to 50 million
+    /// instructions a second here, so the slowest run (`actor`'s `sync`, 3,000 instructions each) lasts about 2 s.
     public var defaultOperations: Int {
         switch self {
         case .sync: 20_000
         case .asyncDrain: 10_000
-        case .apply: 400_000
+        case .apply: 2_000_000
         case .groupEnterLeave: 40_000
         case .sourceMerge: 40_000
         }
@@ -108,9 +110,17 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     @inlinable
     static func apply<E: Engine>(_ warmUp: Int, _ operations: Int, on engine: E) {
         // No check of the indices: counting them would add the check's instructions to every iteration, and the
-        // catalog's apply rules check that every index runs once.
-        engine.apply(iterations: warmUp) { _ in }
-        engine.apply(iterations: operations) { _ in }
+        // catalog's apply rules check that every index runs once. The body is one call the compiler must keep: an
+        // engine that inlines the body into its caller's loop (lockfree) would otherwise delete the caller's share
+        // of the iterations, and the count would depend on how the iterations split between caller and helpers.
+        engine.apply(iterations: warmUp) { InstructionPath.opaque($0) }
+        engine.apply(iterations: operations) { InstructionPath.opaque($0) }
+    }
+
+    /// A body the optimizer cannot remove (never inlined, and it may trap), costing a call and a comparison.
+    @inline(never) @usableFromInline
+    static func opaque(_ index: Int) {
+        if index < 0 { fatalError("apply passed a negative index \(index)") }
     }
 
     @inlinable
