@@ -78,6 +78,12 @@ final class InjectionQueue: @unchecked Sendable {
         }
     }
 
+    /// How many jobs are queued (a snapshot, for the starvation watch).
+    var count: Int {
+        let start = dequeuePosition.atomic.pointee.load(ordering: .relaxed)
+        return max(0, enqueuePosition.atomic.pointee.load(ordering: .relaxed) &- start)
+    }
+
     /// Whether nothing is queued (a snapshot).
     var isEmpty: Bool {
         enqueuePosition.atomic.pointee.load(ordering: .acquiring) == dequeuePosition.atomic.pointee.load(ordering: .acquiring)

@@ -78,6 +78,13 @@ final class LocalRunQueue: @unchecked Sendable {
         }
     }
 
+    /// How many jobs wait (a snapshot, for the starvation watch).
+    var count: Int {
+        let start = head.atomic.pointee.load(ordering: .relaxed)
+        let end = tail.atomic.pointee.load(ordering: .relaxed)
+        return Int(Swift.min(end &- start, Self.capacity))
+    }
+
     /// Whether the queue looks empty (a snapshot).
     var isEmpty: Bool { head.atomic.pointee.load(ordering: .acquiring) == tail.atomic.pointee.load(ordering: .acquiring) }
 }

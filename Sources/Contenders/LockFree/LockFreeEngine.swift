@@ -5,14 +5,17 @@
 /// ## Algorithms, and where they come from
 /// - Queues (`LockFreeQueue`): Dmitry Vyukov's intrusive MPSC queue (1024cores.net) per queue, and a 64-bit state
 ///   word (jobs reserved, scheduled, inactive, suspend count) that elects exactly one drainer; libdispatch's design of
-///   a queue that schedules itself on its target when it goes from idle to non-empty. Concurrent queues: a dispatcher
-///   fans blocks out to the target and a width word (running, barrier running/waiting, pending barriers) makes
-///   barriers run alone.
+///   a queue that schedules itself on its target when it goes from idle to non-empty. Concurrent queues: a width word
+///   (running, barrier running/waiting, pending barriers) makes barriers run alone; a block submitted with nothing
+///   waiting takes a running slot and goes straight to the target, otherwise a dispatcher fans blocks out in order.
+/// - Jobs (`LockFreeJobSpares`): reused through per-thread lists and a shared stack of batches that only pushes and
+///   takes everything at once (a Treiber stack without ABA), so a warm `async` and its run allocate nothing.
 /// - sync: run on the caller's thread when one CAS per link takes the queue and its target chain (as libdispatch's
 ///   `dispatch_sync` fast path); otherwise park a waiter in the FIFO and sleep on a futex.
 /// - Pool (`LockFreeWorkerPool`): Tokio's scheduler (Carl Lerche, 2019): per-worker FIFO run queues with steal-half,
 ///   a global injection queue (Vyukov's bounded MPMC queue), brief spinning with a searching count, then parking on a
-///   futex (Ulrich Drepper, "Futexes Are Tricky"). Blocked workers are compensated as libdispatch does on Linux.
+///   futex (Ulrich Drepper, "Futexes Are Tricky"). Blocked workers are compensated as libdispatch does on Linux, and
+///   a watch adds threads for blocking work it cannot see, doubling the grant while the starvation lasts.
 /// - Groups, work items, once: atomic counters and state words with futex waits; notification lists are Treiber
 ///   stacks popped whole. Semaphores: libdispatch's value-and-wakeups algorithm with a futex.
 /// - apply: an atomic cursor handing out shrinking chunks; the caller takes part.
@@ -30,7 +33,8 @@
 /// Jobs are reference counted and travel as +1 `Unmanaged` references: a push hands the reference to the container,
 /// a pop takes it back, so a job is freed only when nothing holds it. Vyukov's MPSC needs no more: a producer touches
 /// the node it replaced only to link it, and the consumer frees a node only after seeing that link. The MPMC ring and
-/// the run queues hold no memory of their own to reclaim. A scheduled queue holds one retain on itself (taken with
+/// the run queues hold no memory of their own to reclaim. A finished job is kept for reuse only when its reference is
+/// the last (`isKnownUniquelyReferenced`); its work is dropped first, as freeing it would. A scheduled queue holds one retain on itself (taken with
 /// the `scheduled` bit, released with it), so its unowned doorbell job never outlives it.
 ///
 /// ## Locks, all off the hot paths

@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// - Serial: the drainer runs jobs in order, a batch at a time, then rings the doorbell again behind the target's
 ///   other work.
-/// - Concurrent: the drainer is a dispatcher. It takes jobs in order and fans each out as a job of its own to the
-///   target, counting it in `width`; a barrier waits until `width` has none running (the last one to finish rings
+/// - Concurrent: a block submitted while nothing is reserved and no barrier is running, waiting or pending takes a
+///   running slot in `width` (as an inline sync does) and goes straight to the target. Otherwise the drainer is a
+///   dispatcher. It takes jobs in order and fans each out as a job of its own to the target, counting it in `width`; a barrier waits until `width` has none running (the last one to finish rings
 ///   the doorbell again) and runs alone in the dispatcher.
 ///
 /// Ownership: a queue with `scheduled` set by a producer or drainer is kept alive by one retain taken when the bit is
@@ -89,13 +90,18 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     // MARK: Submission
 
     public func async(_ block: @escaping @Sendable () -> Void) {
-        if isGlobal { return fanOut(LockFreeJob(.fanned(self, block))) }
-        enqueue(LockFreeJob(.block(block)))
+        if isGlobal { return fanOut(LockFreeJob.make(.fanned(self, block))) }
+        if kind == .concurrent && Self.count(state.atomic.pointee.load(ordering: .relaxed)) == 0 && take(alone: false) {
+            // Nothing waits before this block and it holds a running slot, so no barrier can start before it ends:
+            // it goes where the dispatcher would send it, without the hop through the dispatcher.
+            return fanOut(LockFreeJob.make(.fanned(self, block)))
+        }
+        enqueue(LockFreeJob.make(.block(block)))
     }
 
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
         if isGlobal { return async(block) }
-        enqueue(LockFreeJob(.barrier(block)))
+        enqueue(LockFreeJob.make(.barrier(block)))
     }
 
     /// A barrier item is a barrier here (on the global queue `barrierAsync` is plain, as in libdispatch).
@@ -187,13 +193,14 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
             let current = state.atomic.pointee.load(ordering: .acquiring)
             guard Self.count(current) > 0 && isRunnable(current) else { return relinquish() }
             guard budget > 0 else { return ringDoorbell() }  // yield, keeping `scheduled`
-            let job = jobs.popReserved()
+            var job = jobs.popReserved()
             state.atomic.pointee.subtract(Self.countOne, ordering: .relaxed)
             if case .retarget(let newTarget) = job.work {
                 target = newTarget  // between two blocks; the next ring goes to the new target
                 return relinquish()
             }
             run(job)
+            context.spares.recycle(job)
             budget -= 1
         }
     }

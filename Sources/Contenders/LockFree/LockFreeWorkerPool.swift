@@ -33,8 +33,9 @@ final class LockFreeWorker: @unchecked Sendable {
 ///   wake-up is lost; the pusher claims a parked worker by clearing its bit and wakes exactly that one.
 /// - Width = active CPUs of runnable workers. A worker blocking inside the engine says so and, if work is waiting,
 ///   a parked worker is woken or a thread started. Blocking the engine cannot see is caught by a watch that, while
-///   work waits with no worker parked, reads the workers' kernel states every 10 ms and starts a thread when fewer
-///   than `width` run. At most 64 threads (the bitmask); threads beyond the width retire after 1 s asleep.
+///   work waits with no worker parked, reads the workers' kernel states every 10 ms and starts threads when fewer
+///   than `width` run: the missing ones, and twice as many as last time while the starvation lasts, never more
+///   than the jobs waiting (`PoolGrowth`). At most 64 threads (the bitmask); threads beyond the width retire after 1 s asleep.
 ///
 /// Locks: `growth` (a pthread mutex, in `PoolGrowth.swift`) is taken only to start, retire and join threads.
 final class LockFreeWorkerPool: @unchecked Sendable {
@@ -134,6 +135,17 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         return false
     }
 
+    /// How many jobs wait in the pool's queues (a snapshot, for the starvation watch).
+    var queuedJobs: Int {
+        var total = injection.count
+        var present = occupied.atomic.pointee.load(ordering: .relaxed)
+        while present != 0 {
+            total += workers[present.trailingZeroBitCount].local.count
+            present &= present - 1
+        }
+        return total
+    }
+
     // MARK: Workers
 
     /// A worker's life, on the thread that occupies slot `worker`.
@@ -144,15 +156,15 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         defer { context.worker = nil }
         while !stopping.load(ordering: .relaxed) {
             if let job = findWork(worker) {
-                run(job)
+                run(job, context)
                 continue
             }
             if let job = spin(worker) {
-                run(job)
+                run(job, context)
                 continue
             }
             if let job = park(worker) {
-                run(job)
+                run(job, context)
                 continue
             }
             if growth.retireIfIdleAndExtra(worker, in: self) { return }
@@ -160,14 +172,16 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         occupied.atomic.pointee.bitwiseAnd(~worker.bit, ordering: .relaxed)  // stopping: the slot empties
     }
 
-    private func run(_ pointer: UnsafeMutableRawPointer) {
-        let job = LockFreeJob.take(pointer)
+    /// Runs a job from the pool; a block's job is kept for reuse (a doorbell belongs to its queue).
+    private func run(_ pointer: UnsafeMutableRawPointer, _ context: LockFreeThreadContext) {
+        var job = LockFreeJob.take(pointer)
         switch job.work {
-        case .drain(let queue): queue.takeUnretainedValue().runDoorbell()
+        case .drain(let queue): return queue.takeUnretainedValue().runDoorbell()
         case .fanned(let queue, let block): queue.runFanned(block)
         case .task(let task): task()
         default: preconditionFailure("lock-free engine: a queue's own job reached the pool")
         }
+        context.spares.recycle(job)
     }
 
     /// Own queue, then the injection queue, then half of someone else's.
