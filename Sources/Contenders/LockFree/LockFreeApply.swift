@@ -1,7 +1,8 @@
+import CLinux
 import Synchronization
 
 /// apply: the caller and up to `width - 1` pool workers claim chunks of indices from an atomic cursor until none are
-/// left; the caller then waits (futex) for chunks still running elsewhere. Chunks are adaptive: the first claims are
+/// left; the caller then waits (looking, then on a futex) for chunks still running elsewhere. Chunks are adaptive: the first claims are
 /// large (a quarter of an even share each), later ones shrink to balance uneven iterations. The caller always takes
 /// part, so apply finishes when every worker is busy, and a nested apply runs on its caller.
 ///
@@ -15,7 +16,7 @@ final class LockFreeApply: @unchecked Sendable {
     @usableFromInline let workers: Int
     @usableFromInline let cursor = PaddedAtomic<Int>(0)
     @usableFromInline let completed = PaddedAtomic<Int>(0)
-    private let finished = FutexWord(0)
+    private let finished = FutexWord(LockFreeApply.waiting)
     /// The caller's body, borrowed for the helpers; they reach it only between a successful claim and that chunk's
     /// completion, both before the caller stops waiting and clears it.
     private var body: (@Sendable (Int) -> Void)?
@@ -64,21 +65,33 @@ final class LockFreeApply: @unchecked Sendable {
                 let body = self.body!
                 for index in chunk { body(index) }
             }
-            if completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing).newValue == iterations {
-                finished.word.pointee.store(1, ordering: .releasing)
-                finished.wakeAll()
+            if completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing).newValue == iterations,
+               finished.word.pointee.exchange(Self.done, ordering: .acquiringAndReleasing) == Self.sleeping {
+                finished.wake()
             }
         }
     }
 
-    /// Waits until every chunk claimed elsewhere completed, then takes the borrowed body back.
+    /// `finished`: the caller waits, sleeps, or may go.
+    static let waiting: UInt32 = 0, done: UInt32 = 1, sleeping: UInt32 = 2
+    /// How many times the caller looks before it sleeps (about 10 µs with the pauses): a helper's last chunk is
+    /// short when the iterations are (the chunks shrink toward the end), and a futex sleep and wake-up cost the
+    /// caller several microseconds, more than a small apply's whole work.
+    static let spins = 400
+
+    /// Waits until every chunk claimed elsewhere completed, then takes the borrowed body back. Looks for a while
+    /// before it sleeps; the helper finishing the last chunk makes the wake-up call only for a caller that sleeps.
     @usableFromInline
     func waitForHelpers() {
-        if completed.atomic.pointee.load(ordering: .acquiring) != iterations {
-            LockFreeThreadContext.blocking {
-                while finished.word.pointee.load(ordering: .acquiring) == 0 { finished.wait(whileEqualTo: 0) }
-            }
+        defer { body = nil }
+        for _ in 0..<Self.spins {
+            if completed.atomic.pointee.load(ordering: .acquiring) == iterations { return }
+            clinux_cpu_relax()
         }
-        body = nil
+        LockFreeThreadContext.blocking {
+            guard finished.word.pointee.compareExchange(
+                expected: Self.waiting, desired: Self.sleeping, ordering: .acquiringAndReleasing).exchanged else { return }
+            while finished.word.pointee.load(ordering: .acquiring) != Self.done { finished.wait(whileEqualTo: Self.sleeping) }
+        }
     }
 }
