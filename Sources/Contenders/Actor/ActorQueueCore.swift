@@ -4,8 +4,9 @@
 /// mailbox and lets the loop end, instead of the loop keeping the queue alive.
 ///
 /// - Serial: each block runs synchronously inside the actor, one at a time.
-/// - Concurrent: non-barrier blocks run as child tasks of a task group the loop owns; a barrier waits for the
-///   running count to reach zero and runs inside the actor, alone.
+/// - Concurrent: non-barrier blocks run on child tasks of a task group the loop owns, at most one per thread of
+///   the pool, each running ready blocks in order (`ActorRunners`); a barrier waits for the running count to reach
+///   zero and runs inside the actor, alone.
 /// - With a target: the queue runs nothing itself. It hands each block to its target as a forwarded job and, if
 ///   serial, awaits it before the next; the target runs it as one of its own blocks, so a chain is as wide as its
 ///   narrowest link.
@@ -60,6 +61,7 @@ actor ActorQueueCore {
     }
 
     private func drainConcurrent(_ mailbox: ActorMailbox<ActorMail>) async {
+        let runners = ActorRunners(width: ActorEngine.poolWidth)
         await withDiscardingTaskGroup { group in
             while let mail = await mailbox.next() {
                 await control.waitUntilRunnable()
@@ -77,10 +79,15 @@ actor ActorQueueCore {
                 control.blockStarted()
                 if let target = control.currentTarget {
                     target.post(.forwarded(forwarded(mail, done: { [control] in control.blockFinished() })))
-                } else {
+                } else if runners.hand(mail) {
                     group.addTask { [self] in
-                        Self.run(mail, in: self)
-                        control.blockFinished()
+                        var ran = 0
+                        while let next = runners.next() {
+                            Self.run(next, in: self)
+                            control.blockFinished()
+                            ran += 1
+                            if ran % ActorRunners.batch == 0 { await Task.yield() }
+                        }
                     }
                 }
             }
