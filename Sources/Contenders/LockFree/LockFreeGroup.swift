@@ -16,12 +16,10 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
 
     init(label: String) { self.label = label }
 
+    /// The job carries the group (`LockFreeJob.group`), so no closure is made around the block.
     public func async(on queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
         outstanding.word.pointee.add(1, ordering: .relaxed)
-        queue.async { [self] in
-            block()
-            finishOne()
-        }
+        queue.async(block, in: self)
     }
 
     public func enter() {
@@ -36,7 +34,8 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
         finishOne()
     }
 
-    private func finishOne() {
+    /// One piece of work finished (a leave, or a block submitted in the group ran).
+    func finishOne() {
         guard outstanding.word.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         // Take this round's notifications before waking the waiters, as libdispatch does: a woken waiter may start the

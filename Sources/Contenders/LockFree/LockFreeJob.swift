@@ -30,6 +30,9 @@ final class LockFreeJob: @unchecked Sendable {
     /// Written by the job's owner only (see above): unchecked, as the runtime's exclusivity check costs about 50
     /// instructions an access (callgrind) on the path of every block.
     @exclusivity(unchecked) var work: Work
+    /// The group a block was submitted in (`LockFreeGroup.async(on:)`): whoever runs the block leaves it after. Kept
+    /// here rather than in a closure around the block, which would be an allocation per block.
+    @exclusivity(unchecked) var group: LockFreeGroup?
     /// The MPSC link.
     let next = Atomic<UnsafeMutableRawPointer?>(nil)
 
@@ -37,7 +40,11 @@ final class LockFreeJob: @unchecked Sendable {
 
     /// A job for `work`, reused from the calling thread's spares when it has one (`LockFreeJobSpares`).
     @inline(__always)
-    static func make(_ work: consuming Work) -> LockFreeJob { LockFreeThreadContext.current.spares.make(work) }
+    static func make(_ work: consuming Work, in group: LockFreeGroup? = nil) -> LockFreeJob {
+        let job = LockFreeThreadContext.current.spares.make(work)
+        job.group = group
+        return job
+    }
 
     /// Whether the job must run alone on a concurrent queue.
     var isBarrier: Bool {

@@ -48,6 +48,7 @@ struct LockFreeJobSpares: ~Copyable {
     mutating func recycle(_ job: consuming LockFreeJob) {
         guard isKnownUniquelyReferenced(&job) else { return }
         job.work = .stub
+        job.group = nil
         give(Unmanaged.passRetained(job).toOpaque())
     }
 

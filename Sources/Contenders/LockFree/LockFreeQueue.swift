@@ -89,14 +89,18 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
 
     // MARK: Submission
 
-    public func async(_ block: @escaping @Sendable () -> Void) {
-        if isGlobal { return fanOut(LockFreeJob.make(.fanned(self, block))) }
+    public func async(_ block: @escaping @Sendable () -> Void) { async(block, in: nil) }
+
+    /// async, the block counted in `group` (which it leaves once it ran) when there is one.
+    @inline(__always)
+    func async(_ block: @escaping @Sendable () -> Void, in group: LockFreeGroup?) {
+        if isGlobal { return fanOut(LockFreeJob.make(.fanned(self, block), in: group)) }
         if kind == .concurrent && Self.count(state.atomic.pointee.load(ordering: .relaxed)) == 0 && take(alone: false) {
             // Nothing waits before this block and it holds a running slot, so no barrier can start before it ends:
             // it goes where the dispatcher would send it, without the hop through the dispatcher.
-            return fanOut(LockFreeJob.make(.fanned(self, block)))
+            return fanOut(LockFreeJob.make(.fanned(self, block), in: group))
         }
-        enqueue(LockFreeJob.make(.block(block)))
+        enqueue(LockFreeJob.make(.block(block), in: group))
     }
 
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
@@ -270,7 +274,9 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
         case .drain(let child):
             return LockFreeJob(.fanned(self) { child.takeUnretainedValue().runDoorbell() })
         case .fanned(let child, let block):
-            return LockFreeJob(.fanned(self) { child.runFanned(block) })
+            let wrapper = LockFreeJob(.fanned(self) { child.runFanned(block) })
+            wrapper.group = job.group
+            return wrapper
         default:
             preconditionFailure("lock-free engine: a barrier reached fan-out")
         }
@@ -302,5 +308,6 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
         case .fanned(let child, let block): child.runFanned(block)
         case .retarget, .task, .stub: break
         }
+        job.group?.finishOne()
     }
 }

@@ -181,6 +181,7 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         case .task(let task): task()
         default: preconditionFailure("lock-free engine: a queue's own job reached the pool")
         }
+        job.group?.finishOne()
         context.spares.recycle(job)
     }
 
