@@ -55,6 +55,8 @@ int clinux_futex_wake(uint32_t *word, int count) {
     return (int)syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
 }
 
+__thread void *clinux_thread_slots[CLINUX_THREAD_SLOTS];
+
 int clinux_thread_id(void) { return (int)gettid(); }
 
 int clinux_is_main_thread(void) { return gettid() == getpid(); }

@@ -32,6 +32,15 @@ static inline void clinux_cpu_relax(void) {
     __asm__ __volatile__("yield");
 #endif
 }
+/// Thread-local pointer slots for the engines' per-thread records (`ThreadLocal` in Swift): reading one is a load
+/// from the thread's own block, inlined into the caller, where `pthread_getspecific` is a call of about 17
+/// instructions. The slots do not own what they point to; a pthread key's destructor frees it and clears the slot.
+#define CLINUX_THREAD_SLOTS 8
+extern __thread void *clinux_thread_slots[CLINUX_THREAD_SLOTS];
+/// The pointer in slot `index` (below CLINUX_THREAD_SLOTS) for the calling thread, or NULL.
+static inline void *clinux_thread_slot(int index) { return clinux_thread_slots[index]; }
+/// Sets slot `index` for the calling thread.
+static inline void clinux_set_thread_slot(int index, void *value) { clinux_thread_slots[index] = value; }
 /// The calling thread's kernel id (gettid).
 int clinux_thread_id(void);
 /// Names the calling thread (at most 15 characters are kept).

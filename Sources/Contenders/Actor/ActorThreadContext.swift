@@ -4,9 +4,11 @@
 final class ActorThreadContext {
     private let entered = EnteredStackBox<ActorQueueCore>()
 
-    private static let slot = ThreadLocal { ActorThreadContext() }
+    /// This record's thread-local slot: a literal, so reading it needs no lazy initialisation (see `ThreadLocal`).
+    private static let slotIndex: Int32 = 2
+    private static let slot = ThreadLocal(index: slotIndex) { ActorThreadContext() }
 
-    @inline(__always) static var current: ActorThreadContext { slot.current }
+    @inline(__always) static var current: ActorThreadContext { ThreadLocal.existing(at: slotIndex) ?? slot.current }
 
     @inline(__always) func drains(_ queue: ActorQueueCore) -> Bool { entered.stack.pointee.contains(queue) }
     @inline(__always) var innermost: ActorQueueCore? { entered.stack.pointee.last }

@@ -36,12 +36,17 @@ final class LockFreeJob: @unchecked Sendable {
     /// The MPSC link.
     let next = Atomic<UnsafeMutableRawPointer?>(nil)
 
-    init(_ work: Work) { self.work = work }
+    init(_ work: Work, in group: LockFreeGroup? = nil) {
+        self.work = work
+        self.group = group
+    }
 
     /// A job for `work`, reused from the calling thread's spares when it has one (`LockFreeJobSpares`).
     @inline(__always)
     static func make(_ work: consuming Work, in group: LockFreeGroup? = nil) -> LockFreeJob {
-        let job = LockFreeThreadContext.current.spares.make(work)
+        let spare = LockFreeThreadContext.borrowed._withUnsafeGuaranteedRef { $0.spares.reuse() }
+        guard let job = spare else { return LockFreeJob(work, in: group) }
+        job.work = work
         job.group = group
         return job
     }

@@ -32,14 +32,12 @@ struct LockFreeJobSpares: ~Copyable {
         for chain in [current, full, taken] { Self.free(chain) }
     }
 
-    /// A spare job with `work` put in it, or a new one. Costs a pop, or one exchange when the thread's lists are
-    /// empty and the shared stack is not, or an allocation.
+    /// A spare job (its work `.stub`), or nil when there is none: a pop, or one exchange when the thread's lists
+    /// are empty and the shared stack is not.
     @inline(__always)
-    mutating func make(_ work: consuming LockFreeJob.Work) -> LockFreeJob {
-        guard let pointer = takeSpare() else { return LockFreeJob(work) }
-        let job = LockFreeJob.take(pointer)
-        job.work = work
-        return job
+    mutating func reuse() -> LockFreeJob? {
+        guard let pointer = takeSpare() else { return nil }
+        return LockFreeJob.take(pointer)
     }
 
     /// Keeps `job` for reuse when this is its last reference (a doorbell, for one, is its queue's and stays), and

@@ -90,8 +90,14 @@ extension LockFreeQueue {
     /// CAS per link) and enters them; `taken` is false when any link is busy.
     @usableFromInline
     func enterSync(barrier: Bool) -> HeldChain {
-        let context = LockFreeThreadContext.current
-        let held = Unmanaged.passUnretained(context)
+        // Borrowed, not retained: the calling thread keeps its context alive (a retain and release saved per sync).
+        let held = LockFreeThreadContext.borrowed
+        return held._withUnsafeGuaranteedRef { context in enterSync(barrier: barrier, context, held) }
+    }
+
+    @inline(__always)
+    private func enterSync(barrier: Bool, _ context: LockFreeThreadContext,
+                           _ held: Unmanaged<LockFreeThreadContext>) -> HeldChain {
         let alone = barrier || kind == .serial
         if alone && context.drains(self) {
             misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")

@@ -8,11 +8,19 @@ final class LockFreeThreadContext {
     /// check would cost more than the reuse saves (every access is a plain call on the calling thread's own value).
     @exclusivity(unchecked) var spares = LockFreeJobSpares()
 
-    private static let slot = ThreadLocal { LockFreeThreadContext() }
+    /// This record's thread-local slot: a literal, so reading it needs no lazy initialisation (see `ThreadLocal`).
+    private static let slotIndex: Int32 = 0
+    private static let slot = ThreadLocal(index: slotIndex) { LockFreeThreadContext() }
 
     /// The calling thread's context.
     @inline(__always)
-    static var current: LockFreeThreadContext { slot.current }
+    static var current: LockFreeThreadContext { ThreadLocal.existing(at: slotIndex) ?? slot.current }
+
+    /// The calling thread's context, borrowed: valid while the thread runs, with no retain or release.
+    @inline(__always)
+    static var borrowed: Unmanaged<LockFreeThreadContext> {
+        ThreadLocal.unmanaged(at: slotIndex) ?? Unmanaged.passUnretained(slot.current)
+    }
 
     /// Whether this thread is draining `queue` (directly, or through a queue targeting it).
     @inline(__always) func drains(_ queue: LockFreeQueue) -> Bool { entered.stack.pointee.contains(queue) }

@@ -16,11 +16,13 @@ final class MutexThreadContext {
     @inline(__always)
     var shouldYield: Bool { pool?.hasReadyMoreUrgent(than: turnRank) ?? false }
 
-    private static let slot = ThreadLocal { MutexThreadContext() }
+    /// This record's thread-local slot: a literal, so reading it needs no lazy initialisation (see `ThreadLocal`).
+    private static let slotIndex: Int32 = 1
+    private static let slot = ThreadLocal(index: slotIndex) { MutexThreadContext() }
 
     /// The calling thread's context, made on first use and released when the thread exits.
     @inline(__always)
-    static var current: MutexThreadContext { slot.current }
+    static var current: MutexThreadContext { ThreadLocal.existing(at: slotIndex) ?? slot.current }
 
     /// Whether this thread is draining `queue` (directly, or because it drains a queue targeting it).
     @inline(__always) func drains(_ queue: MutexQueue) -> Bool { entered.stack.pointee.contains(queue) }

@@ -8,14 +8,16 @@ enum PerformedItemClass {
         var enforced = false
     }
 
-    private static let slot = ThreadLocal { Slot() }
+    private static let slotIndex: Int32 = 3
+    private static let slot = ThreadLocal(index: slotIndex) { Slot() }
+    @inline(__always) private static var current: Slot { ThreadLocal.existing(at: slotIndex) ?? slot.current }
 
     /// Runs `body` as an item of class `qos`; without a class it only runs `body`, so an item without one costs
     /// nothing here.
     @inline(__always)
     static func performing(_ qos: QoSClass?, enforced: Bool, _ body: () -> Void) {
         guard let qos else { return body() }
-        let slot = slot.current
+        let slot = current
         let (outer, outerEnforced) = (slot.qos, slot.enforced)
         (slot.qos, slot.enforced) = (qos, enforced)
         body()
@@ -23,9 +25,9 @@ enum PerformedItemClass {
     }
 
     /// The class a block of `queueClass` runs at on the calling thread, with the item it performs if any (one
-    /// `pthread_getspecific`).
+    /// thread-local load).
     static func effective(queue queueClass: QoSClass?) -> QoSClass {
-        let slot = slot.current
+        let slot = current
         return QoSClass.effective(queue: queueClass, item: slot.qos, enforced: slot.enforced)
     }
 }
