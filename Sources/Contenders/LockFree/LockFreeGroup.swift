@@ -16,15 +16,23 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
 
     init(label: String) { self.label = label }
 
-    /// The job carries the group (`LockFreeJob.group`), so no closure is made around the block.
+    /// The job carries the group, unretained (`LockFreeJob.group`), so no closure is made around the block and no
+    /// reference count is touched per block.
     public func async(on queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
-        outstanding.word.pointee.add(1, ordering: .relaxed)
-        queue.async(block, in: self)
+        begin()
+        queue.async(block, in: Unmanaged.passUnretained(self))
     }
 
     public func enter() {
         entered.add(1, ordering: .relaxed)
-        outstanding.word.pointee.add(1, ordering: .relaxed)
+        begin()
+    }
+
+    /// One more piece of work. The group keeps itself alive while it has any (libdispatch's rule: a retain when the
+    /// count leaves zero, released when it returns there), so a block can leave a group its submitter dropped.
+    @inline(__always)
+    private func begin() {
+        if outstanding.word.pointee.add(1, ordering: .relaxed).oldValue == 0 { _ = Unmanaged.passRetained(self) }
     }
 
     public func leave() {
@@ -43,6 +51,7 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
         let due = notifications.takeAll()
         if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
         for submit in due { submit() }
+        Unmanaged.passUnretained(self).release()  // the keep-alive of `begin`: last, the group may go here
     }
 
     public func notify(queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {

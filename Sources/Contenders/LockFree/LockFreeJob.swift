@@ -17,8 +17,10 @@ final class LockFreeJob: @unchecked Sendable {
         /// A queue's doorbell: drain it (serial) or run its dispatcher (concurrent). Unowned: a scheduled queue is
         /// kept alive by the reference its scheduler took (see `LockFreeQueue`).
         case drain(Unmanaged<LockFreeQueue>)
-        /// A block of a concurrent queue, fanned out to run as part of that queue's target.
-        case fanned(LockFreeQueue, @Sendable () -> Void)
+        /// A block of a concurrent queue, fanned out to run as part of that queue's target. Unretained: a concurrent
+        /// queue with blocks running keeps itself alive (`LockFreeQueue.width`), and a global queue's job holds a
+        /// retain taken for it (`LockFreeQueue.async`).
+        case fanned(Unmanaged<LockFreeQueue>, @Sendable () -> Void)
         /// An active queue's target changes here, between the blocks before and after.
         case retarget(LockFreeQueue?)
         /// A plain task for the pool (apply's helpers).
@@ -32,18 +34,19 @@ final class LockFreeJob: @unchecked Sendable {
     @exclusivity(unchecked) var work: Work
     /// The group a block was submitted in (`LockFreeGroup.async(on:)`): whoever runs the block leaves it after. Kept
     /// here rather than in a closure around the block, which would be an allocation per block.
-    @exclusivity(unchecked) var group: LockFreeGroup?
+    /// Unretained: a group with work outstanding keeps itself alive (`LockFreeGroup`).
+    @exclusivity(unchecked) var group: Unmanaged<LockFreeGroup>?
     /// The MPSC link.
     let next = Atomic<UnsafeMutableRawPointer?>(nil)
 
-    init(_ work: Work, in group: LockFreeGroup? = nil) {
+    init(_ work: Work, in group: Unmanaged<LockFreeGroup>? = nil) {
         self.work = work
         self.group = group
     }
 
     /// A job for `work`, reused from the calling thread's spares when it has one (`LockFreeJobSpares`).
     @inline(__always)
-    static func make(_ work: consuming Work, in group: LockFreeGroup? = nil) -> LockFreeJob {
+    static func make(_ work: consuming Work, in group: Unmanaged<LockFreeGroup>? = nil) -> LockFreeJob {
         let spare = LockFreeThreadContext.borrowed._withUnsafeGuaranteedRef { $0.spares.reuse() }
         guard let job = spare else { return LockFreeJob(work, in: group) }
         job.work = work

@@ -174,7 +174,10 @@ extension LockFreeQueue {
             while true {
                 guard current & ~Self.runningMask == 0 else { return false }  // a barrier runs, waits or is pending
                 let (won, seen) = width.atomic.pointee.compareExchange(expected: current, desired: current &+ 1, ordering: .acquiringAndReleasing)
-                if won { return true }
+                if won {
+                    startedOne(current)
+                    return true
+                }
                 current = seen
             }
         }

@@ -177,11 +177,11 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         var job = LockFreeJob.take(pointer)
         switch job.work {
         case .drain(let queue): return queue.takeUnretainedValue().runDoorbell()
-        case .fanned(let queue, let block): queue.runFanned(block)
+        case .fanned(let queue, let block): queue.takeUnretainedValue().runFanned(block)
         case .task(let task): task()
         default: preconditionFailure("lock-free engine: a queue's own job reached the pool")
         }
-        job.group?.finishOne()
+        job.group?._withUnsafeGuaranteedRef { $0.finishOne() }
         context.spares.recycle(job)
     }
 
