@@ -197,7 +197,7 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
             let current = state.atomic.pointee.load(ordering: .acquiring)
             guard Self.count(current) > 0 && isRunnable(current) else { return relinquish() }
             guard budget > 0 else { return ringDoorbell() }  // yield, keeping `scheduled`
-            var job = jobs.popReserved()
+            let job = jobs.popReserved()
             state.atomic.pointee.subtract(Self.countOne, ordering: .relaxed)
             if case .retarget(let newTarget) = job.work {
                 target = newTarget  // between two blocks; the next ring goes to the new target

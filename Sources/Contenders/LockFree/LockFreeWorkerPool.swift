@@ -174,7 +174,7 @@ final class LockFreeWorkerPool: @unchecked Sendable {
 
     /// Runs a job from the pool; a block's job is kept for reuse (a doorbell belongs to its queue).
     private func run(_ pointer: UnsafeMutableRawPointer, _ context: LockFreeThreadContext) {
-        var job = LockFreeJob.take(pointer)
+        let job = LockFreeJob.take(pointer)
         switch job.work {
         case .drain(let queue): return queue.takeUnretainedValue().runDoorbell()
         case .fanned(let queue, let block): queue.takeUnretainedValue().runFanned(block)
