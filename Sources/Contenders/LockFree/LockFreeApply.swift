@@ -1,4 +1,3 @@
-import CLinux
 import Synchronization
 
 /// apply: the caller and up to `width - 1` pool workers claim chunks of indices from an atomic cursor until none are
@@ -16,7 +15,7 @@ final class LockFreeApply: @unchecked Sendable {
     @usableFromInline let workers: Int
     @usableFromInline let cursor = PaddedAtomic<Int>(0)
     @usableFromInline let completed = PaddedAtomic<Int>(0)
-    private let finished = FutexWord(LockFreeApply.waiting)
+    private let finished = LockFreeCompletion(yieldsHalfway: false)
     /// The caller's body, borrowed for the helpers; they reach it only between a successful claim and that chunk's
     /// completion, both before the caller stops waiting and clears it.
     private var body: (@Sendable (Int) -> Void)?
@@ -65,33 +64,19 @@ final class LockFreeApply: @unchecked Sendable {
                 let body = self.body!
                 for index in chunk { body(index) }
             }
-            if completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing).newValue == iterations,
-               finished.word.pointee.exchange(Self.done, ordering: .acquiringAndReleasing) == Self.sleeping {
-                finished.wake()
+            if completed.atomic.pointee.add(chunk.count, ordering: .acquiringAndReleasing).newValue == iterations {
+                finished.finish()
             }
         }
     }
 
-    /// `finished`: the caller waits, sleeps, or may go.
-    static let waiting: UInt32 = 0, done: UInt32 = 1, sleeping: UInt32 = 2
-    /// How many times the caller looks before it sleeps (about 10 µs with the pauses): a helper's last chunk is
-    /// short when the iterations are (the chunks shrink toward the end), and a futex sleep and wake-up cost the
-    /// caller several microseconds, more than a small apply's whole work.
-    static let spins = 400
-
-    /// Waits until every chunk claimed elsewhere completed, then takes the borrowed body back. Looks for a while
-    /// before it sleeps; the helper finishing the last chunk makes the wake-up call only for a caller that sleeps.
+    /// Waits until every chunk claimed elsewhere completed, then takes the borrowed body back. When the caller
+    /// completed the last chunk itself nobody finishes `finished`, so it looks at the count first; otherwise the
+    /// helper completing the last chunk finishes it (`LockFreeCompletion`: the caller looks before it sleeps, as a
+    /// small apply's helper chunks end within microseconds).
     @usableFromInline
     func waitForHelpers() {
-        defer { body = nil }
-        for _ in 0..<Self.spins {
-            if completed.atomic.pointee.load(ordering: .acquiring) == iterations { return }
-            clinux_cpu_relax()
-        }
-        LockFreeThreadContext.blocking {
-            guard finished.word.pointee.compareExchange(
-                expected: Self.waiting, desired: Self.sleeping, ordering: .acquiringAndReleasing).exchanged else { return }
-            while finished.word.pointee.load(ordering: .acquiring) != Self.done { finished.wait(whileEqualTo: Self.sleeping) }
-        }
+        if completed.atomic.pointee.load(ordering: .acquiring) != iterations { finished.wait() }
+        body = nil
     }
 }

@@ -3,49 +3,29 @@ import Glibc
 import Synchronization
 
 /// A sync caller's block parked in a queue until a drainer reaches it: the drainer runs the block inside the queue
-/// (and its target chain) and wakes the caller.
-///
-/// The caller looks at its word for a while before it sleeps on it, and the drainer makes the wake-up system call
-/// only for a caller that sleeps. A sync behind a short backlog (an async write, then a sync read: `contention`'s
-/// async-write mode) then costs the drainer's run and a cache-line hand-off instead of a futex sleep and wake-up
-/// on each side (several microseconds, and the woken thread's trip through the scheduler).
+/// (and its target chain) and lets the caller go (`LockFreeCompletion`: the caller looks before it sleeps, so a sync
+/// behind a short backlog, an async write then a sync read, costs no futex sleep and wake-up).
 final class LockFreeSyncWaiter: @unchecked Sendable {
-    static let waiting: UInt32 = 0, done: UInt32 = 1, sleeping: UInt32 = 2
-
     let isBarrier: Bool
-    /// The caller's block, borrowed (`withoutActuallyEscaping`); dropped before the caller is woken, since the
+    /// The caller's block, borrowed (`withoutActuallyEscaping`); dropped before the caller is let go, since the
     /// drainer may still hold this waiter when the caller returns.
     private var body: (() -> Void)?
-    private let state = FutexWord(LockFreeSyncWaiter.waiting)
+    private let completion = LockFreeCompletion(yieldsHalfway: true)
 
     init(isBarrier: Bool, body: @escaping () -> Void) {
         self.isBarrier = isBarrier
         self.body = body
     }
 
-    /// Runs the caller's block (on a drainer) and lets the caller go, waking it if it sleeps.
+    /// Runs the caller's block (on a drainer) and lets the caller go.
     func run() {
         body?()
         body = nil
-        if state.word.pointee.exchange(Self.done, ordering: .acquiringAndReleasing) == Self.sleeping { state.wake() }
+        completion.finish()
     }
 
-    /// How many times the caller looks before it sleeps, with a pause between looks (about 10 µs here), and yields
-    /// its core once halfway, for a drainer waiting for one (more threads than cores).
-    static let spins = 400
-
-    /// Returns once a drainer ran the caller's block: looks for a while, then sleeps on the futex.
-    func waitUntilDone() {
-        for spin in 0..<Self.spins {
-            if state.word.pointee.load(ordering: .acquiring) == Self.done { return }
-            if spin == Self.spins / 2 { sched_yield() } else { clinux_cpu_relax() }
-        }
-        LockFreeThreadContext.blocking {
-            guard state.word.pointee.compareExchange(
-                expected: Self.waiting, desired: Self.sleeping, ordering: .acquiringAndReleasing).exchanged else { return }
-            while state.word.pointee.load(ordering: .acquiring) != Self.done { state.wait(whileEqualTo: Self.sleeping) }
-        }
-    }
+    /// Returns once a drainer ran the caller's block.
+    func waitUntilDone() { completion.wait() }
 }
 
 /// sync and barrier sync. Fast path, as libdispatch: when the queue and every link of its target chain can be taken

@@ -14,7 +14,7 @@ final class LockFreeThreadContext {
 
     /// The calling thread's context.
     @inline(__always)
-    static var current: LockFreeThreadContext { ThreadLocal.existing(at: slotIndex) ?? slot.current }
+    static var current: LockFreeThreadContext { borrowed.takeUnretainedValue() }
 
     /// The calling thread's context, borrowed: valid while the thread runs, with no retain or release.
     @inline(__always)
