@@ -36,7 +36,7 @@ let package = Package(
         ),
         // What checks and workloads share and no engine may use: locks for bookkeeping, latches, plain threads, child
         // processes.
-        .target(name: "Harness", dependencies: ["Contenders"]),
+        .target(name: "Harness", dependencies: ["CLinux", "Contenders"]),
         .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
         .target(
             name: "Bench",

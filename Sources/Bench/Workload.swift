@@ -30,6 +30,11 @@ public protocol Workload: Sendable {
     /// `initialOperations`. Run in one process (the tests), later repetitions meet what the earlier ones left.
     var needsFreshEngine: Bool { get }
 
+    /// Whether the workload's blocks block their thread where the engine cannot see (a sleep, blocking I/O), so that
+    /// a pool rightly starts threads for them. The others should keep an engine within `cores + 2` threads
+    /// (`ThreadReport`).
+    var blocksInBlocks: Bool { get }
+
     /// Performs about `operations` of the point's operation on `engine`, times the part that matters and checks
     /// the answer. Waits end at `context.deadline` with an error rather than hang.
     func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial
@@ -43,6 +48,7 @@ extension Workload {
     public func measures(engine: String) -> Bool { true }
     public func initialOperations(_ point: Point) -> Int { 1 }
     public var needsFreshEngine: Bool { false }
+    public var blocksInBlocks: Bool { false }
     public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? { nil }
 }
 

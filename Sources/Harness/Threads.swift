@@ -1,9 +1,14 @@
+import CLinux
 import Contenders
 import Glibc
 
 /// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine
-/// workers, so a caller can block them freely.
+/// workers, so a caller can block them freely. Each is named `arena.thread` (`harnessName`), so a thread census can
+/// tell them from an engine's.
 public enum Threads {
+    /// The name every harness thread gives itself before it runs its body.
+    public static let harnessName = "arena.thread"
+
     private final class Start: @unchecked Sendable {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
@@ -20,6 +25,7 @@ public enum Threads {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         let result = pthread_create(&thread, nil, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            clinux_set_thread_name(Threads.harnessName)
             start.body()
             return nil
         }, start)

@@ -3,6 +3,11 @@ import Contenders
 /// Measures one point of a workload on one engine, in this process: the warm-up that sizes a trial, then the
 /// repetitions. A child process runs this for `arena bench`; tests run it directly.
 public struct PointRunner: Sendable {
+    /// The counter every repetition of a measured point gets: the most threads the engine had at once during the
+    /// point, warm-up included (`ThreadCensus`: the process's threads less the main one and the harness's). The same
+    /// in every repetition of a point measured in one process; its own in each of a fresh-engine point's children.
+    public static let engineThreadsCounter = "engine_threads"
+
     public let settings: BenchSettings
     let spinner: Spinner
 
@@ -59,7 +64,9 @@ public struct PointRunner: Sendable {
                 }
             }
             result.latency = merged?.percentiles
-            result.resources = ResourceSampler.figures(from: usageBefore, to: ResourceSampler.usage(), peakThreads: sampler.stop())
+            let peaks = sampler.stop()
+            result.resources = ResourceSampler.figures(from: usageBefore, to: ResourceSampler.usage(), peakThreads: peaks.all)
+            for index in result.repetitions.indices { result.repetitions[index].counters[Self.engineThreadsCounter] = Double(peaks.engine) }
         } catch {
             result.failure = Failure(error.timedOut ? .stopped : .error, error.message)
             result.repetitions = []

@@ -2,32 +2,42 @@ import Contenders
 import Glibc
 import Harness
 
-/// Reads what the process uses: the thread count, sampled on a thread of its own, and `getrusage` totals.
+/// Reads what the process uses: the thread counts, sampled on a thread of its own, and `getrusage` totals.
 ///
-/// Sampling every 5 ms costs one read of /proc/self/status (~20 µs), under 0.5% of one core; every 1 ms (what
-/// `pool-ramp` asks for while its blocks sleep), about 2%.
+/// Sampling every 5 ms costs one listing of /proc/self/task (~20 µs) plus a name read per new thread
+/// (`ThreadCensus`), under 0.5% of one core; every 1 ms (what `pool-ramp` asks for while its blocks sleep), about 2%.
 @usableFromInline final class ResourceSampler: @unchecked Sendable {
-    private let state = Locked((peak: 0, running: true))
+    /// The peaks so far: all threads, and the engine's (`ThreadCensus`).
+    private let state = Locked((peak: 0, enginePeak: 0, running: true))
     private let stopped = Latch()
+    private let census = Locked(ThreadCensus())
 
-    /// Starts sampling the thread count every `interval`, on a thread of its own (counted too).
+    /// Starts sampling the thread counts every `interval`, on a thread of its own (counted in the total).
     @usableFromInline init(every interval: Duration = .milliseconds(5)) {
-        state.withLock { $0.peak = Self.threadCount() }
+        sample()
         Threads.detach { [self] in
             while state.withLock({ $0.running }) {
-                let count = Self.threadCount()
-                state.withLock { $0.peak = max($0.peak, count) }
+                sample()
                 Threads.sleep(interval)
             }
             stopped.countDown()
         }
     }
 
-    /// Stops sampling and returns the peak thread count.
-    @usableFromInline func stop() -> Int {
+    private func sample() {
+        let (all, engine) = census.withLock { $0.take() }
+        state.withLock {
+            $0.peak = max($0.peak, all)
+            $0.enginePeak = max($0.enginePeak, engine)
+        }
+    }
+
+    /// Stops sampling and returns the peak thread counts: every thread of the process, and the engine's.
+    @usableFromInline func stop() -> (all: Int, engine: Int) {
         state.withLock { $0.running = false }
         stopped.wait(.seconds(1))
-        return state.withLock { max($0.peak, Self.threadCount()) }
+        sample()
+        return state.withLock { ($0.peak, $0.enginePeak) }
     }
 
     /// The usage totals of the whole process so far.

@@ -1,6 +1,6 @@
 /// `report.md` of a results folder: the machine, the conformance matrix, one table per workload with each engine's
-/// ratio to `system`, the plots, the instructions per operation, and every point a reader should not trust at face
-/// value. `arena report` writes it;
+/// ratio to `system`, the plots, the engines' peak threads, the instructions per operation, and every point a reader
+/// should not trust at face value. `arena report` writes it;
 /// `scripts/report.sh` runs everything that feeds it first.
 public struct RunReport: Sendable {
     /// The folder's results.
@@ -69,7 +69,11 @@ public struct RunReport: Sendable {
             }
         }
 
-        text += "## Instructions per operation\n\n"
+        text += "## Threads\n\n"
+        text += context.map { context in
+            ThreadReport.markdown(folder.workloads.map { ($0.workload, $0.results) }, engines: engines, cores: context.numCPUs)
+        } ?? "No machine context, so no core count to hold the threads against.\n"
+        text += "\n## Instructions per operation\n\n"
         text += instructions?.markdownSection()
             ?? "Not counted for this folder: `arena instructions --out DIR` counts them under valgrind (`scripts/report.sh "
             + "--full` does; `--quick` skips them to keep within CI's time).\n"

@@ -65,6 +65,7 @@ public struct PoolRampWorkload: Workload {
     /// A pool keeps the threads a round grew (libdispatch for 5 s, the home engines for 1 s), so a second round in
     /// the same process would meet them instead of ramping: every repetition meets the engine as a process starts it.
     public var needsFreshEngine: Bool { true }
+    public var blocksInBlocks: Bool { true }
 
     /// The bound the home engines aim at for `finish_ms`: twice the blocking time plus 50 ms.
     public static var targetMilliseconds: Int { 2 * blockingMilliseconds + 50 }
@@ -99,7 +100,7 @@ public struct PoolRampWorkload: Workload {
             }
             let allFinished = finished.wait(until: context.deadline)
             let trivialStarted = trivialRan.wait(until: context.deadline)
-            let peak = sampler.stop()
+            let peak = sampler.stop().all
             try WorkloadError.check(allFinished ? .success : .timedOut,
                                     waitingFor: "\(finished.remainingCount) of \(blocks) blocking blocks")
             try WorkloadError.check(trivialStarted ? .success : .timedOut, waitingFor: "the trivial block")

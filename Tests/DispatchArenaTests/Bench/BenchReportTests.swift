@@ -127,6 +127,30 @@ extension ArenaTests {
             #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("meets target"))
         }
 
+        @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
+        func threadSection() {
+            func point(_ engine: String, _ threads: Int, _ value: Int, counted: Double?) -> PointResult {
+                Self.result(engine: engine, parameters: [Parameter("threads", threads)], perOperation: [1, 1],
+                            counters: counted.map { [PointRunner.engineThreadsCounter: [$0, $0 - Double(value)]] } ?? [:])
+            }
+            let contention = [point("system", 2, 0, counted: 9), point("system", 4, 0, counted: 3),
+                              point("lockfree", 2, 0, counted: 4), point("lockfree", 4, 1, counted: 5),
+                              point("c-mutex", 2, 0, counted: nil)]
+            let ramp = [point("system", 64, 0, counted: 70), point("lockfree", 64, 0, counted: 66)]
+            let text = ThreadReport.markdown([(ContentionWorkload(), contention), (PoolRampWorkload(), ramp)],
+                                             engines: ["system", "lockfree", "c-mutex"], cores: 2)
+            #expect(text.contains("| workload | bound | system | lockfree |\n"))  // c-mutex counted nothing
+            #expect(text.contains("| contention | ≤ 4 | **9** | **5** |\n"))
+            #expect(text.contains("| pool-ramp | none: its blocks block | 70 | 66 |\n"))
+            #expect(text.contains("- `contention/system/threads:2`: 9\n- `contention/lockfree/threads:4`: 5\n"))
+            #expect(!text.contains("threads:64`"))
+            let within = ThreadReport.markdown([(ContentionWorkload(), [point("lockfree", 2, 0, counted: 4)])],
+                                               engines: ["lockfree"], cores: 2)
+            #expect(within.contains("| contention | ≤ 4 | 4 |") && within.contains("No point of a workload"))
+            #expect(ThreadReport.markdown([(ContentionWorkload(), [contention[4]])], engines: ["c-mutex"], cores: 2)
+                == "Not counted in this folder's results.\n")
+        }
+
         @Test("JSON: context, one entry per repetition, the four aggregates, the CV label, an error entry")
         func googleBenchmarkJSON() throws {
             let results = Self.sampleResults()

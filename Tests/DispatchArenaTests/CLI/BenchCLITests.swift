@@ -1,3 +1,4 @@
+import Bench
 import Contenders
 import Foundation
 import Testing
@@ -58,6 +59,10 @@ extension ArenaTests {
                 #expect(benchmarks.allSatisfy { $0["error_occurred"] as? Bool != true }, "\(workload): a point failed")
                 let iterations = benchmarks.filter { $0["run_type"] as? String == "iteration" }
                 #expect(iterations.count == names.count * 2, "\(workload): two repetitions per point")
+                // The mutex engine's workers are named threads the census counts; libdispatch has at least one worker.
+                let engineThreads = iterations.compactMap { $0[PointRunner.engineThreadsCounter] as? Double }
+                #expect(engineThreads.count == iterations.count && engineThreads.allSatisfy { $0 >= 1 },
+                        "\(workload): engine threads \(engineThreads)")
                 let csv = try String(contentsOfFile: "\(out)/\(workload).csv", encoding: .utf8)
                 let rows = csv.split(separator: "\n")
                 #expect(rows.count == names.count + 1, "\(workload): header plus one row per point")

@@ -1,0 +1,49 @@
+/// The report's thread section: per workload and engine, the most threads the engine had at once in any of the
+/// workload's points (the `engine_threads` counter `PointRunner` records), held against `cores + 2` for workloads
+/// whose blocks do not block; and every point over that bound. It formats what was counted; it counts nothing.
+public enum ThreadReport {
+    /// The bound for a workload whose blocks do not block: a worker per core, and two more for an engine's own
+    /// threads (a starvation watch, a timer or reactor thread).
+    public static func bound(cores: Int) -> Int { cores + 2 }
+
+    /// The Markdown section body: the table, its notes, and the points over the bound.
+    public static func markdown(_ workloads: [(workload: any Workload, results: [PointResult])], engines: [String],
+                                cores: Int) -> String {
+        let bound = bound(cores: cores)
+        let shown = engines.filter { engine in
+            workloads.contains { $0.results.contains { $0.engine == engine && peak(of: $0) != nil } }
+        }
+        guard !shown.isEmpty else { return "Not counted in this folder's results.\n" }
+        var text = "The most threads each engine had at once in a workload's points: the process's threads, sampled "
+            + "every 5 ms, less the main thread and the harness's own (the workload's callers, the sampler). An engine "
+            + "whose blocks do not block needs a worker per core and at most two threads of its own: at most "
+            + "\(bound) here (\(cores) cores + 2). **Bold**: over that bound.\n\n"
+        text += "| workload | bound | " + shown.joined(separator: " | ") + " |\n"
+        text += "| --- | --- |" + String(repeating: " ---: |", count: shown.count) + "\n"
+        var over: [String] = []
+        for (workload, results) in workloads {
+            let limit = workload.blocksInBlocks ? nil : bound
+            let cells = shown.map { engine -> String in
+                let peaks = results.filter { $0.engine == engine }.compactMap(peak(of:))
+                guard let most = peaks.max() else { return "" }
+                return limit.map { most > $0 } == true ? "**\(most)**" : "\(most)"
+            }
+            text += "| \(workload.name) | " + (limit.map { "≤ \($0)" } ?? "none: its blocks block") + " | "
+                + cells.joined(separator: " | ") + " |\n"
+            guard let limit else { continue }
+            for result in results where shown.contains(result.engine) {
+                if let most = peak(of: result), most > limit { over.append("- `\(result.name)`: \(most)") }
+            }
+        }
+        text += over.isEmpty
+            ? "\nNo point of a workload whose blocks do not block went over the bound.\n"
+            : "\nPoints over the bound:\n\n" + over.joined(separator: "\n") + "\n"
+        return text
+    }
+
+    /// The most engine threads any repetition of `result` counted; nil when none was counted (a failed point, the
+    /// native floor, results written before the count existed).
+    static func peak(of result: PointResult) -> Int? {
+        result.repetitions.compactMap { $0.counters[PointRunner.engineThreadsCounter] }.max().map { Int($0) }
+    }
+}
