@@ -46,13 +46,15 @@ final class PoolGrowth: @unchecked Sendable {
         }
     }
 
-    /// Every 10 ms while wanted: if work waits, no worker is parked and fewer than `width` workers are runnable in
-    /// the kernel's eyes, start threads. As many as are missing the first time; while the starvation lasts from tick
-    /// to tick, twice as many as the tick before (the threads just started blocked too: the backlog is blocking
-    /// work), so K blocked blocks get threads in about log2(K) ticks instead of K / width (64 blocks of 50 ms here:
-    /// 265 ms with one thread a tick). Never more than the jobs waiting, so the pool does not outgrow its backlog.
+    /// Every 10 ms while wanted: if work waits, no worker is parked and fewer than `width` workers progress
+    /// (runnable, or on a CPU for a tenth of the tick: `WorkerProgress`), start threads. As many as are missing the
+    /// first time; while the starvation lasts from tick to tick, twice as many as the tick before (the threads just
+    /// started blocked too: the backlog is blocking work), so K blocked blocks get threads in about log2(K) ticks
+    /// instead of K / width (64 blocks of 50 ms here: 265 ms with one thread a tick). Never more than the jobs
+    /// waiting, so the pool does not outgrow its backlog.
     private func watchLoop(_ pool: LockFreeWorkerPool) {
         var lastGrant = 0
+        var progress = WorkerProgress(tick: .milliseconds(10))
         while !pool.stopping.load(ordering: .relaxed) {
             if pool.watchWanted.word.pointee.load(ordering: .acquiring) == 0 {
                 lastGrant = 0
@@ -66,8 +68,8 @@ final class PoolGrowth: @unchecked Sendable {
                 continue
             }
             let occupied = pool.occupied.atomic.pointee.load(ordering: .relaxed)
-            let runnable = pool.workers.filter { occupied & $0.bit != 0 }
-                .count { ThreadStates.isRunnable($0.threadID.load(ordering: .relaxed)) }
+            let runnable = progress.countProgressing(
+                pool.workers.lazy.filter { occupied & $0.bit != 0 }.map { $0.threadID.load(ordering: .relaxed) })
             guard runnable < pool.width else {
                 lastGrant = 0
                 continue

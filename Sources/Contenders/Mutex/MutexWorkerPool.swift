@@ -19,8 +19,9 @@ enum MutexPoolItem {
 /// engine (a sync waiting its turn, a group, semaphore, work item or once wait, apply waiting for helpers) it says so,
 /// and if work is waiting the pool starts another thread at once. Blocking the engine cannot see (sleep, I/O, a
 /// foreign lock) is caught by a starvation watch, as libdispatch's Linux monitor does: while ready work waits and no
-/// worker is idle, every 10 ms it reads the workers' kernel states (/proc/self/task/TID/stat) and adds a thread when
-/// fewer than `width` are runnable. Workers that are busy computing are runnable, so CPU-bound blocks never grow the
+/// worker is idle, every 10 ms it reads the workers' kernel states and run times (/proc/self/task/TID) and adds a
+/// thread when fewer than `width` progress (`WorkerProgress`: runnable, or on a CPU for a tenth of the tick; a worker
+/// waiting for a contended lock sleeps in bursts of microseconds and is not blocked). Workers that are busy computing are runnable, so CPU-bound blocks never grow the
 /// pool. Threads beyond the width retire after 1 s idle. The total never exceeds `maxThreads` (128, as
 /// MADispatchQueue); past it, work waits for a worker to free up.
 final class MutexWorkerPool: @unchecked Sendable {
@@ -180,6 +181,7 @@ final class MutexWorkerPool: @unchecked Sendable {
     }
 
     private func watchLoop() {
+        var progress = WorkerProgress(tick: .milliseconds(10))
         lock.lock()
         while !stopping {
             if !watching || ready.isEmpty {
@@ -191,7 +193,7 @@ final class MutexWorkerPool: @unchecked Sendable {
             guard !ready.isEmpty && idle == 0 && threadCount < maxThreads else { continue }
             let workers = workerIDs
             lock.unlock()
-            let runnable = workers.count { ThreadStates.isRunnable($0) }
+            let runnable = progress.countProgressing(workers)
             lock.lock()
             if !ready.isEmpty && idle == 0 && runnable < width && threadCount < maxThreads { startWorker() }
         }
