@@ -47,17 +47,18 @@ final class PoolGrowth: @unchecked Sendable {
     }
 
     /// Every 10 ms while wanted: if work waits, no worker is parked and fewer than `width` workers progress
-    /// (runnable, or on a CPU for a tenth of the tick: `WorkerProgress`), start threads. As many as are missing the
-    /// first time; while the starvation lasts from tick to tick, twice as many as the tick before (the threads just
-    /// started blocked too: the backlog is blocking work), so K blocked blocks get threads in about log2(K) ticks
-    /// instead of K / width (64 blocks of 50 ms here: 265 ms with one thread a tick). Never more than the jobs
-    /// waiting, so the pool does not outgrow its backlog.
+    /// (`WorkerProgress`: runnable, or on a CPU for a tenth of the tick; when one lags while another works, two
+    /// ticks in a row), start threads. As many as are missing the first time; while the starvation lasts from tick to
+    /// tick, twice as many as the tick before (the threads just started blocked too: the backlog is blocking work),
+    /// so K blocked blocks get threads in about log2(K) ticks instead of K / width (64 blocks of 50 ms here: 265 ms
+    /// with one thread a tick). Never more than the jobs waiting, so the pool does not outgrow its backlog.
     private func watchLoop(_ pool: LockFreeWorkerPool) {
         var lastGrant = 0
         var progress = WorkerProgress(tick: .milliseconds(10))
         while !pool.stopping.load(ordering: .relaxed) {
             if pool.watchWanted.word.pointee.load(ordering: .acquiring) == 0 {
                 lastGrant = 0
+                progress.pause()
                 pool.watchWanted.wait(whileEqualTo: 0)
                 continue
             }
@@ -68,13 +69,13 @@ final class PoolGrowth: @unchecked Sendable {
                 continue
             }
             let occupied = pool.occupied.atomic.pointee.load(ordering: .relaxed)
-            let runnable = progress.countProgressing(
-                pool.workers.lazy.filter { occupied & $0.bit != 0 }.map { $0.threadID.load(ordering: .relaxed) })
-            guard runnable < pool.width else {
+            let missing = progress.missing(pool.workers.lazy.filter { occupied & $0.bit != 0 }
+                .map { (id: $0.threadID.load(ordering: .relaxed), turns: 0) }, width: pool.width)
+            guard missing > 0 else {
                 lastGrant = 0
                 continue
             }
-            let grant = min(max(pool.width - runnable, 2 * lastGrant), max(1, pool.queuedJobs))
+            let grant = min(max(missing, 2 * lastGrant), max(1, pool.queuedJobs))
             for _ in 0..<grant { startWorker(in: pool, force: true) }
             lastGrant = grant
         }

@@ -20,10 +20,11 @@ enum MutexPoolItem {
 /// and if work is waiting the pool starts another thread at once. Blocking the engine cannot see (sleep, I/O, a
 /// foreign lock) is caught by a starvation watch, as libdispatch's Linux monitor does: while ready work waits and no
 /// worker is idle, every 10 ms it reads the workers' kernel states and run times (/proc/self/task/TID) and adds a
-/// thread when fewer than `width` progress (`WorkerProgress`: runnable, or on a CPU for a tenth of the tick; a worker
-/// waiting for a contended lock sleeps in bursts of microseconds and is not blocked). Workers that are busy computing are runnable, so CPU-bound blocks never grow the
-/// pool. Threads beyond the width retire after 1 s idle. The total never exceeds `maxThreads` (128, as
-/// MADispatchQueue); past it, work waits for a worker to free up.
+/// thread when fewer than `width` progress (`WorkerProgress`: runnable, on a CPU for a tenth of the tick, or having
+/// taken an item since the last look; a worker waiting for a contended lock sleeps in bursts of microseconds and is
+/// not blocked; when one lags while another works, two ticks in a row). Workers that are busy computing are
+/// runnable, so CPU-bound blocks never grow the pool. Threads beyond the width retire after 1 s idle. The total never
+/// exceeds `maxThreads` (128, as MADispatchQueue); past it, work waits for a worker to free up.
 final class MutexWorkerPool: @unchecked Sendable {
     /// The number of workers kept runnable: the active CPUs.
     let width: Int
@@ -41,8 +42,13 @@ final class MutexWorkerPool: @unchecked Sendable {
     private var idle = 0
     private var blocked = 0
     private var watching = false
-    /// Kernel thread ids of the live workers, for the starvation watch.
-    private var workerIDs: Set<Int32> = []
+    /// The live workers by kernel thread id, with the items each took from `ready`, for the starvation watch.
+    private var workerTurns: [Int32: Turns] = [:]
+
+    /// Items one worker took from `ready`, counted under `lock` (a box, so that a pop costs no dictionary lookup).
+    private final class Turns {
+        var count = 0
+    }
     private var stopping = false
     /// Every worker running; `shutdown` joins them. A worker that retires detaches itself and leaves the list.
     private var threads: [pthread_t] = []
@@ -123,7 +129,8 @@ final class MutexWorkerPool: @unchecked Sendable {
         context.pool = self
         let id = clinux_thread_id()
         lock.lock()
-        workerIDs.insert(id)
+        let turns = Turns()
+        workerTurns[id] = turns
         while true {
             while ready.isEmpty && !stopping {
                 idle += 1
@@ -138,6 +145,7 @@ final class MutexWorkerPool: @unchecked Sendable {
             guard let item = ready.popFirst() else {  // stopping, nothing left
                 return leave(id, retiring: false)
             }
+            turns.count &+= 1
             publishMostUrgent()
             lock.unlock()
             context.turnRank = rank
@@ -159,7 +167,7 @@ final class MutexWorkerPool: @unchecked Sendable {
     /// itself (nobody will join it); at shutdown, `shutdown` joins it.
     private func leave(_ id: Int32, retiring: Bool) {
         threadCount -= 1
-        workerIDs.remove(id)
+        workerTurns[id] = nil
         if retiring {
             let me = pthread_self()
             threads.removeAll { pthread_equal($0, me) != 0 }
@@ -186,16 +194,20 @@ final class MutexWorkerPool: @unchecked Sendable {
         while !stopping {
             if !watching || ready.isEmpty {
                 watching = false
+                progress.pause()
                 watchWake.wait(lock)
                 continue
             }
             watchWake.wait(lock, until: .now() + .milliseconds(10))
-            guard !ready.isEmpty && idle == 0 && threadCount < maxThreads else { continue }
-            let workers = workerIDs
+            guard !ready.isEmpty && idle == 0 && threadCount < maxThreads else {
+                progress.pause()
+                continue
+            }
+            let workers = workerTurns.map { (id: $0.key, turns: $0.value.count) }
             lock.unlock()
-            let runnable = progress.countProgressing(workers)
+            let missing = progress.missing(workers, width: width)
             lock.lock()
-            if !ready.isEmpty && idle == 0 && runnable < width && threadCount < maxThreads { startWorker() }
+            if missing > 0 && !ready.isEmpty && idle == 0 && threadCount < maxThreads { startWorker() }
         }
         lock.unlock()
     }

@@ -29,15 +29,23 @@ enum ThreadStates {
 }
 
 /// Which of a pool's workers are stalled, for a starvation watch that looks every tick: a worker progresses if the
-/// kernel has it runnable now, or if it spent at least a tenth of the tick on a CPU since the watch last looked.
+/// kernel has it runnable now, if it spent at least a tenth of the tick on a CPU since the watch last looked, or if
+/// its pool saw it take work since then (its `turns`, a count the engine keeps, where it keeps one).
 ///
 /// The state alone misleads under contention: a worker waiting its turn for a busy lock (the pool's own, a queue's)
 /// sleeps in a futex for microseconds at a time, and a watch that reads "S" at that instant would start a thread for a
 /// worker that is not blocked, and then another, each adding to the contention (the mutex engine reached 13 threads on
-/// 2 cores that way). A worker blocked in a block (a sleep, a read, a foreign lock) runs nothing between two looks.
+/// 2 cores that way). Behind 16 producers on 2 cores such a worker may also run under a tenth of the tick, in short
+/// items between long waits for the lock, so a pool that counts the items a worker takes says so with `turns`. A
+/// worker blocked in a block (a sleep, a read, a foreign lock) runs nothing and takes nothing between two looks.
 /// A thread seen for the first time counts its run time since it started.
+///
+/// `missing` turns that into the watch's verdict: at once when no worker progresses, but only at the second look in a
+/// row when one lags while another works, since the laggard may be inside a long drain waiting for a busy queue lock
+/// (behind 16 producers on 2 cores, for a whole tick at times).
 struct WorkerProgress {
-    private var lastRun: [Int32: UInt64] = [:]
+    private var last: [Int32: (run: UInt64, turns: Int)] = [:]
+    private var laggedBefore = false
     /// The least time on a CPU, per look, that counts as progress.
     private let minimumRun: UInt64
 
@@ -45,20 +53,33 @@ struct WorkerProgress {
         minimumRun = UInt64(tick.components.seconds) * 100_000_000 + UInt64(tick.components.attoseconds / 10_000_000_000)
     }
 
-    /// How many of the workers `ids` progress (two small /proc reads each); forgets the others.
-    mutating func countProgressing(_ ids: some Sequence<Int32>) -> Int {
-        var seen: [Int32: UInt64] = [:]
+    /// How many threads the pool lacks after this look at `workers`: `width` less those that progress, when none
+    /// does or some lagged at the last look too; otherwise 0. `turns` is the engine's count of work each worker took,
+    /// or 0 where the engine keeps none.
+    mutating func missing(_ workers: some Sequence<(id: Int32, turns: Int)>, width: Int) -> Int {
+        let progressing = countProgressing(workers)
+        defer { laggedBefore = progressing < width }
+        return progressing < width && (progressing == 0 || laggedBefore) ? width - progressing : 0
+    }
+
+    /// Forgets the last look's shortfall: the watch found nothing to judge (no work waiting, a worker idle).
+    mutating func pause() { laggedBefore = false }
+
+    /// How many of `workers` progress (two small /proc reads each); forgets the others.
+    private mutating func countProgressing(_ workers: some Sequence<(id: Int32, turns: Int)>) -> Int {
+        var seen: [Int32: (run: UInt64, turns: Int)] = [:]
         var progressing = 0
-        for id in ids {
+        for (id, turns) in workers {
             let run = ThreadStates.runNanoseconds(id)
-            if let run { seen[id] = run }
-            if ThreadStates.isRunnable(id) {
+            let before = last[id]
+            seen[id] = (run ?? 0, turns)
+            if ThreadStates.isRunnable(id) || (before.map { turns != $0.turns } ?? false) {
                 progressing += 1
-            } else if let run, run - min(run, lastRun[id] ?? 0) >= minimumRun {
+            } else if let run, run - min(run, before?.run ?? 0) >= minimumRun {
                 progressing += 1
             }
         }
-        lastRun = seen
+        last = seen
         return progressing
     }
 }
