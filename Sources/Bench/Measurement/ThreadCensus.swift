@@ -48,7 +48,9 @@ struct ThreadCensus {
     private func classify(_ id: Int32, before: Kind?) -> Kind {
         switch before {
         case nil: return id == processID ? .main : .new
-        case .new?: return Self.name(of: id) == Threads.harnessName ? .harness : .engine
+        case .new?:
+            guard let name = Self.name(of: id) else { return .new }  // exited since the listing: not counted
+            return name == Threads.harnessName ? .harness : .engine
         case let kind?: return kind
         }
     }
