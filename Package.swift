@@ -13,6 +13,8 @@ let package = Package(
         // The `arena` command line as a library: an executor author's executable calls `ArenaMain.run(engines:)`.
         .library(name: "ArenaCLI", targets: ["ArenaCLI"]),
         .library(name: "Contenders", targets: ["Contenders"]),
+        // Foundation's OperationQueue as the `foundation` contender, the reference for operation queues.
+        .library(name: "FoundationContender", targets: ["FoundationContender"]),
         // Latches, locks and plain threads that outside rules use beside the catalog's helpers.
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Conformance", targets: ["Conformance"]),
@@ -34,13 +36,14 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "FoundationContender", dependencies: ["Contenders"]),
         // What checks and workloads share and no engine may use: locks for bookkeeping, latches, plain threads, child
         // processes.
         .target(name: "Harness", dependencies: ["CLinux", "Contenders"]),
         .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
         .target(
             name: "Bench",
-            dependencies: ["CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["CLinux", "Contenders", "FoundationContender", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(
             name: "ArenaCLI",
@@ -50,7 +53,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
-        .testTarget(name: "DispatchArenaTests", dependencies: ["Contenders", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
+        .testTarget(name: "DispatchArenaTests", dependencies: ["Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

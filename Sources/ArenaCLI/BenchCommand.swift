@@ -95,8 +95,9 @@ struct BenchCommand: LineupCommand {
         try lineup.checkEngines(engines)
         let chosenWorkloads = workloads.isEmpty || workloads.contains("all")
             ? WorkloadCatalog.all : WorkloadCatalog.all.filter { workloads.contains($0.name) }
-        let chosenEngines = lineup.chosen(engines).map(\.name)
-        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosenEngines, settings: settings)
+        let chosen = lineup.chosen(engines)
+        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosen.map(\.name), settings: settings,
+                             lacking: Dictionary(uniqueKeysWithValues: chosen.map { ($0.name, Set($0.engine.limits.keys)) }))
         let writer: ResultsWriter
         do {
             writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]))
@@ -134,7 +135,7 @@ struct BenchCommand: LineupCommand {
                 }
             }
         }
-        let shownEngines = EngineOrder.sorted(chosenEngines + results.map(\.0.engine))
+        let shownEngines = EngineOrder.sorted(plan.entries.map(\.engine) + results.map(\.0.engine))
         switch format {
         case .table: print(ConsoleReport.table(results, engines: shownEngines), terminator: "")
         case .markdown: print(ConsoleReport.markdown(results, engines: shownEngines), terminator: "")

@@ -60,7 +60,9 @@ struct InstructionsCommand: LineupCommand {
             ["instructions-child", "--engine", engine, "--path", path.rawValue, "--operations", "\(operations)"]
         }
         let table = counter.count(
-            engines: lineup.chosen(engines).map(\.name), paths: paths.isEmpty ? InstructionPath.allCases : paths,
+            // The paths are GCD calls: a contender without GCD objects of its own has none to count.
+            engines: lineup.chosen(engines).filter { $0.engine.limits[.dispatchObjects] == nil }.map(\.name),
+            paths: paths.isEmpty ? InstructionPath.allCases : paths,
             operations: operations, tool: Callgrind.version(of: valgrind) ?? "valgrind"
         ) { done, total, line in
             if !quiet { writeError("[\(done)/\(total)] \(line)") }

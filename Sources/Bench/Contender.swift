@@ -1,4 +1,5 @@
 import Contenders
+import FoundationContender
 
 /// An engine entered in the arena: the engine, and the measuring of every workload compiled for its concrete type.
 ///
@@ -41,8 +42,10 @@ public struct Contender: Sendable {
         try runningPath(path, operations, deadline)
     }
 
-    /// The engines this package builds, in the order reports list them (`system` first: it is the reference).
+    /// The engines this package builds, in the order reports list them (`system` first: it is the reference for
+    /// GCD), then `foundation`, the reference for operation queues.
     public static let builtIn: [Contender] = [
         Contender(SystemEngine()), Contender(MutexEngine()), Contender(LockFreeEngine()), Contender(ActorEngine()),
+        Contender(FoundationEngine()),
     ]
 }

@@ -21,6 +21,10 @@ public protocol Workload: Sendable {
     /// Whether the workload measures `engine` (most measure every engine).
     func measures(engine: String) -> Bool
 
+    /// The capabilities an engine needs for this workload: `dispatch-objects` for the GCD workloads (the default),
+    /// none for the operation-queue ones, which every contender's operation layer runs.
+    var requirements: Set<Capability> { get }
+
     /// The operation count of the first trial; the runner grows it until a trial lasts `minimumSeconds`.
     func initialOperations(_ point: Point) -> Int
 
@@ -46,6 +50,7 @@ public protocol Workload: Sendable {
 
 extension Workload {
     public func measures(engine: String) -> Bool { true }
+    public var requirements: Set<Capability> { [.dispatchObjects] }
     public func initialOperations(_ point: Point) -> Int { 1 }
     public var needsFreshEngine: Bool { false }
     public var blocksInBlocks: Bool { false }

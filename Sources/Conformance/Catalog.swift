@@ -52,11 +52,12 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let processes = Concept("processes", heading: "Process sources")
     public static let files = Concept("files", heading: "File sources")
     public static let misuse = Concept("misuse", heading: "Misuse and disposal")
+    public static let operations = Concept("operations", heading: "Operation queues")
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
         queues, mainQueue, barriers, targets, suspension, specific, context, qos, groups, semaphores, once, apply, after, workItems, sources,
-        timers, descriptors, data, io, processes, files, misuse,
+        timers, descriptors, data, io, processes, files, misuse, operations,
     ]
 }
 
@@ -91,6 +92,11 @@ public struct Rule: Sendable, Identifiable {
 
     /// Whether the rule runs in a child process.
     public var isMisuse: Bool { type is any MisuseRule.Type }
+
+    /// The capabilities an engine needs for this rule to run: its own `needs`, and for every rule but the
+    /// operation-queue ones, `dispatch-objects` (a contender that stands for an operation layer only has no GCD
+    /// of its own to check).
+    public var requirements: [Capability] { concept == .operations ? needs : needs + [.dispatchObjects] }
 
     /// The rule as a misuse rule, if it is one.
     public var misuse: (any MisuseRule.Type)? { type as? any MisuseRule.Type }

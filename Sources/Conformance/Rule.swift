@@ -28,6 +28,13 @@ public protocol BehaviourRule: ConformanceRule {
     static func check<E: Engine>(_ engine: E) throws
 }
 
+/// A rule of the operation-queue contract (Foundation's `OperationQueue`), checked in the running process on the
+/// engine's operation layer (`Engine.operations`): `check` returns when the layer kept the rule and throws
+/// `RuleFailure` otherwise. Generic over the layer, so it runs specialised on each.
+public protocol OperationRule: ConformanceRule {
+    static func check<L: OperationLayer>(_ layer: L) throws
+}
+
 /// A rule about misuse: `trigger` breaks the contract and must not return; it runs in a child process, which must
 /// die with a message that names the object (`objectLabel`) and the misuse (one of `keywords`).
 public protocol MisuseRule: ConformanceRule {

@@ -17,11 +17,13 @@ public struct BenchPlan: Sendable {
     public let settings: BenchSettings
     public let entries: [Entry]
 
-    /// The plan for `workloads` on the engines called `engines`, in the order given.
-    public init(workloads: [any Workload], engines: [String], settings: BenchSettings) {
+    /// The plan for `workloads` on the engines called `engines`, in the order given, leaving out an engine where
+    /// `lacking` says it lacks one of the workload's `requirements`.
+    public init(workloads: [any Workload], engines: [String], settings: BenchSettings,
+                lacking: [String: Set<Capability>] = [:]) {
         self.settings = settings
         entries = workloads.flatMap { workload in
-            engines.filter { workload.measures(engine: $0) }.flatMap { engine in
+            engines.filter { workload.measures(engine: $0) && workload.requirements.isDisjoint(with: lacking[$0] ?? []) }.flatMap { engine in
                 workload.points(settings).map { Entry(workload: workload, engine: engine, point: $0) }
             }
         }

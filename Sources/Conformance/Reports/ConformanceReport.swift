@@ -28,11 +28,15 @@ public struct ConformanceReport: Sendable, Codable {
         results.first { $0.engine == engine && $0.rule == rule }
     }
 
+    /// How many results of each status `engine` has, and how many rules it was not checked on (`-` cells: the GCD
+    /// rules for a contender that stands for an operation layer only).
     private func counts(_ engine: String) -> String {
-        Status.allCases.compactMap { status in
-            let count = results.filter { $0.engine == engine && $0.status == status }.count
+        let own = results.filter { $0.engine == engine }
+        let notChecked = rules.count - own.count
+        return (Status.allCases.compactMap { status in
+            let count = own.filter { $0.status == status }.count
             return count == 0 ? nil : "\(count) \(status.rawValue)"
-        }.joined(separator: ", ")
+        } + (notChecked > 0 ? ["\(notChecked) not checked (-)"] : [])).joined(separator: ", ")
     }
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }

@@ -29,6 +29,10 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// Sources reporting changes to a file or directory (`Engine.makeFileSource`): writes, deletion, renames,
     /// attributes, links. On Linux the system Dispatch library has none: they stand on kqueue's `EVFILT_VNODE`.
     case fileSources = "file-sources"
+    /// The GCD objects themselves (queues, groups, semaphores, sources, data, channels) as the engine's own, which
+    /// every GCD rule and workload needs. Every engine has it but a contender that stands for another layer only:
+    /// `foundation`, whose operation queues are checked and whose GCD is the system engine's.
+    case dispatchObjects = "dispatch-objects"
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }
