@@ -24,6 +24,8 @@ public enum WorkloadCatalog {
         IOThroughputWorkload(),
         TCPEchoWorkload(),
         ProtocolCostWorkload(),
+        OperationGraphWorkload(),
+        OperationThroughputWorkload(),
     ]
 
     /// The registered names, in order.
@@ -66,6 +68,8 @@ public enum WorkloadCatalog {
         case let w as IOThroughputWorkload: visitor.visit(w)
         case let w as TCPEchoWorkload: visitor.visit(w)
         case let w as ProtocolCostWorkload: visitor.visit(w)
+        case let w as OperationGraphWorkload: visitor.visit(w)
+        case let w as OperationThroughputWorkload: visitor.visit(w)
         default: nil
         }
     }

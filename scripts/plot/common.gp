@@ -76,6 +76,7 @@ engine_color(e) = \
     e eq "mutex"      ? 0xD55E00 : \
     e eq "lockfree"   ? 0x009E73 : \
     e eq "actor"      ? 0xCC79A7 : \
+    e eq "foundation" ? 0xE69F00 : \
     e eq "c-dispatch" ? 0x1A1A1A : \
     e eq "c-mutex"    ? 0x8C510A : \
                         0x8A8A8A
@@ -86,6 +87,7 @@ engine_pt(e) = \
     e eq "mutex"      ? 5 : \
     e eq "lockfree"   ? 9 : \
     e eq "actor"      ? 13 : \
+    e eq "foundation" ? 11 : \
     e eq "c-dispatch" ? 6 : \
     e eq "c-mutex"    ? 4 : \
                         3

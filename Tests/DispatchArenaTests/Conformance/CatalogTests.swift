@@ -13,6 +13,12 @@ extension ArenaTests {
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
+        @Test("operation rule, on every contender's operation layer", arguments: TestEngines.layerEngines, TestEngines.operationRules)
+        func operation(engine: String, rule: String) async throws {
+            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
+            #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
+        }
+
         @Test("main-loop rule, in an arena child process", arguments: TestEngines.catalogEngines, TestEngines.mainLoopRules)
         func mainLoop(engine: String, rule: String) async throws {
             let contender = try #require(Contender.builtIn.first { $0.name == engine })

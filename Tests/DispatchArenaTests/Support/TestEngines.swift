@@ -13,7 +13,11 @@ enum TestEngines {
     /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`
     /// (comma-separated), so that a sanitizer run can look at one engine. The suites about one engine's insides (the
     /// pools, the lock-free structures, the actor engine's async waits) follow it too.
-    static let catalogEngines: [String] = {
+    static let catalogEngines: [String] = layerEngines.filter { named($0)?.limits[.dispatchObjects] == nil }
+
+    /// The registered contenders the operation-queue rules run on: the engines' layers and `foundation`, the
+    /// reference (which has no GCD objects of its own, so the GCD suites leave it out), or those in `ARENA_ENGINES`.
+    static let layerEngines: [String] = {
         guard let chosen = getenv("ARENA_ENGINES").map({ String(cString: $0) }), !chosen.isEmpty else {
             return Contender.builtIn.map(\.name)
         }
@@ -26,7 +30,9 @@ enum TestEngines {
 
     /// Ids of the catalog's behaviour rules and misuse rules that an exit test can host, and of the rules that need
     /// the main loop (run through `ArenaChildLauncher` on the registered engines).
-    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop }.map(\.id)
+    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.concept != .operations }.map(\.id)
+    /// Ids of the operation-queue rules, which run on every contender's operation layer.
+    static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.concept == .operations }.map(\.id)
     static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop }.map(\.id)
     static let mainLoopRules = Catalog.builtIn.rules.filter(\.needsMainLoop).map(\.id)
 }

@@ -1,0 +1,100 @@
+import Contenders
+import Harness
+import Synchronization
+
+/// `op-graph`: a graph of operations with dependencies on one operation queue of the contender's operation layer
+/// (`Engine.operations`), built, added and run to its end per round: a layered graph (W operations per layer, D
+/// layers, each operation depending on two of the layer before) and a chain (each depending on the one before).
+///
+/// An operation is one round; the headline is operations per second. The answer checked: every operation ran once,
+/// and none started before every one of its dependencies had finished (each checks its dependencies' finished
+/// flags as it starts); a sink operation depending on the last layer opens the latch the round waits on.
+public struct OperationGraphWorkload: Workload {
+    public let name = "op-graph"
+    public let summary = "a layered dependency graph (W wide, D deep) and a chain of operations, built, added and run per round"
+    public let headline = Headline.throughput(unit: "operations/s")
+    public var requirements: Set<Capability> { [] }
+
+    public init() {}
+
+    /// shape:layered (width × depth) and shape:chain (width 1, depth = length).
+    public func points(_ settings: BenchSettings) -> [Point] {
+        let (width, depth, chain) = settings.quick ? (8, 8, 100) : (16, 32, 1_000)
+        return [
+            Point(workload: name, parameters: [Parameter("shape", "layered"), Parameter("width", width), Parameter("depth", depth)]),
+            Point(workload: name, parameters: [Parameter("shape", "chain"), Parameter("width", 1), Parameter("depth", chain)]),
+        ]
+    }
+
+    public func initialOperations(_ point: Point) -> Int { 1 }
+
+    @inlinable
+    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
+                                 context: TrialContext) throws(WorkloadError) -> Trial {
+        let width = point.integer("width")
+        let depth = point.integer("depth")
+        let layer = engine.operations
+        let queue = layer.makeQueue(label: "op-graph")
+        let watch = Stopwatch()
+        for round in 0..<operations {
+            let tally = GraphTally(count: width * depth)
+            let sinkRan = Latch()
+            var previous: [E.Operations.Operation] = []
+            for level in 0..<depth {
+                var current: [E.Operations.Operation] = []
+                current.reserveCapacity(width)
+                for index in 0..<width {
+                    let node = level * width + index
+                    // Two of the layer before (one in a chain): index and its right neighbour, wrapping.
+                    let parents = level == 0 ? [] : Array(Set([index, (index + 1) % width])).map { (level - 1) * width + $0 }
+                    let operation = layer.makeBlockOperation(label: "op-graph") { tally.run(node, after: parents) }
+                    for parent in parents { operation.addDependency(previous[parent - (level - 1) * width]) }
+                    current.append(operation)
+                }
+                queue.addOperations(current, waitUntilFinished: false)
+                previous = current
+            }
+            let sink = layer.makeBlockOperation(label: "op-graph.sink") { sinkRan.countDown() }
+            for operation in previous { sink.addDependency(operation) }
+            queue.addOperation(sink)
+            guard sinkRan.wait(until: context.deadline) else {
+                throw WorkloadError("timed out waiting for round \(round): \(tally.ran) of \(width * depth) operations ran", timedOut: true)
+            }
+            try WorkloadError.check("the operations run in round \(round)", tally.ran, expected: width * depth)
+            try WorkloadError.check("operations started before a dependency finished in round \(round)", tally.early, expected: 0)
+        }
+        let elapsed = watch.read()
+        return Trial(operations: operations, items: operations * width * depth, elapsed: elapsed)
+    }
+}
+
+/// The finished flag of every operation of one round, and counts of those run and of those that started early.
+@usableFromInline final class GraphTally: @unchecked Sendable {
+    @usableFromInline let finished: UnsafeMutablePointer<Atomic<Bool>>
+    @usableFromInline let count: Int
+    @usableFromInline let ranCount = Atomic<Int>(0)
+    @usableFromInline let earlyCount = Atomic<Int>(0)
+
+    @inlinable init(count: Int) {
+        self.count = count
+        finished = .allocate(capacity: count)
+        for index in 0..<count { (finished + index).initialize(to: Atomic(false)) }
+    }
+
+    deinit {
+        finished.deinitialize(count: count)
+        finished.deallocate()
+    }
+
+    /// Operation `node` runs: each parent must have finished (acquire pairs with the parent's release).
+    @inlinable func run(_ node: Int, after parents: [Int]) {
+        for parent in parents where !finished[parent].load(ordering: .acquiring) {
+            earlyCount.wrappingAdd(1, ordering: .relaxed)
+        }
+        ranCount.wrappingAdd(1, ordering: .relaxed)
+        finished[node].store(true, ordering: .releasing)
+    }
+
+    @inlinable var ran: Int { ranCount.load(ordering: .relaxed) }
+    @inlinable var early: Int { earlyCount.load(ordering: .relaxed) }
+}

@@ -1,0 +1,80 @@
+import Contenders
+import Harness
+import Glibc
+import Synchronization
+
+/// `op-throughput`: N independent block operations added to one operation queue of the contender's operation layer
+/// (`Engine.operations`) at `maxConcurrentOperationCount` 1, the core count, and unlimited: what an operation costs
+/// over a plain block, and what the width costs.
+///
+/// An operation is one block operation; the headline is operations per second. The answer checked: every operation
+/// ran once, and at width 1 and at the core count no more ran at a time than the width allows (each body counts
+/// itself in and out).
+public struct OperationThroughputWorkload: Workload {
+    public let name = "op-throughput"
+    public let summary = "independent block operations on one operation queue at width 1, cores and unlimited"
+    public let headline = Headline.throughput(unit: "operations/s")
+    public var requirements: Set<Capability> { [] }
+
+    public init() {}
+
+    /// width: 1, cores, unlimited.
+    public func points(_ settings: BenchSettings) -> [Point] {
+        ["1", "cores", "unlimited"].map { Point(workload: name, parameters: [Parameter("width", $0)]) }
+    }
+
+    public func initialOperations(_ point: Point) -> Int { 1_000 }
+
+    @inlinable
+    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
+                                 context: TrialContext) throws(WorkloadError) -> Trial {
+        let layer = engine.operations
+        let queue = layer.makeQueue(label: "op-throughput")
+        let width: Int? = switch point["width"] {
+        case "1": 1
+        case "cores": max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        default: nil
+        }
+        queue.maxConcurrentOperationCount = width ?? E.Operations.Queue.unlimited
+        let tally = ThroughputTally(operations: operations)
+        let block: @Sendable () -> Void = { tally.run() }
+        let watch = Stopwatch()
+        for _ in 0..<operations { queue.addOperation(block) }
+        guard tally.allRan.wait(until: context.deadline) else {
+            throw WorkloadError("timed out waiting for the operations: \(tally.ran) of \(operations) ran", timedOut: true)
+        }
+        let elapsed = watch.read()
+        try WorkloadError.check("the operations run", tally.ran, expected: operations)
+        if let width, tally.widest > width {
+            throw WorkloadError("\(tally.widest) operations ran at once on a queue of width \(width)")
+        }
+        return Trial(operations: operations, elapsed: elapsed, counters: ["widest": Double(tally.widest)])
+    }
+}
+
+/// Counts of an op-throughput trial: operations run, running now, and the most seen running at once.
+@usableFromInline final class ThroughputTally: @unchecked Sendable {
+    @usableFromInline let operations: Int
+    @usableFromInline let ranCount = Atomic<Int>(0)
+    @usableFromInline let running = Atomic<Int>(0)
+    @usableFromInline let widestSeen = Atomic<Int>(0)
+    /// Opens when the last operation ran.
+    @usableFromInline let allRan = Latch()
+
+    @inlinable init(operations: Int) { self.operations = operations }
+
+    @inlinable func run() {
+        let now = running.wrappingAdd(1, ordering: .relaxed).newValue
+        var widest = widestSeen.load(ordering: .relaxed)
+        while now > widest {
+            let (exchanged, original) = widestSeen.compareExchange(expected: widest, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            widest = original
+        }
+        running.wrappingSubtract(1, ordering: .relaxed)
+        if ranCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == operations { allRan.countDown() }
+    }
+
+    @inlinable var ran: Int { ranCount.load(ordering: .relaxed) }
+    @inlinable var widest: Int { widestSeen.load(ordering: .relaxed) }
+}
