@@ -29,6 +29,11 @@ public protocol Engine: Sendable {
     associatedtype Data: EngineData
     /// Asynchronous channels over file descriptors, delivering and taking the engine's buffers.
     associatedtype IOChannel: EngineIOChannel where IOChannel.Queue == Queue, IOChannel.Data == Data
+    /// The operation-queue layer over this engine: `EngineOperations<Self>`, Foundation's `OperationQueue` contract
+    /// built from the engine's queues and groups, unless the engine brings its own.
+    associatedtype Operations: OperationLayer = EngineOperations<Self>
+    /// This engine's operation-queue layer. A cheap value.
+    var operations: Operations { get }
 
     /// Work items; they are submitted with `Queue.async(_:)`, so the queue names their type.
     typealias WorkItem = Queue.WorkItem
@@ -153,6 +158,11 @@ public enum DataMerge: String, Sendable, Codable, CaseIterable {
     case or
     /// Pending data is the last value merged.
     case replace
+}
+
+extension Engine where Operations == EngineOperations<Self> {
+    /// The default layer: the engine's own queues and groups under Foundation's contract. Free to make.
+    public var operations: EngineOperations<Self> { EngineOperations(self) }
 }
 
 extension Engine {
