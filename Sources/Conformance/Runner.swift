@@ -35,7 +35,7 @@ public struct ConformanceRunner: Sendable {
 
     /// Runs `rule` on `engine`, telling `observe` how each run ended as soon as it did.
     public func run<E: Engine>(_ rule: Rule, on engine: E, observing observe: (RunOutcome) -> Void) -> RuleResult {
-        if let missing = rule.needs.first(where: { engine.limits[$0] != nil }) {
+        if let missing = rule.requirements.first(where: { engine.limits[$0] != nil }) {
             return RuleResult(engine: engine.name, rule: rule.id,
                               unsupported: "needs \(missing.rawValue): \(engine.limits[missing]!)")
         }
@@ -63,9 +63,14 @@ public struct ConformanceRunner: Sendable {
     /// The runs of a behaviour rule in this process. A timed-out run ends the series: its check is abandoned on a
     /// thread that may hold the engine's state, so later runs here would measure that, not the rule.
     private func runHere<E: Engine>(_ rule: Rule, on engine: E, observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
-        guard let behaviour = rule.type as? any BehaviourRule.Type else {
+        let check: @Sendable () throws -> Void
+        if let behaviour = rule.type as? any BehaviourRule.Type {
+            check = { try behaviour.check(engine) }
+        } else if let operations = rule.type as? any OperationRule.Type {
+            check = { try operations.check(engine.operations) }
+        } else {
             let outcome = RunOutcome(.fail, rule.isMisuse ? "misuse rules need a child process, and no launcher was given"
-                                                          : "rule \(rule.id) is neither a behaviour nor a misuse rule")
+                                                          : "rule \(rule.id) is neither a behaviour, an operation nor a misuse rule")
             observe(outcome)
             return [outcome]
         }
@@ -78,7 +83,7 @@ public struct ConformanceRunner: Sendable {
         defer { load?.stop() }
         var outcomes: [RunOutcome] = []
         while outcomes.count < repeats {
-            let outcome: RunOutcome = switch Watchdog.run(timeout: timeout, { try behaviour.check(engine) }) {
+            let outcome: RunOutcome = switch Watchdog.run(timeout: timeout, check) {
             case .returned: RunOutcome(.pass)
             case .threw(let observed): RunOutcome(.fail, observed)
             case .timedOut: RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
