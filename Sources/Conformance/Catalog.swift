@@ -116,7 +116,7 @@ public struct Catalog: Sendable {
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self,
-        ProcessRules.self, FileRules.self, MisuseRules.self,
+        ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self,
     ]
 
     /// The rules of this package, each with its source.

@@ -125,4 +125,26 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case linkReportedAsAttrib    // a change of link count is reported as attrib (inotify's IN_ATTRIB taken at its word)
     case directoryEntriesIgnored // entries created, renamed or removed in a watched directory are not reported
     case fileEventsUnmasked      // file sources report every event they see, asked for or not
+    // Operation queues (the engine's operation layer, wrapped by `MutantOperations`; the GCD faults above leave it alone)
+    case dependenciesIgnored     // addDependency is listed but never reaches the layer: dependents start at once
+    case removeDependencyIgnored // removeDependency leaves the list but not the layer: the operation stays unready
+    case widthIgnored            // maxConcurrentOperationCount reads back what was set, and the queue stays unlimited
+    case serialInAdditionOrder   // at width 1 every operation waits for the one added before it, as a serial dispatch queue
+    case queuePriorityIgnored    // queuePriority reads back what was set, and never reaches the layer
+    case priorityFixedAtEnqueue  // queuePriority set after the operation was enqueued is ignored
+    case operationCancelIgnored  // cancel does nothing: isCancelled stays false, the work runs
+    case cancelRunsWork          // cancel sets isCancelled, and the operation runs its work anyway
+    case cancelWaitsForDependencies // a cancelled operation still waits for its unfinished dependencies, then skips its work
+    case cancelAllIgnored        // cancelAllOperations does nothing
+    case completionTwice         // the completion block runs twice
+    case completionEarly         // the completion block runs when the operation is enqueued, not after it finished
+    case executingNeverReported  // isExecuting is always false
+    case asyncFinishesOnReturn   // an asynchronous operation finishes when start returns; its finish does nothing
+    case operationWaitReturnsAtOnce // waitUntilFinished returns at once
+    case waitAllReturnsAtOnce    // waitUntilAllOperationsAreFinished returns at once
+    case addWaitingReturnsAtOnce // addOperations(_:waitUntilFinished: true) returns at once
+    case operationSuspendIgnored // isSuspended reads back what was set, and the queue goes on starting operations
+    case operationBarrierIgnored // a barrier block is a plain operation
+    case executionBlocksDropped  // addExecutionBlock drops the block: only the first block runs
+    case operationCountIgnored   // operationCount is always 0
 }

@@ -20,6 +20,9 @@ struct MutantEngine<Base: Engine>: Engine {
     typealias FileSource = MutantSource<Base>
     typealias Data = MutantData<Base>
     typealias IOChannel = MutantIOChannel<Base>
+    /// The base engine's operation layer with the fault applied: built on the base engine's own (correct) queues, so a
+    /// GCD fault leaves the operation rules alone and an operation fault touches nothing else.
+    typealias Operations = MutantOperations<Base.Operations>
 
     let fault: Fault
     let base: Base
@@ -32,6 +35,7 @@ struct MutantEngine<Base: Engine>: Engine {
     }
 
     var name: String { Mutants.name(of: fault) }
+    var operations: MutantOperations<Base.Operations> { MutantOperations(fault: fault, base: base.operations) }
     var summary: String { "The \(base.name) engine with one fault: \(fault.rawValue)." }
 
     var limits: [Capability: String] {

@@ -1,0 +1,244 @@
+import Contenders
+import Harness
+
+/// A correct operation layer with one fault (see `Fault`, the operation-queue cases): every call is forwarded to
+/// the base layer's queue or operation, and only the call the fault names misbehaves. Under any other fault the
+/// wrapper is transparent, so a mutant's operation rules see the base layer as it is.
+struct MutantOperations<Base: OperationLayer>: OperationLayer {
+    typealias Queue = MutantOperationQueue<Base>
+    typealias Operation = MutantOperation<Base>
+
+    let fault: Fault
+    let base: Base
+
+    init(fault: Fault, base: Base) {
+        self.fault = fault
+        self.base = base
+    }
+
+    func makeQueue(label: String) -> MutantOperationQueue<Base> {
+        MutantOperationQueue(base: base.makeQueue(label: label), fault: fault)
+    }
+
+    func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> MutantOperation<Base> {
+        let state = MutantOperationState<Base>(fault: fault)
+        return MutantOperation(base.makeBlockOperation(label: label, state.guarded(block)), state: state)
+    }
+
+    func makeOperation(label: String, main: @escaping @Sendable (MutantOperation<Base>) -> Void) -> MutantOperation<Base> {
+        let state = MutantOperationState<Base>(fault: fault)
+        let made = base.makeOperation(label: label) { underlying in
+            if state.skipsWork { return }
+            main(MutantOperation(underlying, state: state))
+        }
+        return MutantOperation(made, state: state)
+    }
+
+    func makeAsynchronousOperation(label: String,
+                                   start: @escaping @Sendable (MutantOperation<Base>, _ finish: @escaping @Sendable () -> Void) -> Void)
+        -> MutantOperation<Base> {
+        let state = MutantOperationState<Base>(fault: fault)
+        let made = base.makeAsynchronousOperation(label: label) { underlying, finish in
+            if state.skipsWork { return finish() }
+            let operation = MutantOperation(underlying, state: state)
+            if state.fault == .asyncFinishesOnReturn {
+                start(operation) {}
+                finish()
+            } else {
+                start(operation, finish)
+            }
+        }
+        return MutantOperation(made, state: state)
+    }
+}
+
+/// What the wrappers of one base operation share: the operation's own `main` and `start` get a fresh wrapper of the
+/// base operation, which must see what the check's wrapper set.
+final class MutantOperationState<Base: OperationLayer>: Sendable {
+    let fault: Fault
+    /// The wrappers given to `addDependency`, so that `dependencies` returns them.
+    let dependencies = Locked<[MutantOperation<Base>]>([])
+    /// Set by `cancel` under the faults that keep the cancellation from the base operation.
+    let cancelled = Locked(false)
+    /// Whether the operation was added to a queue (`priorityFixedAtEnqueue`).
+    let enqueued = Locked(false)
+    /// The priority last set, read back under the faults that keep it from the base operation.
+    let priority = Locked<OperationPriority?>(nil)
+    /// The completion block as set, read back and run early under `completionEarly`.
+    let completion = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(fault: Fault) { self.fault = fault }
+
+    /// Whether the work is skipped: under `cancelWaitsForDependencies` a cancelled operation runs only when its
+    /// dependencies let it, and then does nothing.
+    var skipsWork: Bool { fault == .cancelWaitsForDependencies && cancelled.snapshot }
+
+    /// `block`, skipped as `skipsWork` says; `block` itself under every fault that never skips.
+    func guarded(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard fault == .cancelWaitsForDependencies else { return block }
+        return { [self] in if !skipsWork { block() } }
+    }
+}
+
+/// A base operation with the fault applied. Two wrappers of one base operation behave alike (they share the state).
+final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Sendable {
+    let base: Base.Operation
+    let state: MutantOperationState<Base>
+    private var fault: Fault { state.fault }
+
+    init(_ base: Base.Operation, state: MutantOperationState<Base>) {
+        self.base = base
+        self.state = state
+    }
+
+    var name: String? { base.name }
+
+    func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
+        if fault == .executionBlocksDropped { return }
+        base.addExecutionBlock(state.guarded(block))
+    }
+
+    func addDependency(_ operation: MutantOperation<Base>) {
+        state.dependencies.withLock { list in
+            if !list.contains(where: { $0 === operation }) { list.append(operation) }
+        }
+        if fault != .dependenciesIgnored { base.addDependency(operation.base) }
+    }
+
+    func removeDependency(_ operation: MutantOperation<Base>) {
+        state.dependencies.withLock { list in list.removeAll { $0 === operation } }
+        if fault != .removeDependencyIgnored { base.removeDependency(operation.base) }
+    }
+
+    var dependencies: [MutantOperation<Base>] { state.dependencies.snapshot }
+
+    var queuePriority: OperationPriority {
+        get { state.priority.snapshot ?? base.queuePriority }
+        set {
+            state.priority.withLock { $0 = newValue }
+            switch fault {
+            case .queuePriorityIgnored: break
+            case .priorityFixedAtEnqueue where state.enqueued.snapshot: break
+            default: base.queuePriority = newValue
+            }
+        }
+    }
+
+    var completionBlock: (@Sendable () -> Void)? {
+        get { state.completion.snapshot }
+        set {
+            state.completion.withLock { $0 = newValue }
+            switch fault {
+            case .completionTwice:
+                guard let block = newValue else { return base.completionBlock = nil }
+                base.completionBlock = {
+                    block()
+                    block()
+                }
+            case .completionEarly: base.completionBlock = nil
+            default: base.completionBlock = newValue
+            }
+        }
+    }
+
+    func cancel() {
+        switch fault {
+        case .operationCancelIgnored: return
+        case .cancelRunsWork: state.cancelled.withLock { $0 = true }
+        case .cancelWaitsForDependencies where !base.isReady && !base.isFinished: state.cancelled.withLock { $0 = true }
+        default: base.cancel()
+        }
+    }
+
+    var isCancelled: Bool { state.cancelled.snapshot || base.isCancelled }
+    var isReady: Bool { base.isReady }
+    var isExecuting: Bool { fault == .executingNeverReported ? false : base.isExecuting }
+    var isFinished: Bool { base.isFinished }
+
+    func waitUntilFinished() {
+        if fault == .operationWaitReturnsAtOnce { return }
+        base.waitUntilFinished()
+    }
+}
+
+/// A base queue with the fault applied.
+final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked Sendable {
+    typealias Operation = MutantOperation<Base>
+
+    let base: Base.Queue
+    private let fault: Fault
+    /// The width and suspension as set, read back under `widthIgnored` and `operationSuspendIgnored`.
+    private let width = Locked(Base.Queue.unlimited)
+    private let suspended = Locked(false)
+    /// The operation added last, which the next waits for under `serialInAdditionOrder` at width 1.
+    private let lastAdded = Locked<Base.Operation?>(nil)
+
+    init(base: Base.Queue, fault: Fault) {
+        self.base = base
+        self.fault = fault
+    }
+
+    static var unlimited: Int { Base.Queue.unlimited }
+
+    var name: String? { base.name }
+
+    /// What the fault does to an operation as it is enqueued.
+    private func enqueuing(_ operation: MutantOperation<Base>) {
+        operation.state.enqueued.withLock { $0 = true }
+        switch fault {
+        case .completionEarly:
+            if let completion = operation.state.completion.snapshot { Threads.detach { completion() } }
+        case .serialInAdditionOrder where maxConcurrentOperationCount == 1:
+            let previous = lastAdded.withLock { last in
+                defer { last = operation.base }
+                return last
+            }
+            if let previous, !previous.isFinished { operation.base.addDependency(previous) }
+        default: break
+        }
+    }
+
+    func addOperation(_ operation: MutantOperation<Base>) {
+        enqueuing(operation)
+        base.addOperation(operation.base)
+    }
+
+    func addOperations(_ operations: [MutantOperation<Base>], waitUntilFinished: Bool) {
+        for operation in operations { enqueuing(operation) }
+        base.addOperations(operations.map(\.base), waitUntilFinished: waitUntilFinished && fault != .addWaitingReturnsAtOnce)
+    }
+
+    func addOperation(_ block: @escaping @Sendable () -> Void) { base.addOperation(block) }
+
+    func addBarrierBlock(_ block: @escaping @Sendable () -> Void) {
+        if fault == .operationBarrierIgnored { base.addOperation(block) } else { base.addBarrierBlock(block) }
+    }
+
+    var maxConcurrentOperationCount: Int {
+        get { fault == .widthIgnored ? width.snapshot : base.maxConcurrentOperationCount }
+        set {
+            width.withLock { $0 = newValue }
+            if fault != .widthIgnored { base.maxConcurrentOperationCount = newValue }
+        }
+    }
+
+    var isSuspended: Bool {
+        get { fault == .operationSuspendIgnored ? suspended.snapshot : base.isSuspended }
+        set {
+            suspended.withLock { $0 = newValue }
+            if fault != .operationSuspendIgnored { base.isSuspended = newValue }
+        }
+    }
+
+    var operationCount: Int { fault == .operationCountIgnored ? 0 : base.operationCount }
+
+    func cancelAllOperations() {
+        if fault == .cancelAllIgnored { return }
+        base.cancelAllOperations()
+    }
+
+    func waitUntilAllOperationsAreFinished() {
+        if fault == .waitAllReturnsAtOnce { return }
+        base.waitUntilAllOperationsAreFinished()
+    }
+}
