@@ -41,21 +41,26 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
-    /// The engine that decides the contract (README, "Sources of truth"), when the matrix has it.
-    static let reference = "system"
+    /// The contender that decides the contract of `rule` (README, "Sources of truth"), when the matrix has it:
+    /// `system` for GCD, `foundation` for operation queues.
+    private func reference(for rule: String) -> String {
+        rules.first { $0.id == rule }?.concept == Concept.operations.rawValue ? "foundation" : "system"
+    }
 
     /// Passes of rules the reference does not keep here (it lacks a capability the rule needs): an engine going
     /// beyond the reference, which the details say, since a plain `pass` beside `unsupported` reads like a gap.
     private var beyondReference: [RuleResult] {
         results.filter { outcome in
-            outcome.status == .pass && outcome.engine != Self.reference
-                && result(Self.reference, outcome.rule)?.status == .unsupported
+            let reference = reference(for: outcome.rule)
+            return outcome.status == .pass && outcome.engine != reference
+                && result(reference, outcome.rule)?.status == .unsupported
         }
     }
 
     /// What the details say of a pass the reference lacks.
-    private static let beyondNote =
-        "beyond the reference: \(reference) lacks what the rule needs on this platform (see its unsupported detail)"
+    private func beyondNote(_ rule: String) -> String {
+        "beyond the reference: \(reference(for: rule)) lacks what the rule needs on this platform (see its unsupported detail)"
+    }
 
     /// What the details say of a result that did not pass: its detail, or with several runs how many passed and a
     /// line per distinct failure with its count.
@@ -88,7 +93,7 @@ public struct ConformanceReport: Sendable, Codable {
                 lines.append("\(result.engine) \(result.rule) \(result.status.rawValue): \(summary)")
                 lines += failures.map { "    " + $0 }
             }
-            for result in beyondReference { lines.append("\(result.engine) \(result.rule) pass: \(Self.beyondNote)") }
+            for result in beyondReference { lines.append("\(result.engine) \(result.rule) pass: \(beyondNote(result.rule))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -114,7 +119,7 @@ public struct ConformanceReport: Sendable, Codable {
                 lines.append("- `\(result.rule)` on **\(result.engine)**: \(result.status.rawValue), \(summary)")
                 lines += failures.map { "  - " + $0 }
             }
-            for result in beyondReference { lines.append("- `\(result.rule)` on **\(result.engine)**: pass, \(Self.beyondNote)") }
+            for result in beyondReference { lines.append("- `\(result.rule)` on **\(result.engine)**: pass, \(beyondNote(result.rule))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

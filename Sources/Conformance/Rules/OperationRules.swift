@@ -214,6 +214,7 @@ enum OpRemoveDependency: OperationRule {
     static let id = "op.remove-dependency"
     static let title = "Removing an operation's last unfinished dependency makes it ready: waiting in its queue, it then starts."
     static let source = "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; seed 001_e0090210cb443119.txt (dependencies, addDependency: / removeDependency:)"
+    static let needs: Set<Capability> = [.removeDependency]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.remove-dependency")

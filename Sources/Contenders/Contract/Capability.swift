@@ -33,6 +33,9 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// every GCD rule and workload needs. Every engine has it but a contender that stands for another layer only:
     /// `foundation`, whose operation queues are checked and whose GCD is the system engine's.
     case dispatchObjects = "dispatch-objects"
+    /// Removing an operation's last unfinished dependency makes the operation ready (Foundation's documentation of
+    /// `removeDependency`). swift-corelibs-foundation's `Operation` does not (see the foundation contender's limits).
+    case removeDependency = "remove-dependency"
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }

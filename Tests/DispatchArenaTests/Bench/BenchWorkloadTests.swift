@@ -64,6 +64,9 @@ extension ArenaTests {
             // sound round (a thread a second; a pool that never grows would take 1.6 s), more than the suite's 2 s
             // leaves on a busy machine.
             Sabotage(workload: "pool-ramp", parameters: ["blocks": "64"], fault: .asyncDropsBlocks, budgetSeconds: 5),
+            // Dependents start at once: in a chain on two cores, some start before the one before them finished.
+            Sabotage(workload: "op-graph", parameters: ["shape": "chain"], fault: .dependenciesIgnored),
+            Sabotage(workload: "op-throughput", parameters: ["width": "1"], fault: .waitAllReturnsAtOnce),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")

@@ -7,25 +7,9 @@ extension ArenaTests {
     /// The whole catalog on every registered engine, each rule in a child process of its own.
     @Suite
     struct CatalogTests {
-        /// Rules the reference contender is known to fail, each with why: the rule stays as Apple documents it, the
-        /// failure is expected here (and reported as a known issue, so a reference that starts passing is noticed).
-        static let referenceDeviations: [String: String] = [
-            "foundation/op.remove-dependency": """
-                swift-corelibs-foundation's Operation.removeDependency decrements the unfinished-dependency count only \
-                when the removed dependency is finished and the operation cancelled, so removing an unfinished \
-                dependency never makes the operation ready
-                """,
-        ]
-
         @Test("behaviour rule", arguments: TestEngines.catalogEngines, TestEngines.behaviourRules)
         func behaviour(engine: String, rule: String) async throws {
             let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
-            if let deviation = Self.referenceDeviations["\(engine)/\(rule)"] {
-                withKnownIssue(Comment(rawValue: deviation)) {
-                    #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
-                }
-                return
-            }
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
