@@ -58,7 +58,12 @@ public struct OperationGraphWorkload: Workload {
             for operation in previous { sink.addDependency(operation) }
             queue.addOperation(sink)
             guard sinkRan.wait(until: context.deadline) else {
-                throw WorkloadError("timed out waiting for round \(round): \(tally.ran) of \(width * depth) operations ran", timedOut: true)
+                // Say where the round stopped: a sink that is ready but never started is the queue's loss.
+                throw WorkloadError("""
+                    timed out waiting for round \(round): \(tally.ran) of \(width * depth) operations ran; the sink \
+                    reports isReady \(sink.isReady), isExecuting \(sink.isExecuting), isFinished \(sink.isFinished); \
+                    operationCount \(queue.operationCount)
+                    """, timedOut: true)
             }
             try WorkloadError.check("the operations run in round \(round)", tally.ran, expected: width * depth)
             try WorkloadError.check("operations started before a dependency finished in round \(round)", tally.early, expected: 0)

@@ -18,6 +18,17 @@ enum ThreadStates {
         return UInt64(String(decoding: text.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self))
     }
 
+    /// Whether every CPU of the machine has a thread to run besides the caller: the kernel's count of runnable
+    /// threads, machine-wide (the fourth field of /proc/loadavg, "running/total"), exceeds the online CPUs. Two system
+    /// calls and a short read; false where the file cannot be read.
+    static func cpusSaturated() -> Bool {
+        guard let text = read("/proc/loadavg") else { return false }
+        let fields = text.split(separator: UInt8(ascii: " "))
+        guard fields.count >= 4, let slash = fields[3].firstIndex(of: UInt8(ascii: "/")),
+              let running = Int(String(decoding: fields[3][..<slash], as: UTF8.self)) else { return false }
+        return running > sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    }
+
     private static func read(_ path: String) -> ArraySlice<UInt8>? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -42,10 +53,19 @@ enum ThreadStates {
 ///
 /// `missing` turns that into the watch's verdict: at once when no worker progresses, but only at the second look in a
 /// row when one lags while another works, since the laggard may be inside a long drain waiting for a busy queue lock
-/// (behind 16 producers on 2 cores, for a whole tick at times).
+/// (behind 16 producers on 2 cores, for a whole tick at times). Either way only if some CPU has nothing to run: a
+/// thread more cannot run sooner on a machine whose CPUs all have runnable threads (the producers themselves); a
+/// worker waiting for a lock those threads hold gets it within a few ticks. No progress for
+/// `stalledLooksOnBusyCPUs` looks grows the pool even then. (Reference runs before this had `mutex` or `lockfree` at
+/// 5 engine threads at one point behind 16 callers on 2 cores.)
 struct WorkerProgress {
     private var last: [Int32: (run: UInt64, turns: Int)] = [:]
     private var laggedBefore = false
+    /// Looks in a row at which no worker progressed.
+    private var stalledLooks = 0
+    /// With every CPU busy, how many looks in a row without progress grow the pool anyway: workers blocked for good
+    /// (a block waiting for one queued behind it) beside threads that keep the CPUs busy (spinners, `--stress`).
+    static let stalledLooksOnBusyCPUs = 5
     /// The least time on a CPU, per look, that counts as progress.
     private let minimumRun: UInt64
 
@@ -54,16 +74,25 @@ struct WorkerProgress {
     }
 
     /// How many threads the pool lacks after this look at `workers`: `width` less those that progress, when none
-    /// does or some lagged at the last look too; otherwise 0. `turns` is the engine's count of work each worker took,
+    /// does and a CPU has nothing to run (or for `stalledLooksOnBusyCPUs` looks in a row), or when some lagged at the
+    /// last look too and a CPU has nothing to run; otherwise 0. `turns` is the engine's count of work each worker took,
     /// or 0 where the engine keeps none.
     mutating func missing(_ workers: some Sequence<(id: Int32, turns: Int)>, width: Int) -> Int {
         let progressing = countProgressing(workers)
         defer { laggedBefore = progressing < width }
-        return progressing < width && (progressing == 0 || laggedBefore) ? width - progressing : 0
+        stalledLooks = progressing == 0 ? stalledLooks + 1 : 0
+        guard progressing < width else { return 0 }
+        let grow = progressing == 0
+            ? stalledLooks >= Self.stalledLooksOnBusyCPUs || !ThreadStates.cpusSaturated()
+            : laggedBefore && !ThreadStates.cpusSaturated()
+        return grow ? width - progressing : 0
     }
 
     /// Forgets the last look's shortfall: the watch found nothing to judge (no work waiting, a worker idle).
-    mutating func pause() { laggedBefore = false }
+    mutating func pause() {
+        laggedBefore = false
+        stalledLooks = 0
+    }
 
     /// How many of `workers` progress (two small /proc reads each); forgets the others.
     private mutating func countProgressing(_ workers: some Sequence<(id: Int32, turns: Int)>) -> Int {
