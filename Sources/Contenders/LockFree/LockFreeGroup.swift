@@ -13,6 +13,9 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     /// Manual enters not yet left; a leave beyond them is misuse.
     private let entered = Atomic<Int>(0)
     private let notifications = NotificationStack()
+    /// Rounds begun: a round begins when the count leaves zero. A notification belongs to the round current when it
+    /// was registered, and the party ending a round runs only those of that round or earlier.
+    private let rounds = Atomic<UInt64>(0)
 
     init(label: String) { self.label = label }
 
@@ -32,7 +35,10 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     /// count leaves zero, released when it returns there), so a block can leave a group its submitter dropped.
     @inline(__always)
     private func begin() {
-        if outstanding.word.pointee.add(1, ordering: .relaxed).oldValue == 0 { _ = Unmanaged.passRetained(self) }
+        if outstanding.word.pointee.add(1, ordering: .relaxed).oldValue == 0 {
+            rounds.add(1, ordering: .sequentiallyConsistent)  // after the count, for `settleLater`
+            _ = Unmanaged.passRetained(self)
+        }
     }
 
     public func leave() {
@@ -44,30 +50,46 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
 
     /// One piece of work finished (a leave, or a block submitted in the group ran).
     func finishOne() {
+        // The round this piece belongs to: it cannot end (and no later one begin) before this piece is counted out.
+        let round = rounds.load(ordering: .relaxed)
         guard outstanding.word.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         // Take this round's notifications before waking the waiters, as libdispatch does: a woken waiter may start the
-        // next round at once, and a notify it registers belongs to that round, not to this one.
-        let due = notifications.takeAll()
+        // next round at once, and a notify it registers belongs to that round, not to this one. Taken by round: this
+        // thread may be preempted here while the group drains its notify's block, is entered again and gets a notify
+        // of the next round (a 1-in-15,000 failure of group.reuse under --stress before the rounds).
+        var due = notifications.take(through: round)
+        due += settleLater()
         if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
         for submit in due { submit() }
         Unmanaged.passUnretained(self).release()  // the keep-alive of `begin`: last, the group may go here
     }
 
     public func notify(queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
-        notifications.push(queue, block)
+        notifications.push(queue, block, round: rounds.load(ordering: .relaxed))
         submitIfEmpty()
     }
 
     public func notify(queue: LockFreeQueue, item: LockFreeWorkItem) {
-        notifications.push(queue, item)
+        notifications.push(queue, item, round: rounds.load(ordering: .relaxed))
         submitIfEmpty()
     }
 
     /// After a push: the group may be empty already, and then nobody else will submit it.
     private func submitIfEmpty() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if outstanding.word.pointee.load(ordering: .acquiring) == 0 { notifications.submitAll() }
+        for submit in settleLater() { submit() }
+    }
+
+    /// The notifications of rounds that have ended, when no round is running now: after a push, or after a party
+    /// that ended an earlier round put back a later round's, which that round's own end may have missed.
+    private func settleLater() -> [@Sendable () -> Void] {
+        guard !notifications.isEmpty else { return [] }
+        // The round first, then the count: a round that began after this load counts itself in before it is
+        // numbered, so a count of zero read next means `current` and every earlier round have ended.
+        let current = rounds.load(ordering: .sequentiallyConsistent)
+        guard outstanding.word.pointee.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+        return notifications.take(through: current)
     }
 
     public func wait(until deadline: Deadline) -> WaitResult {

@@ -3,27 +3,38 @@ import Synchronization
 /// A list of notifications (each submits a block or a work item to its queue), pushed by any thread and taken all at
 /// once: a Treiber stack (R. K. Treiber, 1986) that is only ever popped whole, by exchange, so it has no ABA problem.
 ///
-/// Memory ordering: a node is written, then published by a release CAS; `takeAll` exchanges with acquire.
+/// Memory ordering: a node is written, then published by a release CAS; `take` exchanges with acquire.
 /// Reclamation: nodes are +1 references handed from the pusher to whoever takes them.
+///
+/// Each notification carries the group's round it was registered in, so that the party ending a round takes only
+/// that round's (and earlier) ones: one preempted between its round's end and its `take` must not run a notification
+/// registered after the group was entered again.
 final class NotificationStack: @unchecked Sendable {
     final class Node {
         let submit: @Sendable () -> Void
+        let round: UInt64
         var next: UnsafeMutableRawPointer?
-        init(_ submit: @escaping @Sendable () -> Void) { self.submit = submit }
+        init(_ submit: @escaping @Sendable () -> Void, round: UInt64) {
+            self.submit = submit
+            self.round = round
+        }
     }
 
     private let head = Atomic<UnsafeMutableRawPointer?>(nil)
 
-    deinit { _ = takeAll() }
+    deinit { _ = take(through: .max) }
 
-    /// Adds a notification that submits `block` to `queue`.
-    func push(_ queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) { push { queue.async(block) } }
+    /// Adds a notification of `round` that submits `block` to `queue`.
+    func push(_ queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void, round: UInt64) {
+        push(Node({ queue.async(block) }, round: round))
+    }
 
-    /// Adds a notification that submits `item` to `queue`, as `queue.async(item)` does.
-    func push(_ queue: LockFreeQueue, _ item: LockFreeWorkItem) { push { queue.async(item) } }
+    /// Adds a notification of `round` that submits `item` to `queue`, as `queue.async(item)` does.
+    func push(_ queue: LockFreeQueue, _ item: LockFreeWorkItem, round: UInt64) {
+        push(Node({ queue.async(item) }, round: round))
+    }
 
-    private func push(_ submit: @escaping @Sendable () -> Void) {
-        let node = Node(submit)
+    private func push(_ node: Node) {
         let pointer = Unmanaged.passRetained(node).toOpaque()
         var current = head.load(ordering: .relaxed)
         while true {
@@ -34,20 +45,31 @@ final class NotificationStack: @unchecked Sendable {
         }
     }
 
-    /// Takes every notification, oldest first.
-    func takeAll() -> [@Sendable () -> Void] {
+    /// Takes every notification of `round` or earlier, oldest first; later ones go back on the stack (after any pushed
+    /// meanwhile, which are of a later round too).
+    func take(through round: UInt64) -> [@Sendable () -> Void] {
         var pointer = head.exchange(nil, ordering: .acquiring)
-        var taken: [@Sendable () -> Void] = []
+        var nodes: [Node] = []
         while let current = pointer {
             let node = Unmanaged<Node>.fromOpaque(current).takeRetainedValue()
-            taken.append(node.submit)
+            nodes.append(node)
             pointer = node.next
         }
-        return taken.reversed()
+        var taken: [@Sendable () -> Void] = []
+        for node in nodes.reversed() {
+            if node.round <= round { taken.append(node.submit) } else { push(node) }
+        }
+        return taken
     }
+
+    /// Adds a notification that submits `block` to `queue`, outside any round (a work item's).
+    func push(_ queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) { push(queue, block, round: 0) }
 
     /// Submits every notification to its queue.
     func submitAll() {
-        for submit in takeAll() { submit() }
+        for submit in take(through: .max) { submit() }
     }
+
+    /// Whether some notification waits on the stack.
+    var isEmpty: Bool { head.load(ordering: .acquiring) == nil }
 }
