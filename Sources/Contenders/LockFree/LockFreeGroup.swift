@@ -58,8 +58,9 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
         // next round at once, and a notify it registers belongs to that round, not to this one. Taken by round: this
         // thread may be preempted here while the group drains its notify's block, is entered again and gets a notify
         // of the next round (a 1-in-15,000 failure of group.reuse under --stress before the rounds).
-        var due = notifications.take(through: round)
-        due += settleLater()
+        // Most rounds end with no notification: one load (after the fence, so a racing `notify` sees the zero count
+        // or this sees its node) spares the exchange and the arrays.
+        let due = notifications.isEmpty ? [] : notifications.take(through: round) + settleLater()
         if waiters.atomic.pointee.load(ordering: .relaxed) > 0 { outstanding.wakeAll() }
         for submit in due { submit() }
         Unmanaged.passUnretained(self).release()  // the keep-alive of `begin`: last, the group may go here
