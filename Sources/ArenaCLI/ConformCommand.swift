@@ -50,10 +50,10 @@ struct ConformCommand: LineupCommand {
         let runner = ConformanceRunner(
             timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
             launcher: ReexecLauncher { $0.arenaArguments })
-        // A contender without GCD objects of its own (`foundation`) stands for its operation layer only: the GCD
-        // rules are not its to keep, and its cells stay empty rather than read `unsupported` 128 times.
+        // A contender standing for one layer only (`foundation`, `swift`) keeps that layer's rules: the others are
+        // not its to keep, and its cells stay empty rather than read `unsupported` a hundred times.
         func applicable(_ engine: any Engine) -> [Rule] {
-            engine.limits[.dispatchObjects] == nil ? chosenRules : chosenRules.filter { !$0.requirements.contains(.dispatchObjects) }
+            chosenRules.filter { engine.limits[$0.layer] == nil }
         }
         let progress = Progress(total: chosenEngines.reduce(0) { $0 + applicable($1).count })
         var results: [RuleResult] = []

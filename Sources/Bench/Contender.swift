@@ -43,9 +43,10 @@ public struct Contender: Sendable {
     }
 
     /// The engines this package builds, in the order reports list them (`system` first: it is the reference for
-    /// GCD), then `foundation`, the reference for operation queues.
+    /// GCD), then `foundation`, the reference for operation queues, and `swift`, Swift's default executors, the
+    /// reference for tasks.
     public static let builtIn: [Contender] = [
         Contender(SystemEngine()), Contender(MutexEngine()), Contender(LockFreeEngine()), Contender(ActorEngine()),
-        Contender(FoundationEngine()),
+        Contender(FoundationEngine()), Contender(SwiftDefaultEngine()),
     ]
 }

@@ -21,8 +21,8 @@ public protocol Workload: Sendable {
     /// Whether the workload measures `engine` (most measure every engine).
     func measures(engine: String) -> Bool
 
-    /// The capabilities an engine needs for this workload: `dispatch-objects` for the GCD workloads (the default),
-    /// none for the operation-queue ones, which every contender's operation layer runs.
+    /// The capabilities an engine needs for this workload: the layer it measures (`dispatch-objects` for the GCD
+    /// workloads, the default; `operation-queues`, `executors`) and anything else it uses.
     var requirements: Set<Capability> { get }
 
     /// The operation count of the first trial; the runner grows it until a trial lasts `minimumSeconds`.

@@ -53,11 +53,12 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let files = Concept("files", heading: "File sources")
     public static let misuse = Concept("misuse", heading: "Misuse and disposal")
     public static let operations = Concept("operations", heading: "Operation queues")
+    public static let executors = Concept("executors", heading: "Swift executors")
 
     /// The catalog's own concepts, in report order.
     public static let builtIn: [Concept] = [
         queues, mainQueue, barriers, targets, suspension, specific, context, qos, groups, semaphores, once, apply, after, workItems, sources,
-        timers, descriptors, data, io, processes, files, misuse, operations,
+        timers, descriptors, data, io, processes, files, misuse, operations, executors,
     ]
 }
 
@@ -93,10 +94,29 @@ public struct Rule: Sendable, Identifiable {
     /// Whether the rule runs in a child process.
     public var isMisuse: Bool { type is any MisuseRule.Type }
 
-    /// The capabilities an engine needs for this rule to run: its own `needs`, and for every rule but the
-    /// operation-queue ones, `dispatch-objects` (a contender that stands for an operation layer only has no GCD
-    /// of its own to check).
-    public var requirements: [Capability] { concept == .operations ? needs : needs + [.dispatchObjects] }
+    /// The layer of the contract the rule checks, which a contender must have of its own for the rule to be its:
+    /// `operation-queues` for the operation-queue rules, `executors` for the executor rules, `dispatch-objects` for
+    /// the GCD ones (a contender standing for one layer only, `foundation` or `swift`, has no other to check).
+    public var layer: Capability {
+        switch concept {
+        case .operations: .operationQueues
+        case .executors: .executors
+        default: .dispatchObjects
+        }
+    }
+
+    /// The capabilities an engine needs for this rule to run: its own `needs` and its `layer`.
+    public var requirements: [Capability] { needs + [layer] }
+
+    /// The contender that decides the rule (README, "Sources of truth"): `foundation` for operation queues, `swift`
+    /// (Swift's default executors) for the task-executor rules, `system` for the serial-executor rules and GCD.
+    public var reference: String {
+        switch concept {
+        case .operations: "foundation"
+        case .executors: needs.contains(.serialExecutors) ? "system" : "swift"
+        default: "system"
+        }
+    }
 
     /// The rule as a misuse rule, if it is one.
     public var misuse: (any MisuseRule.Type)? { type as? any MisuseRule.Type }
@@ -116,7 +136,7 @@ public struct Catalog: Sendable {
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self,
-        ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self,
+        ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self, ExecutorRules.self,
     ]
 
     /// The rules of this package, each with its source.

@@ -35,6 +35,14 @@ public protocol OperationRule: ConformanceRule {
     static func check<L: OperationLayer>(_ layer: L) throws
 }
 
+/// A rule of the Swift executor contract (custom actor executors, SE-0392; task executor preference, SE-0417), checked
+/// in the running process on the engine's executor layer (`Engine.executors`): `check` runs in a detached task with
+/// no preference of its own, returns when the layer kept the rule and throws `RuleFailure` otherwise. Generic over
+/// the engine (for `currentSpecific`), so it runs specialised on each.
+public protocol ExecutorRule: ConformanceRule {
+    static func check<E: Engine>(_ engine: E) async throws
+}
+
 /// A rule about misuse: `trigger` breaks the contract and must not return; it runs in a child process, which must
 /// die with a message that names the object (`objectLabel`) and the misuse (one of `keywords`).
 public protocol MisuseRule: ConformanceRule {

@@ -68,9 +68,11 @@ public struct ConformanceRunner: Sendable {
             check = { try behaviour.check(engine) }
         } else if let operations = rule.type as? any OperationRule.Type {
             check = { try operations.check(engine.operations) }
+        } else if let executors = rule.type as? any ExecutorRule.Type {
+            check = { try AsyncCheck.run(until: .now() + timeout) { try await executors.check(engine) } }
         } else {
             let outcome = RunOutcome(.fail, rule.isMisuse ? "misuse rules need a child process, and no launcher was given"
-                                                          : "rule \(rule.id) is neither a behaviour, an operation nor a misuse rule")
+                                                          : "rule \(rule.id) is neither a behaviour, an operation, an executor nor a misuse rule")
             observe(outcome)
             return [outcome]
         }

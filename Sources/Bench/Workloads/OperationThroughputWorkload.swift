@@ -15,7 +15,7 @@ public struct OperationThroughputWorkload: Workload {
     public let name = "op-throughput"
     public let summary = "independent block operations on one operation queue at width 1, cores and unlimited"
     public let headline = Headline.throughput(unit: "operations/s")
-    public var requirements: Set<Capability> { [] }
+    public var requirements: Set<Capability> { [.operationQueues] }
 
     public init() {}
 

@@ -9,6 +9,8 @@ public struct ConformanceReport: Sendable, Codable {
         public let concept: String
         public let title: String
         public let source: String
+        /// The contender that decides the rule (`Rule.reference`); absent in matrices written before it was kept.
+        public let reference: String?
     }
 
     public let engines: [EngineDescription]
@@ -17,7 +19,8 @@ public struct ConformanceReport: Sendable, Codable {
 
     public init(engines: [EngineDescription], rules: [Rule], results: [RuleResult]) {
         self.engines = engines
-        self.rules = rules.map { RuleDescription(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source) }
+        self.rules = rules.map { RuleDescription(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
+                                                   reference: $0.reference) }
         self.results = results
     }
 
@@ -41,10 +44,10 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
-    /// The contender that decides the contract of `rule` (README, "Sources of truth"), when the matrix has it:
-    /// `system` for GCD, `foundation` for operation queues.
+    /// The contender that decides the contract of `rule` (README, "Sources of truth"), when the matrix has it.
     private func reference(for rule: String) -> String {
-        rules.first { $0.id == rule }?.concept == Concept.operations.rawValue ? "foundation" : "system"
+        guard let description = rules.first(where: { $0.id == rule }) else { return "system" }
+        return description.reference ?? (description.concept == Concept.operations.rawValue ? "foundation" : "system")
     }
 
     /// Passes of rules the reference does not keep here (it lacks a capability the rule needs): an engine going

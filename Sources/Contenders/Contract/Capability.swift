@@ -36,6 +36,15 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// Removing an operation's last unfinished dependency makes the operation ready (Foundation's documentation of
     /// `removeDependency`). swift-corelibs-foundation's `Operation` does not (see the foundation contender's limits).
     case removeDependency = "remove-dependency"
+    /// An operation-queue layer of the contender's own (`Engine.operations`), which the operation-queue rules and
+    /// workloads need. Every engine has it but `swift`, which stands for Swift's default executors only.
+    case operationQueues = "operation-queues"
+    /// Swift executors of the contender's own (`Engine.executors`), which the executor rules and workloads need. Every
+    /// engine has it but `foundation`, whose executors would be the system engine's.
+    case executors = "executors"
+    /// Serial executors one can make and submit plain blocks to (`ExecutorLayer.makeActorExecutor`). Swift's default
+    /// actors run on the runtime's own executor, which is no object (see the swift contender's limits).
+    case serialExecutors = "serial-executors"
 
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -34,6 +34,11 @@ public protocol Engine: Sendable {
     associatedtype Operations: OperationLayer = EngineOperations<Self>
     /// This engine's operation-queue layer. A cheap value.
     var operations: Operations { get }
+    /// Swift executors over this engine: `EngineExecutors<Self>`, a serial executor per actor over the engine's serial
+    /// queues and its global queue as a task executor, unless the engine brings its own.
+    associatedtype Executors: ExecutorLayer = EngineExecutors<Self>
+    /// This engine's executor layer. A cheap value.
+    var executors: Executors { get }
 
     /// Work items; they are submitted with `Queue.async(_:)`, so the queue names their type.
     typealias WorkItem = Queue.WorkItem
@@ -163,6 +168,12 @@ public enum DataMerge: String, Sendable, Codable, CaseIterable {
 extension Engine where Operations == EngineOperations<Self> {
     /// The default layer: the engine's own queues and groups under Foundation's contract. Free to make.
     public var operations: EngineOperations<Self> { EngineOperations(self) }
+}
+
+extension Engine where Executors == EngineExecutors<Self> {
+    /// The default layer: the engine's serial queues as serial executors, its global queue as a task executor. Free
+    /// to make.
+    public var executors: EngineExecutors<Self> { EngineExecutors(self) }
 }
 
 extension Engine {

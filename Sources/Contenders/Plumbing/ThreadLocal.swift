@@ -15,9 +15,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 
     /// Claims slot `index` (below `CLINUX_THREAD_SLOTS`); traps when another `ThreadLocal` has it.
     init(index: Int32, _ make: @escaping () -> Value) {
-        precondition(index >= 0 && index < CLINUX_THREAD_SLOTS, "thread-local slot \(index) is out of range")
-        let before = _threadLocalClaimedSlots.bitwiseOr(1 << UInt32(index), ordering: .relaxed).oldValue
-        precondition(before & (1 << UInt32(index)) == 0, "thread-local slot \(index) is claimed twice")
+        claimThreadSlot(index)
         var key = pthread_key_t()
         pthread_key_create(&key) { raw in
             // The thread is exiting: empty every slot holding this value, so no later destructor reads it freed.
@@ -61,3 +59,11 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 /// The slot indices `ThreadLocal`s claimed, one bit each (a global: a generic class cannot have stored statics):
 /// two owners of one index would read each other's values.
 private let _threadLocalClaimedSlots = Atomic<UInt32>(0)
+
+/// Claims slot `index` (below `CLINUX_THREAD_SLOTS`) for one owner: a `ThreadLocal`, or a user that sets and clears
+/// an unowned pointer around a call (`RunningPool`). Traps when the slot was claimed before.
+func claimThreadSlot(_ index: Int32) {
+    precondition(index >= 0 && index < CLINUX_THREAD_SLOTS, "thread-local slot \(index) is out of range")
+    let before = _threadLocalClaimedSlots.bitwiseOr(1 << UInt32(index), ordering: .relaxed).oldValue
+    precondition(before & (1 << UInt32(index)) == 0, "thread-local slot \(index) is claimed twice")
+}

@@ -1,0 +1,44 @@
+/// Swift executors over a contender: serial executors an actor can run on (SE-0392, custom actor executors) and a
+/// task executor a task can prefer (SE-0417, `withTaskExecutorPreference`).
+///
+/// Every engine has one (`Engine.executors`): by default `EngineExecutors`, whose serial executors are the engine's
+/// serial queues and whose task executor is its global queue, `system` included (a Dispatch queue behind the same
+/// adapter). The `swift` contender's is Swift's own default executors, the reference for tasks. Rules and workloads are
+/// generic over `L: ExecutorLayer`, so each runs specialised on every layer.
+public protocol ExecutorLayer: Sendable {
+    /// The serial executors the layer makes for actors.
+    associatedtype ActorExecutor: LayerSerialExecutor
+    /// The layer's task executor.
+    associatedtype PoolExecutor: LayerTaskExecutor
+
+    /// A new serial executor over a queue of its own, labelled `label`; `nil` when the layer has none to hand out
+    /// (Swift's default actors run on the runtime's own executor, which is no object one can make).
+    func makeActorExecutor(label: String) -> ActorExecutor?
+
+    /// The layer's task executor: what `withTaskExecutorPreference` is given to run tasks on the layer's pool. Shared
+    /// by every caller; cheap to read.
+    var poolExecutor: PoolExecutor { get }
+}
+
+/// A serial executor that is also a queue one can submit plain blocks to: jobs and blocks run one at a time, in the
+/// order they were handed over, on the queue behind it.
+public protocol LayerSerialExecutor: SerialExecutor {
+    /// The label of the queue behind the executor; diagnostics name it.
+    var label: String { get }
+
+    /// Submits a plain block (not a job) to the executor's queue. Inside it, `assumeIsolated` on an actor running on
+    /// this executor succeeds, as it does in the actor's own jobs.
+    func submit(_ block: @escaping @Sendable () -> Void)
+
+    /// Sets (or, with `nil`, removes) the value for `key` on the executor's queue, visible from its jobs and blocks
+    /// through the engine's `currentSpecific`.
+    func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?)
+}
+
+/// A task executor that can tell whether the caller runs on it.
+public protocol LayerTaskExecutor: TaskExecutor {
+    /// Whether the calling code runs inside a job this executor started, on the layer's pool. For rules and
+    /// workloads checking where code ran; not free (a thread-local load, or for the reference a read of the thread's
+    /// name).
+    var isCurrent: Bool { get }
+}

@@ -1,0 +1,55 @@
+import CLinux
+
+/// An engine's global queue as a Swift task executor (SE-0417): a task run with
+/// `withTaskExecutorPreference(executor)` runs its non-isolated code, and its child tasks', as blocks of the queue.
+///
+/// Cost per job: one closure allocated for the block, what the engine's `async` costs, and two thread-local stores
+/// around the job (`RunningPool`, which `isCurrent` reads).
+public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, @unchecked Sendable {
+    /// The engine's global queue, which runs the jobs.
+    public let queue: E.Queue
+
+    /// A task executor over `engine`'s global queue.
+    public init(engine: E) {
+        RunningPool.claim()
+        queue = engine.globalQueue
+    }
+
+    /// Submits the job to the global queue as a block that runs it on this executor.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async {
+            let outer = RunningPool.enter(self.queue)
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            RunningPool.leave(restoring: outer)
+        }
+    }
+
+    /// Whether the caller runs inside a job that an executor over this engine's global queue started.
+    public var isCurrent: Bool { RunningPool.current == UnsafeMutableRawPointer(Unmanaged.passUnretained(queue).toOpaque()) }
+}
+
+/// The global queue whose job the calling thread runs, in a thread-local slot the slot does not own (the queue is
+/// global, and outlives the job).
+enum RunningPool {
+    private static let slotIndex: Int32 = 4
+    private static let claimed: Void = claimThreadSlot(slotIndex)
+
+    /// Claims the slot, once per process (before the first executor runs a job).
+    static func claim() { claimed }
+
+    /// Marks the thread as running a job of `queue`; returns the mark it replaced.
+    @inline(__always)
+    static func enter<Queue: AnyObject>(_ queue: Queue) -> UnsafeMutableRawPointer? {
+        let outer = clinux_thread_slot(slotIndex)
+        clinux_set_thread_slot(slotIndex, Unmanaged.passUnretained(queue).toOpaque())
+        return outer
+    }
+
+    /// Puts back the mark `enter` replaced.
+    @inline(__always)
+    static func leave(restoring outer: UnsafeMutableRawPointer?) { clinux_set_thread_slot(slotIndex, outer) }
+
+    /// The queue whose job the thread runs, if any.
+    static var current: UnsafeMutableRawPointer? { clinux_thread_slot(slotIndex) }
+}

@@ -1,0 +1,50 @@
+/// A serial queue of an engine as a Swift serial executor (SE-0392): an actor returning
+/// `executor.asUnownedSerialExecutor()` from its `unownedExecutor` runs its methods as blocks of the queue, one at a
+/// time, in the order the jobs were enqueued.
+///
+/// Isolation is the queue's: the executor sets a specific value on its queue naming itself, so its isolation checks
+/// (`isIsolatingCurrentContext`, `checkIsolated`) hold in any block of the queue (or of a queue targeting it), a job
+/// or a plain block, and `assumeIsolated` works there. Cost per job: one closure allocated for the block, and what
+/// the engine's `async` costs.
+public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, @unchecked Sendable {
+    /// The engine the queue belongs to.
+    public let engine: E
+    /// The serial queue the jobs run on.
+    public let queue: E.Queue
+
+    /// A serial executor over a new serial queue labelled `label`.
+    public init(engine: E, label: String) {
+        self.engine = engine
+        queue = engine.makeQueue(label: label, kind: .serial)
+        queue.setSpecific(ExecutorIsolation.key, ObjectIdentifier(self))
+    }
+
+    public var label: String { queue.label }
+
+    /// Submits the job to the queue as a block that runs it on this executor.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    public func submit(_ block: @escaping @Sendable () -> Void) { queue.async(block) }
+
+    public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) { queue.setSpecific(key, value) }
+
+    /// Whether the caller runs in a block of this executor's queue: one `currentSpecific` lookup.
+    public func isIsolatingCurrentContext() -> Bool? {
+        engine.currentSpecific(ExecutorIsolation.key) == ObjectIdentifier(self)
+    }
+
+    /// Stops the process, naming the queue, unless the caller runs in a block of this executor's queue.
+    public func checkIsolated() {
+        if isIsolatingCurrentContext() != true {
+            misuse("isolation check failed: the caller is not running on serial executor '\(label)'")
+        }
+    }
+}
+
+/// The queue-specific key a serial executor marks its queue with.
+enum ExecutorIsolation {
+    static let key = SpecificKey<ObjectIdentifier>("arena.executor.isolation")
+}
