@@ -19,7 +19,8 @@ public struct FoundationEngine: SystemGCDBorrower {
     }
 
     public var limits: [Capability: String] {
-        var limits = system.limits
+        // The GCD capabilities are the system engine's, and moot here: without dispatch-objects none is checked.
+        var limits: [Capability: String] = [:]
         limits[.dispatchObjects] = """
             the foundation contender is Foundation's OperationQueue, checked on the operation-queue rules; its \
             queues, groups and sources are libdispatch's, which the system column checks

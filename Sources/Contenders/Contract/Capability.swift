@@ -46,5 +46,16 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// actors run on the runtime's own executor, which is no object (see the swift contender's limits).
     case serialExecutors = "serial-executors"
 
+    /// The layer of the contract this capability is part of (`dispatch-objects`, `operation-queues`, `executors`);
+    /// `nil` for a layer itself. A contender without a layer has none of its capabilities, whatever its `limits` say.
+    public var layer: Capability? {
+        switch self {
+        case .dispatchObjects, .operationQueues, .executors: nil
+        case .removeDependency: .operationQueues
+        case .serialExecutors: .executors
+        default: .dispatchObjects
+        }
+    }
+
     public static func < (lhs: Capability, rhs: Capability) -> Bool { lhs.rawValue < rhs.rawValue }
 }

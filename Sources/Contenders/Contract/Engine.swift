@@ -177,8 +177,11 @@ extension Engine where Executors == EngineExecutors<Self> {
 }
 
 extension Engine {
-    /// The capabilities this engine has.
-    public var capabilities: [Capability] { Capability.allCases.filter { limits[$0] == nil } }
+    /// The capabilities this engine has: those it does not list in `limits`, within the layers it has.
+    public var capabilities: [Capability] {
+        let limits = limits
+        return Capability.allCases.filter { limits[$0] == nil && $0.layer.map { limits[$0] == nil } ?? true }
+    }
 
     /// Why this engine lacks `capability`, or `nil` when it has it.
     public func reasonUnsupported(_ capability: Capability) -> String? { limits[capability] }

@@ -18,7 +18,8 @@ public struct SwiftDefaultEngine: SystemGCDBorrower {
     }
 
     public var limits: [Capability: String] {
-        var limits = system.limits
+        // The GCD capabilities are the system engine's, and moot here: without dispatch-objects none is checked.
+        var limits: [Capability: String] = [:]
         limits[.dispatchObjects] = """
             the swift contender is Swift's default executors, checked on the executor rules; its queues, groups and \
             sources would be libdispatch's, which the system column checks
