@@ -13,10 +13,35 @@ extension ArenaTests {
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
-        @Test("operation rule, on every contender's operation layer", arguments: TestEngines.layerEngines, TestEngines.operationRules)
+        @Test("operation rule, on every contender's operation layer", arguments: TestEngines.operationEngines, TestEngines.operationRules)
         func operation(engine: String, rule: String) async throws {
             let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
+        }
+
+        /// Every executor rule passes on every contender's executor layer, but for the serial-executor rules on a layer
+        /// without serial executors (`swift`'s), which it reports unsupported.
+        @Test("executor rule, on every contender's executor layer", arguments: TestEngines.executorEngines, TestEngines.executorRules)
+        func executor(engine: String, rule: String) async throws {
+            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
+            let lacking = TestEngines.lacks(engine, try #require(Catalog.builtIn.rule(id: rule)))
+            #expect(result.status == (lacking ? .unsupported : .pass), "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
+        }
+
+        /// An actor's isolation assumed off its executor stops the process, on every layer with serial executors; a
+        /// layer without them reports the rule unsupported before any child starts.
+        @Test("executor misuse is diagnosed, on every contender's executor layer", arguments: TestEngines.executorEngines,
+              TestEngines.executorMisuseRules)
+        func executorMisuse(engine: String, rule: String) async throws {
+            let found = try #require(Catalog.builtIn.rule(id: rule))
+            if TestEngines.lacks(engine, found) {
+                let contender = try #require(TestEngines.named(engine))
+                let result = await ConformanceRunner(launcher: ArenaChildLauncher()).run(found, on: contender)
+                #expect(result.status == .unsupported, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
+                return
+            }
+            let (status, detail) = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
+            #expect(status == .pass, "\(engine) \(rule): \(detail)")
         }
 
         @Test("main-loop rule, in an arena child process", arguments: TestEngines.catalogEngines, TestEngines.mainLoopRules)

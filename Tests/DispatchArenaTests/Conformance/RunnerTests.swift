@@ -1,5 +1,6 @@
 import Conformance
 import Contenders
+import FoundationContender
 import Harness
 import Testing
 
@@ -111,6 +112,21 @@ extension ArenaTests {
             let result = ConformanceRunner().run(Rule(NeedsRetarget.self, concept: .targets), on: engine)
             #expect(result.status == .unsupported)
             #expect(result.detail.contains(engine.limits[.retargetActiveQueues]!))
+        }
+
+        @Test("executor rules need an executor layer, the serial-executor ones serial executors: swift decides the task rules and lacks the serial ones")
+        func executorGate() async throws {
+            let serial = try #require(Catalog.builtIn.rule(id: "executor.serial-fifo"))
+            let task = try #require(Catalog.builtIn.rule(id: "executor.preference-on-pool"))
+            #expect(Set(serial.requirements) == [.serialExecutors, .executors] && serial.reference == "system")
+            #expect(task.requirements == [.executors] && task.reference == "swift")
+            let swift = SwiftDefaultEngine()
+            let unsupported = await ConformanceRunner().run(serial, on: swift)
+            #expect(unsupported.status == .unsupported && unsupported.detail.contains("needs serial-executors"), "\(unsupported.detail)")
+            let passed = await ConformanceRunner().run(task, on: swift)
+            #expect(passed.status == .pass, "\(passed.detail)")
+            let foundation = await ConformanceRunner().run(task, on: FoundationEngine())
+            #expect(foundation.status == .unsupported && foundation.detail.contains("needs executors"), "\(foundation.detail)")
         }
 
         @Test("misuse verdicts: dying with the object's name passes; anything else fails")

@@ -13,10 +13,26 @@ enum TestEngines {
     /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`
     /// (comma-separated), so that a sanitizer run can look at one engine. The suites about one engine's insides (the
     /// pools, the lock-free structures, the actor engine's async waits) follow it too.
-    static let catalogEngines: [String] = layerEngines.filter { named($0)?.limits[.dispatchObjects] == nil }
+    static let catalogEngines: [String] = engines(having: .dispatchObjects)
 
     /// The registered contenders the operation-queue rules run on: the engines' layers and `foundation`, the
-    /// reference (which has no GCD objects of its own, so the GCD suites leave it out), or those in `ARENA_ENGINES`.
+    /// reference (which has no GCD objects of its own, so the GCD suites leave it out).
+    static let operationEngines: [String] = engines(having: .operationQueues)
+
+    /// The registered contenders the executor rules run on: the engines' layers and `swift`, Swift's default
+    /// executors (the reference for tasks, with no GCD objects and no serial executors of its own).
+    static let executorEngines: [String] = engines(having: .executors)
+
+    /// The registered contenders with the layer `layer` of their own.
+    static func engines(having layer: Capability) -> [String] { layerEngines.filter { named($0)?.limits[layer] == nil } }
+
+    /// Whether `engine` lacks a capability `rule` requires, so that the runner reports the rule unsupported there.
+    static func lacks(_ engine: String, _ rule: Rule) -> Bool {
+        guard let limits = named(engine)?.limits else { return false }
+        return rule.requirements.contains { limits[$0] != nil }
+    }
+
+    /// Every registered contender, or those named in `ARENA_ENGINES`.
     static let layerEngines: [String] = {
         guard let chosen = getenv("ARENA_ENGINES").map({ String(cString: $0) }), !chosen.isEmpty else {
             return Contender.builtIn.map(\.name)
@@ -30,10 +46,14 @@ enum TestEngines {
 
     /// Ids of the catalog's behaviour rules and misuse rules that an exit test can host, and of the rules that need
     /// the main loop (run through `ArenaChildLauncher` on the registered engines).
-    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.concept != .operations }.map(\.id)
+    static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
     /// Ids of the operation-queue rules, which run on every contender's operation layer.
     static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.concept == .operations }.map(\.id)
-    static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop }.map(\.id)
+    /// Ids of the executor rules, which run on every contender's executor layer: the behaviour ones, and the misuse
+    /// ones (which need serial executors).
+    static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.concept == .executors }.map(\.id)
+    static let executorMisuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && $0.concept == .executors }.map(\.id)
+    static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
     static let mainLoopRules = Catalog.builtIn.rules.filter(\.needsMainLoop).map(\.id)
 }
 

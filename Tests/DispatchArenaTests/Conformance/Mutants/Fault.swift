@@ -147,4 +147,12 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case operationBarrierIgnored // a barrier block is a plain operation
     case executionBlocksDropped  // addExecutionBlock drops the block: only the first block runs
     case operationCountIgnored   // operationCount is always 0
+    // Swift executors (the mutant's executor layer, `MutantExecutors`, over the base engine's own queues; every other
+    // fault leaves it alone, and these leave the GCD and operation layers alone)
+    case executorRunsNewestFirst // a serial executor runs the newest pending job first
+    case executorOnPool          // a serial executor hands its jobs to the engine's global (concurrent) queue
+    case isolationAlwaysHeld     // a serial executor's isolation check always says isolated, and never traps
+    case isolationOnAnyExecutor  // isolation holds in a block of any serial executor's queue, not only the actor's own
+    case isolationNeverHeld      // a serial executor's isolation check always says not isolated
+    case poolBypassed            // the task executor hands its jobs to Swift's global concurrent executor, off the pool
 }

@@ -23,6 +23,9 @@ struct MutantEngine<Base: Engine>: Engine {
     /// The base engine's operation layer with the fault applied: built on the base engine's own (correct) queues, so a
     /// GCD fault leaves the operation rules alone and an operation fault touches nothing else.
     typealias Operations = MutantOperations<Base.Operations>
+    /// Executors over the base engine's own queues with the fault applied (`MutantExecutors`): a GCD or operation
+    /// fault leaves them alone, and an executor fault touches nothing else.
+    typealias Executors = MutantExecutors<Base>
 
     let fault: Fault
     let base: Base
@@ -36,6 +39,7 @@ struct MutantEngine<Base: Engine>: Engine {
 
     var name: String { Mutants.name(of: fault) }
     var operations: MutantOperations<Base.Operations> { MutantOperations(fault: fault, base: base.operations) }
+    var executors: MutantExecutors<Base> { MutantExecutors(shared: shared) }
     var summary: String { "The \(base.name) engine with one fault: \(fault.rawValue)." }
 
     var limits: [Capability: String] {

@@ -1,0 +1,93 @@
+// Testable for the adapters' own marks (`ExecutorIsolation.key` on a serial executor's queue, `RunningPool` on a pool
+// job's thread), so that with no fault these executors are the adapters' logic over the base engine's queues.
+@testable import Contenders
+import Harness
+
+/// The executor layer of a mutant: serial executors over serial queues of the base engine and its global queue as the
+/// task executor, as the default adapters (`EngineExecutors`) build them, with the executor fault applied (see `Fault`,
+/// the executor cases). Written again rather than wrapped: a job must run on the executor it was enqueued on, and an
+/// actor's job run on any other is enqueued again by the runtime, for ever. Jobs go to the base engine's own queues,
+/// so no GCD fault touches them; under any fault but the executor ones the layer is correct.
+struct MutantExecutors<Base: Engine>: ExecutorLayer {
+    let shared: MutantShared<Base>
+
+    func makeActorExecutor(label: String) -> MutantSerialExecutor<Base>? { MutantSerialExecutor(shared: shared, label: label) }
+
+    var poolExecutor: MutantPoolExecutor<Base> { MutantPoolExecutor(shared: shared) }
+}
+
+/// A serial queue of the base engine as a serial executor, isolated where its queue's blocks run (the adapter's
+/// queue-specific mark), with the fault applied.
+final class MutantSerialExecutor<Base: Engine>: LayerSerialExecutor, @unchecked Sendable {
+    private let shared: MutantShared<Base>
+    private var fault: Fault { shared.fault }
+    /// The base engine's serial queue, wrapped as a mutant queue only for `setSpecific`: what a rule sets there is then
+    /// what the mutant's `currentSpecific` reads, whatever the GCD fault. Jobs and blocks go to `queue.base`.
+    private let queue: MutantQueue<Base>
+    /// Jobs enqueued and not yet run, newest last, under `executorRunsNewestFirst`.
+    private let pending = Locked<[UnownedJob]>([])
+
+    init(shared: MutantShared<Base>, label: String) {
+        self.shared = shared
+        queue = MutantQueue(base: shared.base.makeQueue(label: label, kind: .serial), kind: .serial, inactive: false, shared: shared)
+        queue.base.setSpecific(ExecutorIsolation.key, ObjectIdentifier(self))
+    }
+
+    var label: String { queue.label }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        switch fault {
+        case .executorRunsNewestFirst:
+            pending.withLock { $0.append(job) }
+            queue.base.async { [self] in pending.withLock { $0.removeLast() }.runSynchronously(on: asUnownedSerialExecutor()) }
+        case .executorOnPool:
+            shared.base.globalQueue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        default:
+            queue.base.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        }
+    }
+
+    func submit(_ block: @escaping @Sendable () -> Void) { queue.base.async(block) }
+
+    func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) { queue.setSpecific(key, value) }
+
+    func isIsolatingCurrentContext() -> Bool? {
+        let running = shared.base.currentSpecific(ExecutorIsolation.key)
+        switch fault {
+        case .isolationAlwaysHeld: return true
+        case .isolationNeverHeld: return false
+        case .isolationOnAnyExecutor: return running != nil
+        default: return running == ObjectIdentifier(self)
+        }
+    }
+
+    func checkIsolated() {
+        if isIsolatingCurrentContext() != true { misuse("isolation check failed: the caller is not running on serial executor '\(label)'") }
+    }
+}
+
+/// The base engine's global queue as a task executor, marking the threads of its jobs (the adapter's mark, which
+/// `isCurrent` reads), with the fault applied.
+final class MutantPoolExecutor<Base: Engine>: LayerTaskExecutor, @unchecked Sendable {
+    private let fault: Fault
+    private let queue: Base.Queue
+
+    init(shared: MutantShared<Base>) {
+        RunningPool.claim()
+        fault = shared.fault
+        queue = shared.base.globalQueue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        if fault == .poolBypassed { return globalConcurrentExecutor.enqueue(job) }
+        let job = UnownedJob(job)
+        queue.async { [self] in
+            let outer = RunningPool.enter(queue)
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            RunningPool.leave(restoring: outer)
+        }
+    }
+
+    var isCurrent: Bool { RunningPool.current == UnsafeMutableRawPointer(Unmanaged.passUnretained(queue).toOpaque()) }
+}
