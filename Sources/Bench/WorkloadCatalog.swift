@@ -26,6 +26,7 @@ public enum WorkloadCatalog {
         ProtocolCostWorkload(),
         OperationGraphWorkload(),
         OperationThroughputWorkload(),
+        ActorHopWorkload(),
     ]
 
     /// The registered names, in order.
@@ -70,6 +71,7 @@ public enum WorkloadCatalog {
         case let w as ProtocolCostWorkload: visitor.visit(w)
         case let w as OperationGraphWorkload: visitor.visit(w)
         case let w as OperationThroughputWorkload: visitor.visit(w)
+        case let w as ActorHopWorkload: visitor.visit(w)
         default: nil
         }
     }

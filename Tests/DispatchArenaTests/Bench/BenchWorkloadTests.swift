@@ -16,13 +16,54 @@ func measureOffPool<E: Engine>(_ point: Point, of workload: any Workload, on eng
 
 /// A broken engine and the point of a workload that must notice the break.
 struct Sabotage: Sendable, CustomTestStringConvertible {
+    /// What is broken: a conformance mutant's fault, or a fault of the executor layer (`BrokenExecutorsEngine`).
+    enum Breakage: Sendable {
+        case mutant(Fault)
+        case executors(ExecutorFault)
+
+        var name: String {
+            switch self {
+            case .mutant(let fault): fault.rawValue
+            case .executors(let fault): "executors.\(fault.rawValue)"
+            }
+        }
+
+        var engine: any Engine {
+            switch self {
+            case .mutant(let fault): Mutants.engine(for: fault)
+            case .executors(let fault): BrokenExecutorsEngine(fault: fault)
+            }
+        }
+    }
+
     let workload: String
     /// Parameters that pick the point among the workload's quick points (every given parameter must match).
     let parameters: [String: String]
-    let fault: Fault
+    let breakage: Breakage
     /// The point's budget, when the workload's sound run needs more than the suite's: the broken run waits it out.
-    var budgetSeconds: Double? = nil
-    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(fault.rawValue)" }
+    let budgetSeconds: Double?
+    /// Words the failure must contain, where the sabotage is to fail for one reason.
+    let reason: String?
+    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(breakage.name)" }
+
+    init(workload: String, parameters: [String: String], breakage: Breakage, budgetSeconds: Double? = nil,
+         reason: String? = nil) {
+        self.workload = workload
+        self.parameters = parameters
+        self.breakage = breakage
+        self.budgetSeconds = budgetSeconds
+        self.reason = reason
+    }
+
+    init(workload: String, parameters: [String: String], fault: Fault, budgetSeconds: Double? = nil,
+         reason: String? = nil) {
+        self.init(workload: workload, parameters: parameters, breakage: .mutant(fault), budgetSeconds: budgetSeconds,
+                  reason: reason)
+    }
+
+    init(workload: String, parameters: [String: String], executorFault: ExecutorFault, reason: String? = nil) {
+        self.init(workload: workload, parameters: parameters, breakage: .executors(executorFault), reason: reason)
+    }
 
     var point: Point? {
         WorkloadCatalog.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
@@ -67,6 +108,12 @@ extension ArenaTests {
             // Dependents start at once: in a chain on two cores, some start before the one before them finished.
             Sabotage(workload: "op-graph", parameters: ["shape": "chain"], fault: .dependenciesIgnored),
             Sabotage(workload: "op-throughput", parameters: ["width": "1"], fault: .waitAllReturnsAtOnce),
+            // The executor workloads: a call off the actor's queue, a task off the pool, a lost job.
+            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .actorOffQueue,
+                     reason: "calls that ran off the actor's serial executor"),
+            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
+                     reason: "round trips that came back off the pool"),
+            Sabotage(workload: "actor-hop", parameters: [:], fault: .asyncDropsBlocks, reason: "timed out"),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")
@@ -88,9 +135,12 @@ extension ArenaTests {
             let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
             var settings = Self.settings
             if let budget = sabotage.budgetSeconds { settings.budgetSeconds = budget }
-            let broken = await measureOffPool(point, of: workload, on: Mutants.engine(for: sabotage.fault), settings: settings)
+            let broken = await measureOffPool(point, of: workload, on: sabotage.breakage.engine, settings: settings)
             #expect(!broken.succeeded && broken.repetitions.isEmpty, "\(broken.name) reported a number")
             #expect(broken.failure?.message.isEmpty == false)
+            if let reason = sabotage.reason {
+                #expect(broken.failure?.message.contains(reason) == true, "\(broken.name): \(broken.failure?.message ?? "no failure")")
+            }
             let sound = await measureOffPool(point, of: workload, on: SystemEngine(), settings: settings)
             #expect(sound.succeeded, "\(sound.name): \(sound.failure?.message ?? "no repetitions")")
             #expect(sound.repetitions.allSatisfy { $0.operations > 0 && $0.wallNanoseconds > 0 })
