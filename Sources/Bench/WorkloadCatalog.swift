@@ -27,6 +27,7 @@ public enum WorkloadCatalog {
         OperationGraphWorkload(),
         OperationThroughputWorkload(),
         ActorHopWorkload(),
+        ActorContentionWorkload(),
     ]
 
     /// The registered names, in order.
@@ -72,6 +73,7 @@ public enum WorkloadCatalog {
         case let w as OperationGraphWorkload: visitor.visit(w)
         case let w as OperationThroughputWorkload: visitor.visit(w)
         case let w as ActorHopWorkload: visitor.visit(w)
+        case let w as ActorContentionWorkload: visitor.visit(w)
         default: nil
         }
     }

@@ -4,6 +4,8 @@ import Contenders
 /// `DefaultCounter`, a default actor, where the layer has none to make (the `swift` contender). A workload is generic
 /// over it, so each runs specialised on either, and a call is a plain actor call.
 @usableFromInline protocol CountingActor: Actor {
+    /// Counts one call.
+    func increment()
     /// Counts one call and whether it ran isolated (`LayerSerialExecutor.isIsolatingCurrentContext`).
     func checkedIncrement()
     /// The calls counted.
@@ -23,6 +25,8 @@ import Contenders
 
     @inlinable init(_ executor: Executor) { self.executor = executor }
 
+    @inlinable func increment() { count &+= 1 }
+
     /// Counts the call, and a miss where the executor says the caller is not isolated to it (one `currentSpecific`
     /// lookup on the engine layers).
     @inlinable func checkedIncrement() {
@@ -37,6 +41,8 @@ import Contenders
     @usableFromInline let isolationMisses = 0
 
     @inlinable init() {}
+
+    @inlinable func increment() { count &+= 1 }
 
     @inlinable func checkedIncrement() { count &+= 1 }
 }
