@@ -28,6 +28,7 @@ public enum WorkloadCatalog {
         OperationThroughputWorkload(),
         ActorHopWorkload(),
         ActorContentionWorkload(),
+        TaskFanoutWorkload(),
     ]
 
     /// The registered names, in order.
@@ -74,6 +75,7 @@ public enum WorkloadCatalog {
         case let w as OperationThroughputWorkload: visitor.visit(w)
         case let w as ActorHopWorkload: visitor.visit(w)
         case let w as ActorContentionWorkload: visitor.visit(w)
+        case let w as TaskFanoutWorkload: visitor.visit(w)
         default: nil
         }
     }

@@ -125,6 +125,9 @@ extension ArenaTests {
                      minimumSeconds: 0.05, reason: "the counter is"),
             Sabotage(workload: "actor-contention", parameters: ["guard": "actor", "tasks": "16"], executorFault: .actorOffQueue,
                      minimumSeconds: 0.05, reason: "the counter is"),
+            Sabotage(workload: "task-fanout", parameters: ["children": "100"], executorFault: .poolElsewhere,
+                     reason: "child tasks that ran off the pool"),
+            Sabotage(workload: "task-fanout", parameters: ["children": "10000"], fault: .asyncDropsBlocks, reason: "timed out"),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")
@@ -143,7 +146,7 @@ extension ArenaTests {
         @Test("a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor")
         func planGatesPoints() {
             let contenders = Contender.builtIn
-            let plan = BenchPlan(workloads: [ActorHopWorkload(), ActorContentionWorkload()],
+            let plan = BenchPlan(workloads: [ActorHopWorkload(), ActorContentionWorkload(), TaskFanoutWorkload()],
                                  engines: contenders.map(\.name), settings: Self.settings,
                                  lacking: Dictionary(uniqueKeysWithValues: contenders.map { ($0.name, Set($0.engine.limits.keys)) }))
             func guards(_ engine: String) -> [String] {
@@ -158,6 +161,7 @@ extension ArenaTests {
             #expect(!plan.entries.contains { $0.engine == "foundation" })
             for engine in ["system", "mutex", "lockfree", "actor", "swift"] {
                 #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-hop" }.count == 1)
+                #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "task-fanout" }.count == 2)
             }
         }
 
