@@ -25,6 +25,11 @@ public protocol Workload: Sendable {
     /// workloads, the default; `operation-queues`, `executors`) and anything else it uses.
     var requirements: Set<Capability> { get }
 
+    /// The capabilities an engine needs for `point`: `requirements`, and whatever that point alone uses (a point
+    /// measuring a serial queue's `sync` beside actors and locks needs `dispatch-objects`). A run leaves out the point
+    /// on an engine lacking one, and measures the workload's other points there.
+    func requirements(of point: Point) -> Set<Capability>
+
     /// The operation count of the first trial; the runner grows it until a trial lasts `minimumSeconds`.
     func initialOperations(_ point: Point) -> Int
 
@@ -51,6 +56,7 @@ public protocol Workload: Sendable {
 extension Workload {
     public func measures(engine: String) -> Bool { true }
     public var requirements: Set<Capability> { [.dispatchObjects] }
+    public func requirements(of point: Point) -> Set<Capability> { requirements }
     public func initialOperations(_ point: Point) -> Int { 1 }
     public var needsFreshEngine: Bool { false }
     public var blocksInBlocks: Bool { false }

@@ -26,6 +26,9 @@ public enum WorkloadCatalog {
         ProtocolCostWorkload(),
         OperationGraphWorkload(),
         OperationThroughputWorkload(),
+        ActorHopWorkload(),
+        ActorContentionWorkload(),
+        TaskFanoutWorkload(),
     ]
 
     /// The registered names, in order.
@@ -70,6 +73,9 @@ public enum WorkloadCatalog {
         case let w as ProtocolCostWorkload: visitor.visit(w)
         case let w as OperationGraphWorkload: visitor.visit(w)
         case let w as OperationThroughputWorkload: visitor.visit(w)
+        case let w as ActorHopWorkload: visitor.visit(w)
+        case let w as ActorContentionWorkload: visitor.visit(w)
+        case let w as TaskFanoutWorkload: visitor.visit(w)
         default: nil
         }
     }

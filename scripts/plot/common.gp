@@ -77,17 +77,19 @@ engine_color(e) = \
     e eq "lockfree"   ? 0x009E73 : \
     e eq "actor"      ? 0xCC79A7 : \
     e eq "foundation" ? 0xE69F00 : \
+    e eq "swift"      ? 0x56B4E9 : \
     e eq "c-dispatch" ? 0x1A1A1A : \
     e eq "c-mutex"    ? 0x8C510A : \
                         0x8A8A8A
-# Point type (pngcairo/svg): filled circle, square, triangle, diamond; the floors open circle (libdispatch's C API) and
-# open square (a pthread mutex); unknown engines an asterisk.
+# Point type (pngcairo/svg): filled circle, square, triangle, diamond, inverted triangle (foundation), pentagon (swift);
+# the floors open circle (libdispatch's C API) and open square (a pthread mutex); unknown engines an asterisk.
 engine_pt(e) = \
     e eq "system"     ? 7 : \
     e eq "mutex"      ? 5 : \
     e eq "lockfree"   ? 9 : \
     e eq "actor"      ? 13 : \
     e eq "foundation" ? 11 : \
+    e eq "swift"      ? 15 : \
     e eq "c-dispatch" ? 6 : \
     e eq "c-mutex"    ? 4 : \
                         3

@@ -1,64 +1,12 @@
 # op-graph.gp: operations per second per engine's operation layer and Foundation's OperationQueue (the foundation
-# contender), one panel per shape, bars with min–max error bars and the median written above; a failed point is a cross
-# on the axis. Writes outdir/op-graph.png and outdir/op-graph.svg.
+# contender), one panel per shape, the figure of panelbars.gp. Writes outdir/op-graph.png and outdir/op-graph.svg.
 #   gnuplot -e "csv='DIR/op-graph.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" op-graph.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
-# The files written, for common.gp's frame when the CSV has no data rows.
-views = "op-graph"
-load scriptdir . '/common.gp'
-
 name = "op-graph"
-# The workload's panels, in its order; one without rows gets no panel.
+panel_column = "shape"
 all_panels = "layered chain"
-
-# ---- what is there (before any range or log scale: stats filters by them) ----
-panels = ""
-do for [v in all_panels] {
-    eval count(sprintf('strcol("shape") eq "%s"', v), 'n_rows')
-    if (n_rows > 0) { panels = panels . " " . v }
-}
-n_panels = words(panels)
-array sels[n_panels > 0 ? n_panels : 1]
-array fsels[n_panels > 0 ? n_panels : 1]
-do for [i = 1:n_panels] {
-    eval present(sprintf('strcol("shape") eq "%s"', word(panels, i)), 'column("median")', 'sel')
-    eval failed(sprintf('strcol("shape") eq "%s"', word(panels, i)), 'column("median")', 'fsel')
-    sels[i] = sel; fsels[i] = fsel
-}
-eval keysetup
-eval range('1', 'column("min")', 'column("max")', 'y')
-
-# In millions, so the axis reads 0.5, 1, 1.5.
-bx_of(e) = index_in(key_engines, e)
-in_panel(e) = strcol("engine") eq e && strcol("shape") eq v
-y_of(e) = num("median") / 1e6
-ylo_of(e) = num("min") / 1e6
-yhi_of(e) = num("max") / 1e6
-bar_w = 0.6
-value_labels = 'for [e in sel] csv using (bx_of(e)):(in_panel(e) ? yhi_of(e) : NaN):(sprintf("%.3g", y_of(e))) with labels offset 0, 0.8 tc rgb "#303030" notitle'
-
-do for [fmt in formats] {
-    eval output(fmt, name, 1100, 560)
-    set multiplot
-    eval figtitle("op-graph: a dependency graph of operations built, added and run per round (operations per second)", how_minmax . "; the median above each bar")
-    eval engine_tics(key_engines)
-    set xtics scale 0
-    set grid noxtics
-    set xlabel "engine"
-    set ylabel "million operations per second"
-    set format y "%g"
-    set yrange [0 : isnum(y_max) ? y_max / 1e6 * 1.15 : 1]
-    if (n_panels == 0) { sel = ""; fsel = ""; eval panel(1, 1, 1); eval panelnote; plot -1 notitle }
-    do for [i = 1:n_panels] {
-        v = word(panels, i)
-        sel = sels[i]; fsel = fsels[i]
-        eval panel(i, n_panels, 1)
-        set title sprintf("shape:%s", v)
-        if (i > 1) { set ylabel "" }
-        eval panelnote
-        eval join_plot(clauses(words(sel) > 0 ? bp_bars : "", words(sel) > 0 ? value_labels : ""), words(fsel) > 0 ? bp_fails : "")
-    }
-    eval keypanel
-    eval keybars
-    eval closeout
-}
+panel_title(v) = sprintf("shape:%s", v)
+bars_what = "op-graph: a dependency graph of operations built, added and run per round (operations per second)"
+bars_ylabel = "million operations per second"
+figure_width = 1100
+load scriptdir . '/panelbars.gp'

@@ -1,80 +1,10 @@
-# pingpong.gp: two serial queues bounce one token (latency of an async that wakes another queue). Left: the round
-# trip's latency percentiles over all repetitions (p50, p90, p99 from p50_ns, p90_ns, p99_ns), grouped bars per engine,
-# in µs, log y. Right: the median time per round trip, bars with min–max over repetitions and the median written
-# above. The C floors hollow with a dashed border; a failed point is a cross on the axis. Writes outdir/pingpong.png
-# and outdir/pingpong.svg.
+# pingpong.gp: two serial queues bounce one token (latency of an async that wakes another queue): round-trip latency
+# percentiles and the median round trip per engine, the figure of roundtrip.gp. Writes outdir/pingpong.png and
+# outdir/pingpong.svg.
 #   gnuplot -e "csv='DIR/pingpong.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" pingpong.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
-# The files written, for common.gp's frame when the CSV has no data rows.
-views = "pingpong"
-load scriptdir . '/common.gp'
-
 name = "pingpong"
-
-# ---- what is there (before any range or log scale: stats filters by them) ----
-eval present('1', 'column("median")', 'sel_rt')
-eval failed('1', 'column("median")', 'fsel_rt')
-eval present('1', 'column("p50_ns")', 'sel_p')
-eval failed('1', 'column("p50_ns")', 'fsel_p')
-eval keysetup
-eval range('1', 'column("p50_ns")', 'column("p99_ns")', 'p')
-eval range('1', 'column("min")', 'column("max")', 'rt')
-
-in_panel(e) = strcol("engine") eq e
-# Percentile k (1: p50, 2: p90, 3: p99) of a row, in µs; its bar's place, fill and name.
-pct_col(k) = k == 1 ? "p50_ns" : k == 2 ? "p90_ns" : "p99_ns"
-pct_name(k) = k == 1 ? "p50" : k == 2 ? "p90" : "p99"
-pct_fill(k) = k == 1 ? 0.9 : k == 2 ? 0.5 : 0.15
-# A C floor's bars lighter still, as its bars are elsewhere.
-pct_efill(e, k) = is_floor(e) ? pct_fill(k) * 0.3 : pct_fill(k)
-pbar_w = 0.26
-pct_x(e, k) = index_in(key_engines, e) + (k - 2) * pbar_w
-c_pct = 'for [e in sel_p] for [k = 1:3] csv using (pct_x(e, k)):(in_panel(e) ? num(pct_col(k)) / 1e3 : NaN):(pbar_w) with boxes fs solid pct_efill(e, k) border lc rgb engine_color(e) lc rgb engine_color(e) dt engine_dt(e) lw 1.5 notitle'
-c_pct_fail = 'for [e in fsel_p] csv using (pct_x(e, 2)):(in_panel(e) && !isnum(num("p50_ns")) ? fail_y : NaN) axes x1y2 with points pt 2 ps 1.6 lw 2 lc rgb engine_color(e) notitle'
-c_pct_key = 'for [k = 1:3] keyentry with boxes fs solid pct_fill(k) border lc rgb "#404040" lc rgb "#404040" title pct_name(k)'
-
-bx_of(e) = index_in(key_engines, e)
-y_of(e) = num("median") / 1e3
-ylo_of(e) = num("min") / 1e3
-yhi_of(e) = num("max") / 1e3
-bar_w = 0.6
-value_labels = 'for [e in sel] csv using (bx_of(e)):(in_panel(e) ? yhi_of(e) : NaN):(sprintf("%.3g", y_of(e))) with labels offset 0, 0.8 tc rgb "#303030" notitle'
-
-do for [fmt in formats] {
-    eval output(fmt, name, 1200, 560)
-    set multiplot
-    eval figtitle("pingpong: two serial queues async one token back and forth (time per round trip)", \
-                  "left: percentiles of single round trips over all repetitions; right: " . how_minmax . "; hollow, dashed: C floors")
-    eval engine_tics(key_engines)
-    set xtics scale 0
-    set grid noxtics
-    set xlabel "engine"
-
-    eval panel(1, 2, 1)
-    set title "round-trip latency percentiles (p50 dark, p90 lighter, p99 lightest)"
-    set ylabel "round-trip latency (µs)"
-    set logscale y 10
-    set yrange [loglo(p_min / 1e3, 1.5) : loghi(p_max / 1e3, 2)]
-    eval log125('y', loglo(p_min / 1e3, 1.5), loghi(p_max / 1e3, 2))
-    set format y "%g"
-    set key top left horizontal reverse Left samplen 1.5 box opaque
-    sel = sel_p; fsel = fsel_p
-    eval panelnote
-    eval join_plot(clauses(words(sel_p) > 0 ? c_pct : "", c_pct_key), words(fsel_p) > 0 ? c_pct_fail : "")
-    unset key
-
-    eval panel(2, 2, 1)
-    set title "median round trip"
-    set ylabel "time per round trip (µs)"
-    unset logscale y
-    set yrange [0 : isnum(rt_max) ? rt_max / 1e3 * 1.15 : 1]
-    set ytics autofreq
-    set mytics default
-    sel = sel_rt; fsel = fsel_rt
-    eval panelnote
-    eval join_plot(clauses(words(sel) > 0 ? bp_bars : "", words(sel) > 0 ? value_labels : ""), words(fsel) > 0 ? bp_fails : "")
-
-    eval keypanel
-    eval keybars
-    eval closeout
-}
+roundtrip_what = "pingpong: two serial queues async one token back and forth (time per round trip)"
+roundtrip_timed = ""
+roundtrip_floors = "; hollow, dashed: C floors"
+load scriptdir . '/roundtrip.gp'

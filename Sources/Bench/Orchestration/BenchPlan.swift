@@ -17,14 +17,16 @@ public struct BenchPlan: Sendable {
     public let settings: BenchSettings
     public let entries: [Entry]
 
-    /// The plan for `workloads` on the engines called `engines`, in the order given, leaving out an engine where
-    /// `lacking` says it lacks one of the workload's `requirements`.
+    /// The plan for `workloads` on the engines called `engines`, in the order given, leaving out a point on an engine
+    /// where `lacking` says it lacks one of the point's requirements (`Workload.requirements(of:)`).
     public init(workloads: [any Workload], engines: [String], settings: BenchSettings,
                 lacking: [String: Set<Capability>] = [:]) {
         self.settings = settings
         entries = workloads.flatMap { workload in
-            engines.filter { workload.measures(engine: $0) && workload.requirements.isDisjoint(with: lacking[$0] ?? []) }.flatMap { engine in
-                workload.points(settings).map { Entry(workload: workload, engine: engine, point: $0) }
+            engines.filter { workload.measures(engine: $0) }.flatMap { engine in
+                workload.points(settings)
+                    .filter { workload.requirements(of: $0).isDisjoint(with: lacking[engine] ?? []) }
+                    .map { Entry(workload: workload, engine: engine, point: $0) }
             }
         }
     }

@@ -41,6 +41,9 @@ public enum ConsoleReport {
             var grids = [headlineGrid(workload, results, engines: engines)]
             if let baseline = baselineGrid(workload, results, engines: engines) { grids.append(baseline) }
             if workload is PoolRampWorkload, let ramp = PoolRampReport.grid(workload, results, engines: engines) { grids.append(ramp) }
+            if workload is ActorContentionWorkload, let guards = GuardReport.grid(workload, results, engines: engines) {
+                grids.append(guards)
+            }
             return grids
         }
     }

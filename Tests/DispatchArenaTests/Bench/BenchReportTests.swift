@@ -127,6 +127,25 @@ extension ArenaTests {
             #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("meets target"))
         }
 
+        @Test("Markdown: actor-contention gets a table per task count and engine: each guard's increments/s, how many times slower than the fastest, and which is")
+        func guardTable() {
+            func point(_ engine: String, _ guarding: String, _ tasks: Int, ns: UInt64) -> PointResult {
+                Self.result(engine: engine, parameters: [Parameter("guard", guarding), Parameter("tasks", tasks)], perOperation: [ns, ns, ns])
+            }
+            let results = [
+                point("system", "actor", 4, ns: 1000), point("system", "queue-sync", 4, ns: 500),
+                point("system", "mutex", 4, ns: 10), point("system", "pthread", 4, ns: 20),
+                point("swift", "actor", 4, ns: 2000), point("swift", "mutex", 4, ns: 25), point("swift", "pthread", 4, ns: 20),
+                Self.failed(engine: "swift", parameters: [Parameter("guard", "actor"), Parameter("tasks", 16)], kind: .stopped, message: "budget"),
+            ]
+            let text = ConsoleReport.markdown(results.map { ($0, ActorContentionWorkload()) }, engines: ["system", "swift"])
+            #expect(text.contains("| tasks | engine | actor | queue-sync | mutex | pthread | fastest |"))
+            #expect(text.contains("| 4 | system | 1.00M (÷100) | 2.00M (÷50.0) | 100M (fastest) | 50.0M (÷2.00) | mutex |"))
+            #expect(text.contains("| 4 | swift | 500k (÷100) |  | 40.0M (÷1.25) | 50.0M (fastest) | pthread |"))
+            #expect(text.contains("| 16 | swift | stopped |  |  |  |  |"))
+            #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("queue, actor or lock?"))
+        }
+
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
         func threadSection() {
             func point(_ engine: String, _ threads: Int, _ value: Int, counted: Double?) -> PointResult {

@@ -16,13 +16,59 @@ func measureOffPool<E: Engine>(_ point: Point, of workload: any Workload, on eng
 
 /// A broken engine and the point of a workload that must notice the break.
 struct Sabotage: Sendable, CustomTestStringConvertible {
+    /// What is broken: a conformance mutant's fault, or a fault of the executor layer (`BrokenExecutorsEngine`).
+    enum Breakage: Sendable {
+        case mutant(Fault)
+        case executors(ExecutorFault)
+
+        var name: String {
+            switch self {
+            case .mutant(let fault): fault.rawValue
+            case .executors(let fault): "executors.\(fault.rawValue)"
+            }
+        }
+
+        var engine: any Engine {
+            switch self {
+            case .mutant(let fault): Mutants.engine(for: fault)
+            case .executors(let fault): BrokenExecutorsEngine(fault: fault)
+            }
+        }
+    }
+
     let workload: String
     /// Parameters that pick the point among the workload's quick points (every given parameter must match).
     let parameters: [String: String]
-    let fault: Fault
+    let breakage: Breakage
     /// The point's budget, when the workload's sound run needs more than the suite's: the broken run waits it out.
-    var budgetSeconds: Double? = nil
-    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(fault.rawValue)" }
+    let budgetSeconds: Double?
+    /// The point's minimum trial length, when the break shows only in longer trials than the suite's (a race).
+    let minimumSeconds: Double?
+    /// Words the failure must contain, where the sabotage is to fail for one reason.
+    let reason: String?
+    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(breakage.name)" }
+
+    init(workload: String, parameters: [String: String], breakage: Breakage, budgetSeconds: Double? = nil,
+         minimumSeconds: Double? = nil, reason: String? = nil) {
+        self.workload = workload
+        self.parameters = parameters
+        self.breakage = breakage
+        self.budgetSeconds = budgetSeconds
+        self.minimumSeconds = minimumSeconds
+        self.reason = reason
+    }
+
+    init(workload: String, parameters: [String: String], fault: Fault, budgetSeconds: Double? = nil,
+         minimumSeconds: Double? = nil, reason: String? = nil) {
+        self.init(workload: workload, parameters: parameters, breakage: .mutant(fault), budgetSeconds: budgetSeconds,
+                  minimumSeconds: minimumSeconds, reason: reason)
+    }
+
+    init(workload: String, parameters: [String: String], executorFault: ExecutorFault, minimumSeconds: Double? = nil,
+         reason: String? = nil) {
+        self.init(workload: workload, parameters: parameters, breakage: .executors(executorFault),
+                  minimumSeconds: minimumSeconds, reason: reason)
+    }
 
     var point: Point? {
         WorkloadCatalog.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
@@ -67,6 +113,21 @@ extension ArenaTests {
             // Dependents start at once: in a chain on two cores, some start before the one before them finished.
             Sabotage(workload: "op-graph", parameters: ["shape": "chain"], fault: .dependenciesIgnored),
             Sabotage(workload: "op-throughput", parameters: ["width": "1"], fault: .waitAllReturnsAtOnce),
+            // The executor workloads: a call off the actor's queue, a task off the pool, a lost job, a lost increment.
+            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .actorOffQueue,
+                     reason: "calls that ran off the actor's serial executor"),
+            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
+                     reason: "round trips that came back off the pool"),
+            Sabotage(workload: "actor-hop", parameters: [:], fault: .asyncDropsBlocks, reason: "timed out"),
+            // Lost increments need two pool threads inside the counter at once: in trials of the suite's 5 ms the
+            // counter came out right in 6 (queue-sync) and 15 (actor) runs of 40; growing them to 50 ms, in none of 150.
+            Sabotage(workload: "actor-contention", parameters: ["guard": "queue-sync", "tasks": "16"], fault: .serialOverlaps,
+                     minimumSeconds: 0.05, reason: "the counter is"),
+            Sabotage(workload: "actor-contention", parameters: ["guard": "actor", "tasks": "16"], executorFault: .actorOffQueue,
+                     minimumSeconds: 0.05, reason: "the counter is"),
+            Sabotage(workload: "task-fanout", parameters: ["children": "100"], executorFault: .poolElsewhere,
+                     reason: "child tasks that ran off the pool"),
+            Sabotage(workload: "task-fanout", parameters: ["children": "10000"], fault: .asyncDropsBlocks, reason: "timed out"),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")
@@ -82,15 +143,41 @@ extension ArenaTests {
             #expect(!WorkloadCatalog.isSpecialised(UnknownWorkload()))
         }
 
+        @Test("a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor")
+        func planGatesPoints() {
+            let contenders = Contender.builtIn
+            let plan = BenchPlan(workloads: [ActorHopWorkload(), ActorContentionWorkload(), TaskFanoutWorkload()],
+                                 engines: contenders.map(\.name), settings: Self.settings,
+                                 lacking: Dictionary(uniqueKeysWithValues: contenders.map { ($0.name, Set($0.engine.limits.keys)) }))
+            func guards(_ engine: String) -> [String] {
+                plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-contention" }.compactMap { $0.point["guard"] }
+            }
+            for engine in ["system", "mutex", "lockfree"] {
+                #expect(guards(engine) == ActorContentionWorkload.guards.flatMap { Array(repeating: $0, count: 3) }, "\(engine)")
+            }
+            for engine in ["actor", "swift"] {
+                #expect(guards(engine) == ["actor", "mutex", "pthread"].flatMap { Array(repeating: $0, count: 3) }, "\(engine)")
+            }
+            #expect(!plan.entries.contains { $0.engine == "foundation" })
+            for engine in ["system", "mutex", "lockfree", "actor", "swift"] {
+                #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-hop" }.count == 1)
+                #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "task-fanout" }.count == 2)
+            }
+        }
+
         @Test("a broken engine gets an error, not a number; the same point on system gets a number", arguments: sabotages)
         func brokenEngineFails(_ sabotage: Sabotage) async throws {
             let workload = try #require(WorkloadCatalog.workload(named: sabotage.workload))
             let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
             var settings = Self.settings
             if let budget = sabotage.budgetSeconds { settings.budgetSeconds = budget }
-            let broken = await measureOffPool(point, of: workload, on: Mutants.engine(for: sabotage.fault), settings: settings)
+            if let minimum = sabotage.minimumSeconds { settings.minimumSeconds = minimum }
+            let broken = await measureOffPool(point, of: workload, on: sabotage.breakage.engine, settings: settings)
             #expect(!broken.succeeded && broken.repetitions.isEmpty, "\(broken.name) reported a number")
             #expect(broken.failure?.message.isEmpty == false)
+            if let reason = sabotage.reason {
+                #expect(broken.failure?.message.contains(reason) == true, "\(broken.name): \(broken.failure?.message ?? "no failure")")
+            }
             let sound = await measureOffPool(point, of: workload, on: SystemEngine(), settings: settings)
             #expect(sound.succeeded, "\(sound.name): \(sound.failure?.message ?? "no repetitions")")
             #expect(sound.repetitions.allSatisfy { $0.operations > 0 && $0.wallNanoseconds > 0 })

@@ -1,0 +1,82 @@
+import Bench
+import Contenders
+
+/// A deliberate fault in an executor layer, for the executor workloads' sabotages. (A conformance mutant's executor
+/// layer is the default one over its queues, so its GCD faults reach actors only through the queues.)
+enum ExecutorFault: String, CaseIterable, Sendable {
+    /// An actor's jobs run on the global queue, not on its serial queue: its methods run unisolated, and may overlap.
+    case actorOffQueue
+    /// The task executor runs its jobs on a serial queue of its own, not on the pool.
+    case poolElsewhere
+}
+
+/// The system engine with one fault in its executor layer; its GCD objects are the system engine's, untouched.
+struct BrokenExecutorsEngine: SystemGCDBorrower {
+    let fault: ExecutorFault
+    let system = SystemEngine()
+
+    var name: String { "broken-executors-\(fault.rawValue)" }
+    var summary: String { "The system engine with one fault in its executor layer: \(fault.rawValue)." }
+    var limits: [Capability: String] { system.limits }
+    var executors: BrokenExecutors { BrokenExecutors(fault: fault, system: system) }
+}
+
+/// The system engine's executor layer, broken where the fault says.
+struct BrokenExecutors: ExecutorLayer {
+    let fault: ExecutorFault
+    let system: SystemEngine
+
+    func makeActorExecutor(label: String) -> BrokenSerialExecutor? {
+        BrokenSerialExecutor(EngineSerialExecutor(engine: system, label: label),
+                             runningOn: fault == .actorOffQueue ? system.globalQueue : nil)
+    }
+
+    var poolExecutor: BrokenPoolExecutor {
+        BrokenPoolExecutor(EnginePoolExecutor(engine: system),
+                           runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil)
+    }
+}
+
+/// A serial executor whose jobs run on its own serial queue, or on `elsewhere` when the fault moves them; isolation
+/// is asked of the serial queue either way.
+final class BrokenSerialExecutor: LayerSerialExecutor, @unchecked Sendable {
+    let base: EngineSerialExecutor<SystemEngine>
+    let queue: SystemQueue
+
+    init(_ base: EngineSerialExecutor<SystemEngine>, runningOn elsewhere: SystemQueue?) {
+        self.base = base
+        queue = elsewhere ?? base.queue
+    }
+
+    var label: String { base.label }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func submit(_ block: @escaping @Sendable () -> Void) { base.submit(block) }
+    func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) { base.setSpecific(key, value) }
+    func isIsolatingCurrentContext() -> Bool? { base.isIsolatingCurrentContext() }
+    func checkIsolated() { base.checkIsolated() }
+}
+
+/// A task executor over the system engine's global queue, or running its jobs on `elsewhere` when the fault moves
+/// them; whether the caller is on the pool is asked of the global queue's executor either way.
+final class BrokenPoolExecutor: LayerTaskExecutor, @unchecked Sendable {
+    let base: EnginePoolExecutor<SystemEngine>
+    let elsewhere: SystemQueue?
+
+    init(_ base: EnginePoolExecutor<SystemEngine>, runningOn elsewhere: SystemQueue?) {
+        self.base = base
+        self.elsewhere = elsewhere
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        guard let elsewhere else { return base.enqueue(job) }
+        let job = UnownedJob(job)
+        elsewhere.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    var isCurrent: Bool { base.isCurrent }
+}
