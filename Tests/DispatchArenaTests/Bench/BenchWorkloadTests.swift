@@ -118,7 +118,7 @@ extension ArenaTests {
                      reason: "calls that ran off the actor's serial executor"),
             Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
                      reason: "round trips that came back off the pool"),
-            Sabotage(workload: "actor-hop", parameters: [:], fault: .asyncDropsBlocks, reason: "timed out"),
+            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolDropsJobs, reason: "timed out"),
             // Lost increments need two pool threads inside the counter at once: in trials of the suite's 5 ms the
             // counter came out right in 6 (queue-sync) and 15 (actor) runs of 40; growing them to 50 ms, in none of 150.
             Sabotage(workload: "actor-contention", parameters: ["guard": "queue-sync", "tasks": "16"], fault: .serialOverlaps,
@@ -127,7 +127,7 @@ extension ArenaTests {
                      minimumSeconds: 0.05, reason: "the counter is"),
             Sabotage(workload: "task-fanout", parameters: ["children": "100"], executorFault: .poolElsewhere,
                      reason: "child tasks that ran off the pool"),
-            Sabotage(workload: "task-fanout", parameters: ["children": "10000"], fault: .asyncDropsBlocks, reason: "timed out"),
+            Sabotage(workload: "task-fanout", parameters: ["children": "10000"], executorFault: .poolDropsJobs, reason: "timed out"),
         ]
 
         @Test("every workload is sabotaged by some broken engine below")

@@ -1,13 +1,16 @@
 import Bench
 import Contenders
+import Synchronization
 
 /// A deliberate fault in an executor layer, for the executor workloads' sabotages. (A conformance mutant's executor
-/// layer is the default one over its queues, so its GCD faults reach actors only through the queues.)
+/// layer is built on its base engine's correct queues, so its GCD faults never reach actors and tasks.)
 enum ExecutorFault: String, CaseIterable, Sendable {
     /// An actor's jobs run on the global queue, not on its serial queue: its methods run unisolated, and may overlap.
     case actorOffQueue
     /// The task executor runs its jobs on a serial queue of its own, not on the pool.
     case poolElsewhere
+    /// The task executor loses every 64th job: the task it belonged to never resumes.
+    case poolDropsJobs
 }
 
 /// The system engine with one fault in its executor layer; its GCD objects are the system engine's, untouched.
@@ -33,7 +36,8 @@ struct BrokenExecutors: ExecutorLayer {
 
     var poolExecutor: BrokenPoolExecutor {
         BrokenPoolExecutor(EnginePoolExecutor(engine: system),
-                           runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil)
+                           runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil,
+                           dropsJobs: fault == .poolDropsJobs)
     }
 }
 
@@ -66,13 +70,17 @@ final class BrokenSerialExecutor: LayerSerialExecutor, @unchecked Sendable {
 final class BrokenPoolExecutor: LayerTaskExecutor, @unchecked Sendable {
     let base: EnginePoolExecutor<SystemEngine>
     let elsewhere: SystemQueue?
+    let dropsJobs: Bool
+    let enqueued = Atomic<Int>(0)
 
-    init(_ base: EnginePoolExecutor<SystemEngine>, runningOn elsewhere: SystemQueue?) {
+    init(_ base: EnginePoolExecutor<SystemEngine>, runningOn elsewhere: SystemQueue?, dropsJobs: Bool) {
         self.base = base
         self.elsewhere = elsewhere
+        self.dropsJobs = dropsJobs
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
+        if dropsJobs && enqueued.wrappingAdd(1, ordering: .relaxed).newValue % 64 == 0 { return }
         guard let elsewhere else { return base.enqueue(job) }
         let job = UnownedJob(job)
         elsewhere.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
