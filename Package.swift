@@ -12,6 +12,11 @@ let package = Package(
         .executable(name: "arena", targets: ["Arena"]),
         // The `arena` command line as a library: an executor author's executable calls `ArenaMain.run(engines:)`.
         .library(name: "ArenaCLI", targets: ["ArenaCLI"]),
+        // The contract an outside engine implements, and the building blocks it may reuse: the engine protocols,
+        // `Deadline`, capabilities, `misuse`, the default operation and executor layers, `RegionData`,
+        // `SourceIOChannel`, `GCDBorrower`. It compiles none of the home engines.
+        .library(name: "ArenaContract", targets: ["ArenaContract"]),
+        // The home engines (system, mutex, lockfree, actor) and Swift's default executors (swift).
         .library(name: "Contenders", targets: ["Contenders"]),
         // Foundation's OperationQueue as the `foundation` contender, the reference for operation queues.
         .library(name: "FoundationContender", targets: ["FoundationContender"]),
@@ -29,31 +34,39 @@ let package = Package(
         // Linux calls Glibc does not import (epoll, eventfd): thin C wrappers, no engine logic.
         .target(name: "CLinux"),
         .target(
-            name: "Contenders",
+            name: "ArenaContract",
             dependencies: [
                 "CLinux",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "FoundationContender", dependencies: ["Contenders"]),
+        .target(
+            name: "Contenders",
+            dependencies: [
+                "ArenaContract", "CLinux",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        .target(name: "FoundationContender", dependencies: ["ArenaContract", "Contenders"]),
         // What checks and workloads share and no engine may use: locks for bookkeeping, latches, plain threads, child
         // processes.
-        .target(name: "Harness", dependencies: ["CLinux", "Contenders"]),
-        .target(name: "Conformance", dependencies: ["Contenders", "Harness"]),
+        .target(name: "Harness", dependencies: ["ArenaContract", "CLinux"]),
+        .target(name: "Conformance", dependencies: ["ArenaContract", "Harness"]),
         .target(
             name: "Bench",
-            dependencies: ["CLinux", "Contenders", "FoundationContender", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["ArenaContract", "CLinux", "Contenders", "FoundationContender", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(
             name: "ArenaCLI",
             dependencies: [
-                "Contenders", "Conformance", "Bench", "Harness",
+                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
-        .testTarget(name: "DispatchArenaTests", dependencies: ["Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
+        .testTarget(name: "DispatchArenaTests", dependencies: ["ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

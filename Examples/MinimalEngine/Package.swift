@@ -14,8 +14,8 @@ let package = Package(
         .package(name: "DispatchArena", path: "../.."),
     ],
     targets: [
-        // The engine: it needs only the protocol family.
-        .target(name: "MinimalEngine", dependencies: [.product(name: "Contenders", package: "DispatchArena")]),
+        // The engine: it needs only the contract (the protocols and the building blocks), none of the home engines.
+        .target(name: "MinimalEngine", dependencies: [.product(name: "ArenaContract", package: "DispatchArena")]),
         // `minimal-arena`: the whole `arena` command line with the minimal engine beside the built-in ones.
         .executableTarget(
             name: "MinimalArena",

@@ -1,5 +1,6 @@
 import Bench
 import Conformance
+import ArenaContract
 import Contenders
 
 /// The `arena` command line as a library: this package's `arena` executable is one call to it, and so is an

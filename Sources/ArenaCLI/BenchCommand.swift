@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bench
+import ArenaContract
 import Contenders
 import Glibc
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Conformance
+import ArenaContract
 import Contenders
 
 /// The child process of one rule: `arena conform` starts the executable again with this hidden command, so that a

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Conformance
+import ArenaContract
 import Contenders
 import Glibc
 import Harness

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Conformance
+import ArenaContract
 import Contenders
 
 /// What one `arena` runs: the engines, each with its specialised measuring, and the rules. The entry point builds

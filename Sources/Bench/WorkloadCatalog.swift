@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// Every workload, in the order runs and reports take them. This is the one place where workloads are

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// The family a rule belongs to; one file of rules per concept. Reports group rules by concept, in the order the
 /// catalog first names each.

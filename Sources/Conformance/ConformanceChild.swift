@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// One rule on one engine, as a child process is asked to run it.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Starts the running executable again as a child with the arguments that make it call `ConformanceChild.main`

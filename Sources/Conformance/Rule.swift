@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// A named rule of the GCD contract. Rules are types: metadata in static properties, the check a static generic

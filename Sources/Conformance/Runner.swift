@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Checks rules on engines: the capability gate, repeats, a watchdog per run, and optionally a stress load.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Runs a check on a thread of its own and waits for it with a deadline, so a deadlock becomes a `timeout`

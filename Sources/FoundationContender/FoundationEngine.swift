@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// Foundation's own `OperationQueue`, the reference for operation queues: a contender whose operation layer is
@@ -6,9 +7,9 @@ import Contenders
 /// Its column in the conformance matrix is about operation queues only: it lacks `dispatch-objects`, so the GCD
 /// rules, which are the system engine's to keep, are reported unsupported here rather than run twice. Every GCD
 /// call it gets is the system engine's, at the system engine's cost.
-public struct FoundationEngine: SystemGCDBorrower {
+public struct FoundationEngine: GCDBorrower {
     /// The engine whose GCD Foundation runs on here.
-    public let system = SystemEngine()
+    public let lender = SystemEngine()
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// Runs async code from a plain thread that may block: a detached task runs the body (preferring `pool`, if given,
 /// from its first job on), and the calling thread waits for it until a deadline. A body still running then is

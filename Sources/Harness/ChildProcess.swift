@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// How a child process ended.

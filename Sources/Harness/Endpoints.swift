@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// Pipes and TCP sockets on 127.0.0.1 for the I/O rules and workloads: loopback only (port 0: the kernel picks), all

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A count-down latch: `wait` returns once `countDown()` was called `count` times. Checks and workloads use it to
 /// learn that blocks ran, with a deadline, so a wedged engine shows up as a failed wait rather than a hang.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// A pthread mutex. The bookkeeping of checks and workloads uses it rather than `Synchronization.Mutex`, whose Linux

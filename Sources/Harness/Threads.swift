@@ -1,5 +1,5 @@
 import CLinux
-import Contenders
+import ArenaContract
 import Glibc
 
 /// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine

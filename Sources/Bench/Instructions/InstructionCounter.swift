@@ -1,4 +1,5 @@
 import CLinux
+import ArenaContract
 import Contenders
 import Glibc
 import Harness

@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// An actor holding a counter, for the executor workloads: `ExecutorCounter` on a layer's serial executor, or

@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// Measures one point of a workload on one engine, in this process: the warm-up that sizes a trial, then the

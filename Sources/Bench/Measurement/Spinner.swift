@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// Busy work of a given length, without sleeping and without reading the clock: a dependent chain of

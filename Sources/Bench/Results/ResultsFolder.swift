@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// A results folder read back: every workload file `arena bench` wrote there (`<workload>.json`), with the machine

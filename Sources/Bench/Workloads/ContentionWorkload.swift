@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// `contention`: T threads each run critical sections through one serial queue, the isolation-queue pattern of the

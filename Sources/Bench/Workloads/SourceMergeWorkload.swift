@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 import Harness
 

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import FoundationEssentials
 
 /// The catalog as documentation: docs/RULES.md is `markdown()`, and a test keeps the two equal.

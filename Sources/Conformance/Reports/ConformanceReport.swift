@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import FoundationEssentials
 
 /// The conformance matrix of one `arena conform` run, and its three renderings. It only formats: the results

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// What reports say about an engine: its name, how it is built, what it can and cannot do.
 public struct EngineDescription: Sendable, Codable {

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// A queue's context and the finalizer that receives it once the queue is gone.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Buffers of bytes in disjoint regions: concatenation and subranges share regions, maps are contiguous, and a

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 import Synchronization
 
@@ -253,7 +253,7 @@ enum ExecutorPreferenceOnPool: ExecutorRule {
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
-        try expect(!pool.isCurrent || E.self == SwiftDefaultEngine.self,
+        try expect(!pool.isCurrent || engine.executors.poolIsDefault,
                    "the check's own task, with no preference, already reported running on the layer's task executor")
         try await withTaskExecutorPreference(pool) {
             for round in 0..<20 {

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 import Harness
 

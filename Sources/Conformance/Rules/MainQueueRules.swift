@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// The main queue: a serial queue bound to the thread that runs the engine's main loop. Every rule here needs the

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// Misuse that must stop the process with a message, and disposal.
 enum MisuseRules: RuleFamily {

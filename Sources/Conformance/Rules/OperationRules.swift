@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Operation queues: Foundation's `OperationQueue` contract, checked on each contender's operation layer

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Quality of service: the class each block runs at, and the order classes run in under load.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Serial and concurrent queues, async and sync, the global queue.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// User-data sources: merging, coalescing, lifecycle.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Suspend, resume and activation of queues.

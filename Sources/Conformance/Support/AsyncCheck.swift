@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Runs an async check from the synchronous world of the runner, through `AsyncBridge`: the check runs in a detached

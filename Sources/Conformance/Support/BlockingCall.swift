@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// A call that blocks with no deadline of its own (`waitUntilFinished`, `waitUntilAllOperationsAreFinished`,

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// What a source's event handler saw: one entry per call, with the data of that call.

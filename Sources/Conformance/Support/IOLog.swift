@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// What an I/O channel's operation handler saw: one entry per call, in order, with a latch that opens on the call

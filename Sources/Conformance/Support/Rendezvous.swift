@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Two blocks on `queue` that can only finish together: each waits (bounded) for the other to arrive.

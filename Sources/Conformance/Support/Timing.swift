@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Harness
 
 /// Time helpers for checks. Timing bounds in rules are generous: the machines are loaded 2-core boxes.

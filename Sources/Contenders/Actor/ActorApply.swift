@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// apply: a task group of helper tasks and the caller claim chunks of indices from an atomic cursor; the caller then

@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 
 /// The actor engine: Grand Central Dispatch built from Swift actors and structured concurrency. It answers what the

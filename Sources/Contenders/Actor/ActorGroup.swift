@@ -1,3 +1,4 @@
+import ArenaContract
 /// A group: a count of outstanding work; waiting is async (`wait() async`, a continuation) or blocking (the
 /// protocol's `wait(until:)`, a futex); notifications (blocks or work items, each kept as the submission to make) are
 /// submitted by whoever brings the count to zero.

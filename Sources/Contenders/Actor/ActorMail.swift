@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// What a queue's mailbox carries, in FIFO order.

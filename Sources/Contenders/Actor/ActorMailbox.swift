@@ -1,3 +1,4 @@
+import ArenaContract
 import DequeModule
 
 /// A FIFO mailbox with one consumer task: producers post from any thread; the consumer awaits the next element

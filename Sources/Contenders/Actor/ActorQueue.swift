@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A serial or concurrent queue of the actor engine: a mailbox (`ActorMailbox`, safe to post to from any thread) in

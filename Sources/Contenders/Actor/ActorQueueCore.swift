@@ -1,3 +1,4 @@
+import ArenaContract
 /// The actor behind a queue: it drains the queue's mailbox (`ActorMailbox`, consumed by this one task), so blocks
 /// start in FIFO order by construction (a `Task { await actor.run(block) }` per submission would not be FIFO: actor
 /// jobs are not ordered). The core is separate from the public `ActorQueue` so that releasing the queue finishes the

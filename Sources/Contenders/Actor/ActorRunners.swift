@@ -1,3 +1,4 @@
+import ArenaContract
 import DequeModule
 
 /// The blocks of a concurrent queue that are ready to run, and the child tasks that run them: at most `width` tasks,

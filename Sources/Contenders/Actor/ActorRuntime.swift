@@ -1,3 +1,4 @@
+import ArenaContract
 /// Everything one actor engine owns beyond Swift's executor: its global queue, its main queue and the executor that
 /// runs it, and the epoll reactor for descriptor sources (on first use). Blocks, timers and asyncAfter run as tasks on
 /// Swift's global concurrent executor; the main queue's, on `mainExecutor`.

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// What happens to a source, in the order it happened.

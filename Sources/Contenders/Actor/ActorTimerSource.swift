@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A timer source: a task per schedule sleeps on `ContinuousClock` until each deadline, counts the fires due

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// Waiters for a condition that, once it holds, releases all of them: async waiters as continuations, blocking

@@ -1,3 +1,4 @@
+import ArenaContract
 /// A work item: cancelled and finished flags, notifications, and waiters (async or blocking) on a wait list.
 public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = ActorQueue

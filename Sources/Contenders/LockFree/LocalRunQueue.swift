@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A worker's own run queue: a bounded ring (256 jobs) its worker pushes to and pops from in FIFO order, and other

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A read or write source: the shared epoll reactor reports readiness once per arming; the report replaces the

@@ -1,3 +1,4 @@
+import ArenaContract
 /// The lock-free engine: Grand Central Dispatch built the way libdispatch builds its fast paths. Submitting work,
 /// taking work, signalling and merging are atomic operations; a thread enters the kernel only to sleep when there
 /// is nothing to do, or to wake a sleeper.

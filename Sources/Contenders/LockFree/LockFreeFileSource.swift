@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A file source: an inotify watch (`FileWatch`) registered with the shared epoll reactor; each report reads every

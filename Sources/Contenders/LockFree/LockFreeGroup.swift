@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A group: an atomic count of outstanding work, a futex for waiters, and a notification stack.

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A unit of work, and the intrusive node that carries it through queues: an MPSC queue of a `LockFreeQueue`, a

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A thread's jobs kept for reuse, so that an `async` and the run of its block allocate nothing once warm.

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A process source: a pidfd (`ExitWatch`) registered with the shared epoll reactor and armed once; its report ORs

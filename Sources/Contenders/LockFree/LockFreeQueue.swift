@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A serial or concurrent queue of the lock-free engine.

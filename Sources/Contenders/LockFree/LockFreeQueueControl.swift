@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// Suspension, activation, target changes and specific values.

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// What the lock-free engine's descriptor, process and file sources share: the pending data their reports merge into,

@@ -1,3 +1,4 @@
+import ArenaContract
 /// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the
 /// timer thread and the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
 @usableFromInline

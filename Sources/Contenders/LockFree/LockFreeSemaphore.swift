@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A counting semaphore counted as libdispatch's: `value` may go negative, each negative unit a waiter. The fast

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A signal source: the process-wide `SignalHub` counts deliveries and this source adds them to its pending data.

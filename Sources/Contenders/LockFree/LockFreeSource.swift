@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// What every source of the lock-free engine shares: an atomic flags word, pending data merged with atomic

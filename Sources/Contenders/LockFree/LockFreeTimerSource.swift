@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A timer source. The shared timer thread fires; fires go into a pending word that also carries the schedule's

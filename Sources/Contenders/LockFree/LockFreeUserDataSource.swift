@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A source fed by `merge`: an atomic add, or, or exchange into the pending data, then one arming CAS at most.

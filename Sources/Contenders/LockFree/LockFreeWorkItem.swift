@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A work item: an atomic state (cancelled, finished, waited) that waiters sleep on (futex), and a notification

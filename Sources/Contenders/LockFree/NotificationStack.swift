@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// A list of notifications (each submits a block or a work item to its queue), pushed by any thread and taken all at

@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// An atomic alone on 128 bytes aligned to 128 (two cache lines: x86 prefetches lines in pairs), so two hot atomics

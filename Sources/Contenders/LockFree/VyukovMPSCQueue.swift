@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// Dmitry Vyukov's intrusive multi-producer single-consumer queue (1024cores.net, "Intrusive MPSC node-based queue").

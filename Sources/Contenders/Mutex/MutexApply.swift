@@ -1,3 +1,4 @@
+import ArenaContract
 import Synchronization
 
 /// apply: the caller and up to `width - 1` pool workers claim chunks of indices from an atomic cursor until none

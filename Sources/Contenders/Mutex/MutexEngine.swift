@@ -1,3 +1,4 @@
+import ArenaContract
 /// The mutex engine: Grand Central Dispatch built the classic way, from pthread mutexes and condition variables,
 /// on a pool of worker threads the engine owns (MADispatchQueue's design, carried through the whole contract).
 ///

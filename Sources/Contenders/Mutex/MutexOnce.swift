@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 import Synchronization
 

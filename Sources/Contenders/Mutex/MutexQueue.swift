@@ -1,3 +1,4 @@
+import ArenaContract
 import DequeModule
 
 /// A serial or concurrent queue of the mutex engine: a `Deque` of items under one pthread mutex.

@@ -1,3 +1,4 @@
+import ArenaContract
 /// Suspension, activation, target changes and specific values.
 extension MutexQueue {
     public func suspend() {

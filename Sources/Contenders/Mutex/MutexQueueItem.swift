@@ -1,3 +1,4 @@
+import ArenaContract
 /// What a queue holds, in FIFO order.
 enum MutexQueueItem {
     /// A block submitted with async.

@@ -1,3 +1,4 @@
+import ArenaContract
 import DequeModule
 
 /// The pool's ready items, one FIFO per quality-of-service class: a worker takes the oldest item of the most urgent

@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 
 /// What the mutex engine knows about the calling thread: which queues it is draining right now (outermost first),

@@ -1,3 +1,4 @@
+import ArenaContract
 /// The queues a thread is running blocks of, outermost first: what engines consult for `currentSpecific` and for the
 /// sync-onto-own-queue diagnostic.
 ///

@@ -1,3 +1,4 @@
+import ArenaContract
 import CLinux
 import Glibc
 

@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 
 /// One inotify instance watching one file or directory for an engine's file source, and the decoding of what it

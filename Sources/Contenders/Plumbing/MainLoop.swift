@@ -1,3 +1,4 @@
+import ArenaContract
 import DequeModule
 import Glibc
 

@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 
 /// ThreadSanitizer's happens-before annotations, for an ordering that is real but happens where TSan cannot see it

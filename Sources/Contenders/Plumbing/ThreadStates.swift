@@ -1,3 +1,4 @@
+import ArenaContract
 import Glibc
 
 /// Kernel thread states, for worker pools that grow when their workers block where they cannot see (libdispatch's

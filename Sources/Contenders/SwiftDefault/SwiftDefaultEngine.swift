@@ -1,3 +1,4 @@
+import ArenaContract
 /// Swift's default executors, the reference for tasks and the baseline for actors: a contender whose task executor
 /// is Swift's global concurrent executor and whose actors are default actors.
 ///
@@ -5,9 +6,9 @@
 /// (its GCD would be the system engine's, checked in that column), and `serial-executors`, since a default actor's
 /// executor is the runtime's own. On Linux the global concurrent executor is libdispatch's root-queue pool, the same
 /// threads the system engine's global queue runs on.
-public struct SwiftDefaultEngine: SystemGCDBorrower {
+public struct SwiftDefaultEngine: GCDBorrower {
     /// The engine whose GCD objects this contender hands out (never used by the executor rules and workloads).
-    public let system = SystemEngine()
+    public let lender = SystemEngine()
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import ArenaContract
 import CLinux
 import Glibc
 
@@ -11,6 +12,9 @@ public struct SwiftDefaultExecutors: ExecutorLayer {
 
     /// Swift's global concurrent executor behind a class of the layer's type: one small allocation per read.
     public var poolExecutor: DefaultPoolExecutor { DefaultPoolExecutor() }
+
+    /// Yes: the pool is Swift's global concurrent executor itself.
+    public var poolIsDefault: Bool { true }
 }
 
 /// Swift's global concurrent executor (`globalConcurrentExecutor`) as a task executor of the layer: every job is

@@ -1,3 +1,4 @@
+import ArenaContract
 import CDispatch
 import CLinux
 import Dispatch

@@ -1,3 +1,4 @@
+import ArenaContract
 import CDispatch
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import ArenaContract
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,4 @@
+import ArenaContract
 import Dispatch
 
 /// The box a queue-specific value travels in through `DispatchSpecificKey`.

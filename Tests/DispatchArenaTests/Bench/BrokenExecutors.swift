@@ -1,4 +1,5 @@
 import Bench
+import ArenaContract
 import Contenders
 import Synchronization
 
@@ -14,14 +15,14 @@ enum ExecutorFault: String, CaseIterable, Sendable {
 }
 
 /// The system engine with one fault in its executor layer; its GCD objects are the system engine's, untouched.
-struct BrokenExecutorsEngine: SystemGCDBorrower {
+struct BrokenExecutorsEngine: GCDBorrower {
     let fault: ExecutorFault
-    let system = SystemEngine()
+    let lender = SystemEngine()
 
     var name: String { "broken-executors-\(fault.rawValue)" }
     var summary: String { "The system engine with one fault in its executor layer: \(fault.rawValue)." }
-    var limits: [Capability: String] { system.limits }
-    var executors: BrokenExecutors { BrokenExecutors(fault: fault, system: system) }
+    var limits: [Capability: String] { lender.limits }
+    var executors: BrokenExecutors { BrokenExecutors(fault: fault, system: lender) }
 }
 
 /// The system engine's executor layer, broken where the fault says.

@@ -1,5 +1,6 @@
 @testable import Bench
 import CLinux
+import ArenaContract
 import Contenders
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 import Bench
+import ArenaContract
 import Contenders
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Bench
 import Conformance
+import ArenaContract
 import Contenders
 import Testing
 

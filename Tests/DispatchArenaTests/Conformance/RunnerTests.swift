@@ -1,4 +1,5 @@
 import Conformance
+import ArenaContract
 import Contenders
 import FoundationContender
 import Harness

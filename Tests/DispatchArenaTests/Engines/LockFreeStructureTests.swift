@@ -1,3 +1,4 @@
+@testable import ArenaContract
 @testable import Contenders
 import Foundation
 import Harness

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// apply: the caller and up to `width - 1` helper blocks on the global queue claim chunks of indices under the
 /// engine's lock until none are left, then the caller sleeps until the chunks helpers took are done. The caller always

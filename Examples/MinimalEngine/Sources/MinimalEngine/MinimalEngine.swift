@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// The minimal engine: the smallest honest GCD, written to be read top-down.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A group: a count of unfinished work and the notifications waiting for it to reach zero, under the engine's lock.
 /// As in libdispatch, `async` is an enter before the block and a leave after it.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// A once token under the engine's lock: the first caller runs the body; the others sleep until it finished.

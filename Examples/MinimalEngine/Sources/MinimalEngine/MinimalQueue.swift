@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// A serial or concurrent queue: a FIFO of jobs and a few counters, under the engine's lock.

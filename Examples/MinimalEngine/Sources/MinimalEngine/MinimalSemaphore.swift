@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A counting semaphore under the engine's lock, counted as libdispatch counts: `value` goes as far below zero as there
 /// are waiters, and a signal hands its unit to a sleeper through `handoffs`, so no later arrival can take it first.

@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A source fed by `merge` (add, or, or replace into the pending data), and the base of the timer source.
 ///

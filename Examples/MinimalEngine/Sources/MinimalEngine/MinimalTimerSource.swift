@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A timer source: a timer entry calls `fire`, which adds the fires due since the schedule's start to the pending data
 /// and arms the next one. Counting from the start, not from the last fire, keeps a repeating timer from drifting;

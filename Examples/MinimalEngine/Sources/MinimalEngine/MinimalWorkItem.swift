@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 
 /// A work item: its block, a cancelled flag, and the notifications waiting for its end, under the engine's lock.
 public final class MinimalWorkItem: EngineWorkItem, @unchecked Sendable {

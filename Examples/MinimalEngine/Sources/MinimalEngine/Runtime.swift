@@ -1,4 +1,4 @@
-import Contenders
+import ArenaContract
 import Glibc
 
 /// What one engine shares, guarded by its `Monitor`: the queues with jobs, the timers, the workers, and the queues each

@@ -1,5 +1,5 @@
 import Conformance
-import Contenders
+import ArenaContract
 import Harness
 
 /// A rule of this package's own, appended to the catalog by `main.swift`: every engine in the matrix is checked

@@ -1,3 +1,4 @@
+import ArenaContract
 import Contenders
 
 /// A buffer of the base engine with the engine's data fault applied.

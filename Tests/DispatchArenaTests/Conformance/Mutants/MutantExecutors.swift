@@ -1,5 +1,6 @@
 // Testable for the adapters' own marks (`ExecutorIsolation.key` on a serial executor's queue, `RunningPool` on a pool
 // job's thread), so that with no fault these executors are the adapters' logic over the base engine's queues.
+@testable import ArenaContract
 @testable import Contenders
 import Harness
 

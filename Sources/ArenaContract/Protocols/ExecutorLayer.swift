@@ -18,6 +18,14 @@ public protocol ExecutorLayer: Sendable {
     /// The layer's task executor: what `withTaskExecutorPreference` is given to run tasks on the layer's pool. Shared
     /// by every caller; cheap to read.
     var poolExecutor: PoolExecutor { get }
+
+    /// Whether the layer's task executor is Swift's global concurrent executor, where a task without a preference
+    /// runs anyway (the reference's is); `false` for a pool of the layer's own.
+    var poolIsDefault: Bool { get }
+}
+
+extension ExecutorLayer {
+    public var poolIsDefault: Bool { false }
 }
 
 /// A serial executor that is also a queue one can submit plain blocks to: jobs and blocks run one at a time, in the

@@ -6,10 +6,10 @@ import Glibc
 
 /// A pthread mutex with a stable address (it must not move once initialised, so it lives on the heap).
 /// Uncontended lock and unlock cost about 20 ns; contended, the waiter parks in the kernel (futex).
-final class PthreadMutex: @unchecked Sendable {
+package final class PthreadMutex: @unchecked Sendable {
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -19,11 +19,11 @@ final class PthreadMutex: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    @inline(__always) package func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) package func unlock() { pthread_mutex_unlock(mutex) }
 
     @inline(__always)
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -31,10 +31,10 @@ final class PthreadMutex: @unchecked Sendable {
 }
 
 /// A condition variable on the monotonic clock, used with one `PthreadMutex`.
-final class PthreadCondition: @unchecked Sendable {
+package final class PthreadCondition: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         condition = .allocate(capacity: 1)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -51,7 +51,7 @@ final class PthreadCondition: @unchecked Sendable {
     /// Waits with `mutex` held until signalled or `deadline` passed (spurious wake-ups possible: callers loop).
     /// Returns false when the deadline passed.
     @discardableResult
-    func wait(_ mutex: PthreadMutex, until deadline: Deadline = .distantFuture) -> Bool {
+    package func wait(_ mutex: PthreadMutex, until deadline: Deadline = .distantFuture) -> Bool {
         if deadline.isDistantFuture {
             pthread_cond_wait(condition, mutex.mutex)
             return true
@@ -60,12 +60,12 @@ final class PthreadCondition: @unchecked Sendable {
         return pthread_cond_timedwait(condition, mutex.mutex, &time) != ETIMEDOUT
     }
 
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func signal() { pthread_cond_signal(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// Starts a joinable, named thread running `body` (engines own their threads: workers, timers, reactors).
-func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
+package func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
     final class Start {
         let name: String
         let body: () -> Void

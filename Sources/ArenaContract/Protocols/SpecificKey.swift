@@ -11,7 +11,7 @@ public final class SpecificKey<Value: Sendable>: Sendable {
 
     /// A native key an engine derives from this key on first use.
     // The lazy reference is itself thread-safe; what it holds is the storing engine's business.
-    nonisolated(unsafe) let native = AtomicLazyReference<AnyObject>()
+    nonisolated(unsafe) package let native = AtomicLazyReference<AnyObject>()
 
     /// A new key, distinct from every other key.
     public init(_ name: String) { self.name = name }

@@ -8,13 +8,13 @@ import Synchronization
 /// that its destructor releases it (and empties the slot) when the thread exits. Each `ThreadLocal` claims a slot
 /// index of its own, given as a literal by its owner: `existing(at:)` with that literal reads the slot without
 /// touching the `ThreadLocal` object, which as a static would cost a lazy-initialisation check on every read.
-final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    let index: Int32
+package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
+    package let index: Int32
     private let key: pthread_key_t
     private let make: () -> Value
 
     /// Claims slot `index` (below `CLINUX_THREAD_SLOTS`); traps when another `ThreadLocal` has it.
-    init(index: Int32, _ make: @escaping () -> Value) {
+    package init(index: Int32, _ make: @escaping () -> Value) {
         claimThreadSlot(index)
         var key = pthread_key_t()
         pthread_key_create(&key) { raw in
@@ -31,12 +31,12 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 
     /// The calling thread's value in slot `index`, if it was made: one thread-local load.
     @inline(__always)
-    static func existing(at index: Int32) -> Value? { unmanaged(at: index)?.takeUnretainedValue() }
+    package static func existing(at index: Int32) -> Value? { unmanaged(at: index)?.takeUnretainedValue() }
 
     /// The same, unretained: a caller that only borrows the value (the thread keeps it alive) pays no retain and
     /// release, which the optimizer leaves around an optional strong reference.
     @inline(__always)
-    static func unmanaged(at index: Int32) -> Unmanaged<Value>? {
+    package static func unmanaged(at index: Int32) -> Unmanaged<Value>? {
         guard let raw = clinux_thread_slot(index) else { return nil }
         return Unmanaged<Value>.fromOpaque(raw)
     }
@@ -44,7 +44,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     /// The calling thread's value, made on its first use on this thread. (Stored as `Value`, released as
     /// `AnyObject` by the key's destructor: a release needs no static type, and reading needs no dynamic cast.)
     @inline(__always)
-    var current: Value { Self.existing(at: index) ?? makeCurrent() }
+    package var current: Value { Self.existing(at: index) ?? makeCurrent() }
 
     @inline(never)
     private func makeCurrent() -> Value {
@@ -62,7 +62,7 @@ private let _threadLocalClaimedSlots = Atomic<UInt32>(0)
 
 /// Claims slot `index` (below `CLINUX_THREAD_SLOTS`) for one owner: a `ThreadLocal`, or a user that sets and clears
 /// an unowned pointer around a call (`RunningPool`). Traps when the slot was claimed before.
-func claimThreadSlot(_ index: Int32) {
+package func claimThreadSlot(_ index: Int32) {
     precondition(index >= 0 && index < CLINUX_THREAD_SLOTS, "thread-local slot \(index) is out of range")
     let before = _threadLocalClaimedSlots.bitwiseOr(1 << UInt32(index), ordering: .relaxed).oldValue
     precondition(before & (1 << UInt32(index)) == 0, "thread-local slot \(index) is claimed twice")
