@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Conformance", dependencies: ["ArenaContract", "Harness"]),
         .target(
             name: "Bench",
-            dependencies: ["ArenaContract", "CLinux", "Contenders", "FoundationContender", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["ArenaContract", "CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(
             name: "ArenaCLI",

@@ -11,8 +11,7 @@ struct ArenaCommand: ParsableCommand {
         commandName: "arena",
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
         subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
-                      ReportCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self,
-                      BenchChildCommand.self, InstructionsChildCommand.self])
+                      ReportCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self])
 
     /// Parses the process arguments and runs the chosen command on `lineup`, then exits with its status.
     static func start(with lineup: Lineup) -> Never {

@@ -1,38 +1,71 @@
+import ArenaContract
 import Bench
 import Conformance
-import ArenaContract
-import Contenders
 
 /// The `arena` command line as a library: this package's `arena` executable is one call to it, and so is an
-/// executor author's own, with their engines beside the built-in ones.
+/// executor author's own, with their engines, rules and workloads beside the built-in ones.
 ///
 /// ```swift
 /// // Sources/my-arena/main.swift
 /// import ArenaCLI
 /// import MyEngine
-/// ArenaMain.run(engines: [MyEngine()])
+/// ArenaMain.run(engines: [MyEngine()], rules: [MyRule.rule], workloads: [MyWorkload()])
 /// ```
 ///
-/// Every command (`list`, `rules`, `conform`, `bench`, `plot`, `report`, `compare`) then knows the outside engine,
-/// and the child processes that run each rule and each benchmark point are this same program started again, so
-/// they know it too.
+/// Every command (`list`, `rules`, `conform`, `bench`, `plot`, `report`, `compare`, `instructions`) then knows the
+/// outside engines, rules and workloads, and the child processes that run each rule and each benchmark point are
+/// this same program started again, so they know them too.
+///
+/// The entry points are inlinable and generic, so that the call, in the caller's module, compiles every workload's
+/// trial for every engine it is measured on there: the user's workloads for the built-in engines and their own, and
+/// the built-in workloads for their engines (the built-in pairs come compiled with the package). The benchmarks then
+/// measure the engines, never the protocol's witness tables. Each runs the command line on the process arguments and
+/// exits with the command's status: 0, 1 when something failed, 64 on a usage error.
 public enum ArenaMain {
-    /// Runs the command line on the process arguments with `engines` after the built-in engines (`system` first: it
-    /// is the reference), or alone when `includingBuiltIns` is false, and `rules` appended to the catalog. Exits
-    /// with the command's status: 0, 1 when something failed, 64 on a usage error.
-    ///
-    /// Inlinable and generic, so that this call, in the caller's module, compiles every workload's trial for `E`:
-    /// the benchmarks then measure the engine, not the protocol's witness tables. For engines of several types, pass
-    /// `Contender` values instead.
+    /// Runs the command line with `engines` after the built-in ones (`system` first: it is the reference), or alone
+    /// when `includingBuiltIns` is false, `rules` appended to the catalog, and `workloads` after the built-in ones,
+    /// each measured on every contender that has what it requires.
     @inlinable
-    public static func run<E: Engine>(engines: [E], includingBuiltIns: Bool = true, rules: [Rule] = []) -> Never {
-        run(engines: engines.map { Contender($0) }, includingBuiltIns: includingBuiltIns, rules: rules)
+    public static func run<OutsideEngines: EngineSet, OutsideWorkloads: WorkloadSet>(
+        engines: OutsideEngines, includingBuiltIns: Bool = true, rules: [Rule] = [], workloads: OutsideWorkloads
+    ) -> Never {
+        var outside = ContenderMaker(workloads: JoinedWorkloads(BuiltInWorkloads(), workloads))
+        engines.forEach(&outside)
+        var builtIn: [Contender] = []
+        if includingBuiltIns {
+            builtIn = Contender.builtIn
+            if !workloads.workloads.isEmpty {
+                var extra = MeasuringsMaker(workloads: workloads)
+                BuiltInEngines().forEach(&extra)
+                builtIn = builtIn.map { contender in extra.measurings[contender.name].map(contender.adding) ?? contender }
+            }
+        }
+        start(Lineup(contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
+                     workloads: BuiltInWorkloads.all + workloads.workloads))
     }
 
-    /// As `run(engines:)`, for contenders made by the caller (`Contender(MyEngine())`, one per engine type).
-    public static func run(engines: [Contender] = [], includingBuiltIns: Bool = true, rules: [Rule] = []) -> Never {
-        let lineup = Lineup(contenders: (includingBuiltIns ? Contender.builtIn : []) + engines,
-                            catalog: Catalog.builtIn.appending(rules))
+    /// Runs the command line with `engines` (of one type) after the built-in ones, or alone when `includingBuiltIns`
+    /// is false, and `rules` appended to the catalog.
+    @inlinable
+    public static func run<E: Engine>(engines: [E], includingBuiltIns: Bool = true, rules: [Rule] = []) -> Never {
+        run(engines: engines, includingBuiltIns: includingBuiltIns, rules: rules, workloads: NoWorkloads())
+    }
+
+    /// Runs the command line on the built-in engines with `workloads` after the built-in ones and `rules` appended.
+    @inlinable
+    public static func run<OutsideWorkloads: WorkloadSet>(rules: [Rule] = [], workloads: OutsideWorkloads) -> Never {
+        run(engines: NoEngines(), rules: rules, workloads: workloads)
+    }
+
+    /// Runs the command line on the built-in engines, rules and workloads, with `rules` appended (this package's
+    /// `arena`).
+    public static func run(rules: [Rule] = []) -> Never {
+        start(Lineup(contenders: Contender.builtIn, catalog: Catalog.builtIn.appending(rules)))
+    }
+
+    /// Hands `lineup` to the command line.
+    @usableFromInline
+    static func start(_ lineup: Lineup) -> Never {
         ArenaCommand.start(with: lineup)
     }
 }

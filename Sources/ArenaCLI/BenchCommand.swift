@@ -11,7 +11,7 @@ struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON and CSV.")
 
-    @Argument(help: "Workloads to run, or 'all' (default). Known: \(WorkloadCatalog.names.joined(separator: ", ")).")
+    @Argument(help: "Workloads to run, or 'all' (default); 'list --workloads' names them.")
     var workloads: [String] = []
 
     @Option(name: .customLong("engine"), help: "An engine to measure (repeatable; default: all; 'list --engines' names them).")
@@ -49,9 +49,6 @@ struct BenchCommand: LineupCommand {
     var format: Format = .table
 
     func validate() throws {
-        for name in workloads where name != "all" && WorkloadCatalog.workload(named: name) == nil {
-            throw ValidationError("unknown workload '\(name)' (known: \(WorkloadCatalog.names.joined(separator: ", ")), all)")
-        }
         if let threads { _ = try Self.threadList(threads) }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
         if let minimumSeconds, !(minimumSeconds > 0 && minimumSeconds.isFinite) {
@@ -94,11 +91,10 @@ struct BenchCommand: LineupCommand {
 
     func run(on lineup: Lineup) throws {
         try lineup.checkEngines(engines)
+        try lineup.checkWorkloads(workloads)
         let chosenWorkloads = workloads.isEmpty || workloads.contains("all")
-            ? WorkloadCatalog.all : WorkloadCatalog.all.filter { workloads.contains($0.name) }
-        let chosen = lineup.chosen(engines)
-        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosen.map(\.name), settings: settings,
-                             lacking: Dictionary(uniqueKeysWithValues: chosen.map { ($0.name, Set($0.engine.limits.keys)) }))
+            ? lineup.workloads : lineup.workloads.filter { workloads.contains($0.name) }
+        let plan = BenchPlan(workloads: chosenWorkloads, engines: lineup.chosen(engines).map(\.profile), settings: settings)
         let writer: ResultsWriter
         do {
             writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]))
@@ -109,7 +105,7 @@ struct BenchCommand: LineupCommand {
         let display = ProgressDisplay(quiet: quiet)
         var results: [(PointResult, any Workload)] = []
         try BenchSession(plan: plan).run(
-            measure: { BenchChild.run($0, arguments: ["bench-child", "--request", $0.encoded()]) },
+            measure: BenchChild.run,
             progress: display.show,
             record: { result, workload in
                 results.append((result, workload))
@@ -143,22 +139,6 @@ struct BenchCommand: LineupCommand {
         }
         print("wrote \(writer.files.count) files to \(out)")
         if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }
-    }
-}
-
-/// The hidden child command of `arena bench`: measures one point in this process and prints the result.
-struct BenchChildCommand: LineupCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench-child", abstract: "Measure one point in this process (used by 'arena bench').", shouldDisplay: false)
-
-    @Option var request: String
-
-    func validate() throws {
-        guard BenchRequest.decode(request) != nil else { throw ValidationError("--request is not a benchmark request") }
-    }
-
-    func run(on lineup: Lineup) {
-        BenchChild.main(BenchRequest.decode(request)!, contenders: lineup.contenders)
     }
 }
 

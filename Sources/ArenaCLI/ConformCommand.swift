@@ -46,37 +46,31 @@ struct ConformCommand: LineupCommand {
         if stress && !StressLoad.realTimeAvailable {
             writeError("arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often")
         }
-        let chosenEngines = lineup.chosen(engines).map(\.engine)
+        let chosenEngines = lineup.chosen(engines).map(\.profile)
         let chosenRules = rules.isEmpty ? lineup.catalog.rules : lineup.catalog.rules(matchingAny: rules)
-        let runner = ConformanceRunner(
-            timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
-            launcher: ReexecLauncher { $0.arenaArguments })
+        let runner = ConformanceRunner(timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
+                                       launcher: ReexecLauncher())
         // A contender standing for one layer only (`foundation`, `swift`) keeps that layer's rules: the others are
         // not its to keep, and its cells stay empty rather than read `unsupported` a hundred times.
-        func applicable(_ engine: any Engine) -> [Rule] {
-            chosenRules.filter { engine.limits[$0.layer] == nil }
+        func applicable(_ engine: EngineProfile) -> [Rule] {
+            chosenRules.filter { engine.has([$0.layer]) }
         }
         let progress = Progress(total: chosenEngines.reduce(0) { $0 + applicable($1).count })
         var results: [RuleResult] = []
         for engine in chosenEngines {
-            results += run(applicable(engine), on: engine, with: runner, progress: progress)
+            for rule in applicable(engine) {
+                progress.show("\(engine.name) \(rule.id)")
+                results.append(runner.run(rule, on: engine))
+            }
         }
         progress.finish()
-        let report = ConformanceReport(engines: chosenEngines.map { EngineDescription($0) }, rules: chosenRules, results: results)
+        let report = ConformanceReport(engines: chosenEngines.map(EngineDescription.init), rules: chosenRules, results: results)
         switch format {
         case .table: print(report.table(), terminator: "")
         case .markdown: print(report.markdown(), terminator: "")
         case .json: print(try report.json(), terminator: "")
         }
         if report.hasFailures { throw ExitCode.failure }
-    }
-
-    /// Opens the engine once; every rule then runs specialised on its concrete type.
-    private func run<E: Engine>(_ rules: [Rule], on engine: E, with runner: ConformanceRunner, progress: Progress) -> [RuleResult] {
-        rules.map { rule in
-            progress.show("\(engine.name) \(rule.id)")
-            return runner.run(rule, on: engine)
-        }
     }
 }
 

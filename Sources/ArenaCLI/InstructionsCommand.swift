@@ -55,14 +55,11 @@ struct InstructionsCommand: LineupCommand {
             throw ExitCode.failure
         }
         let quiet = quiet
-        let counter = InstructionCounter(
-            valgrind: valgrind, executable: executable, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        ) { engine, path, operations in
-            ["instructions-child", "--engine", engine, "--path", path.rawValue, "--operations", "\(operations)"]
-        }
+        let counter = InstructionCounter(valgrind: valgrind, executable: executable,
+                                         jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let table = counter.count(
             // The paths are GCD calls: a contender without GCD objects of its own has none to count.
-            engines: lineup.chosen(engines).filter { $0.engine.limits[.dispatchObjects] == nil }.map(\.name),
+            engines: lineup.chosen(engines).filter { $0.profile.has([.dispatchObjects]) }.map(\.name),
             paths: paths.isEmpty ? InstructionPath.allCases : paths,
             operations: operations, tool: Callgrind.version(of: valgrind) ?? "valgrind"
         ) { done, total, line in
@@ -92,35 +89,6 @@ struct InstructionsCommand: LineupCommand {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// The hidden child of `arena instructions`: runs one path on one engine in this process, which the parent runs
-/// under callgrind. Exit 0 when the path's answer was right, 1 with one line on standard error otherwise.
-struct InstructionsChildCommand: LineupCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "instructions-child", abstract: "Run one path on one engine in this process (used by 'arena instructions').",
-        shouldDisplay: false)
-
-    @Option var engine: String
-    @Option var path: InstructionPath
-    @Option var operations: Int
-
-    func validate() throws {
-        if operations < 0 { throw ValidationError("--operations must not be negative, not \(operations)") }
-    }
-
-    func run(on lineup: Lineup) throws {
-        try lineup.checkEngines([engine])
-        do {
-            // Generous: under callgrind the slowest path runs some seconds; the parent stops a child that hangs.
-            try lineup.contender(named: engine)!.run(path, operations: operations, until: .now() + .seconds(600))
-        } catch {
-            writeError("arena: \(path.rawValue) on \(engine): \(error)")
-            _exit(1)
-        }
-        // At once: the engine's threads need no teardown, and whatever one would cost is the same in both runs.
-        _exit(0)
     }
 }
 

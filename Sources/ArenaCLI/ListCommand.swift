@@ -25,12 +25,12 @@ struct ListCommand: LineupCommand {
             return
         }
         if workloads {
-            for workload in WorkloadCatalog.all { print(workload.name) }
+            for workload in lineup.workloads { print(workload.name) }
             return
         }
         print("Engines")
         for contender in lineup.contenders {
-            let description = EngineDescription(contender.engine)
+            let description = EngineDescription(contender.profile)
             print("  \(description.name): \(description.summary)")
             print("    capabilities: \(description.capabilities.joined(separator: ", "))")
             for (capability, reason) in description.limits.sorted(by: { $0.key < $1.key }) {
@@ -45,7 +45,7 @@ struct ListCommand: LineupCommand {
             print("  \(concept.rawValue): \(rules.count)" + (misuse > 0 ? " (\(misuse) misuse)" : ""))
         }
         print("")
-        print("Workloads (\(WorkloadCatalog.all.count))")
-        for workload in WorkloadCatalog.all { print("  \(workload.name): \(workload.summary)") }
+        print("Workloads (\(lineup.workloads.count))")
+        for workload in lineup.workloads { print("  \(workload.name): \(workload.summary)") }
     }
 }

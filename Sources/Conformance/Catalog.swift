@@ -89,21 +89,17 @@ public struct Rule: Sendable, Identifiable {
         source = type.source
         needs = type.needs.sorted()
         needsMainLoop = type.needsMainLoop
+        layer = type.layer
     }
 
     /// Whether the rule runs in a child process.
     public var isMisuse: Bool { type is any MisuseRule.Type }
 
-    /// The layer of the contract the rule checks, which a contender must have of its own for the rule to be its:
-    /// `operation-queues` for the operation-queue rules, `executors` for the executor rules, `dispatch-objects` for
-    /// the GCD ones (a contender standing for one layer only, `foundation` or `swift`, has no other to check).
-    public var layer: Capability {
-        switch concept {
-        case .operations: .operationQueues
-        case .executors: .executors
-        default: .dispatchObjects
-        }
-    }
+    /// The layer of the contract the rule checks (`ConformanceRule.layer`), which a contender must have of its own for
+    /// the rule to be its: `operation-queues` for the operation-queue rules, `executors` for the executor rules,
+    /// `dispatch-objects` for the GCD ones (a contender standing for one layer only, `foundation` or `swift`, has no
+    /// other to check). It comes from what the rule checks, whatever concept the rule is filed under.
+    public let layer: Capability
 
     /// The capabilities an engine needs for this rule to run: its own `needs` and its `layer`.
     public var requirements: [Capability] { needs + [layer] }
@@ -111,8 +107,8 @@ public struct Rule: Sendable, Identifiable {
     /// The contender that decides the rule (README, "Sources of truth"): `foundation` for operation queues, `swift`
     /// (Swift's default executors) for the task-executor rules, `system` for the serial-executor rules and GCD.
     public var reference: String {
-        switch concept {
-        case .operations: "foundation"
+        switch layer {
+        case .operationQueues: "foundation"
         case .executors: needs.contains(.serialExecutors) ? "system" : "swift"
         default: "system"
         }

@@ -1,8 +1,10 @@
 import ArenaContract
 import Harness
 
-/// One rule on one engine, as a child process is asked to run it.
-public struct ChildRequest: Sendable, Codable, Equatable {
+/// One rule on one engine, as a child process is asked to run it: the runs to make, each under its watchdog.
+public struct RuleRequest: ChildRequest, Equatable {
+    public static let kind = "rule"
+
     public let engine: String
     public let rule: String
     /// Runs inside the child (a misuse child always makes one).
@@ -26,9 +28,10 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     public var limit: Duration { timeout * repeats + .seconds(5) }
 }
 
-/// Starts a child process for a request and waits for it.
+/// Starts a child process for a request and waits for it (`ReexecLauncher` in the arena; a test may count or fake
+/// the children).
 public protocol ChildLauncher: Sendable {
-    func launch(_ request: ChildRequest) -> ChildOutcome
+    func launch(_ request: RuleRequest) -> ChildOutcome
 }
 
 /// The child's side, and the parent's reading of what a child printed. Every rule runs in a process of its own
@@ -47,7 +50,7 @@ public enum ConformanceChild {
     ///
     /// A rule that needs the main loop gets the calling thread, the one the process started on, as the engine's
     /// main-loop thread (`system` accepts no other) and runs on a thread of its own.
-    public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+    public static func main<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) -> Never {
         channel.armBackstop(request.limit)
         live(request, engine: engine, rule: rule)
     }
@@ -57,7 +60,7 @@ public enum ConformanceChild {
     /// shares with the cooperative pool, and a wedged engine holding all of them cannot stop the report. A rule
     /// that needs the main loop gets a new thread for it: the async entry point has no thread to give (Swift's async
     /// main called `dispatch_main()` on the first one), so `system` refuses it and dies saying so.
-    public static func main(_ request: ChildRequest, engine: any Engine, rule: Rule) async -> Never {
+    public static func main<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) async -> Never {
         channel.armBackstop(request.limit)
         Threads.detach { live(request, engine: engine, rule: rule) }
         while true { try? await Task.sleep(for: .seconds(3600)) }  // the report thread ends the process
@@ -65,13 +68,13 @@ public enum ConformanceChild {
 
     /// The rule's life from the calling thread: for a rule that needs the main loop, that thread becomes the loop's and
     /// the rule lives on another.
-    private static func live(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+    private static func live<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) -> Never {
         if rule.needsMainLoop { MainLoopThread.run(engine) { life(request, engine: engine, rule: rule) } }
         life(request, engine: engine, rule: rule)
     }
 
     /// A misuse rule misuses the engine and should die; a behaviour rule's runs are reported and the process ends.
-    private static func life(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+    private static func life<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) -> Never {
         if rule.isMisuse {
             // The load ends with the process, which the misuse ends; the alarm bounds it otherwise.
             if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
@@ -80,7 +83,7 @@ public enum ConformanceChild {
         runAndExit(request, engine: engine, rule: rule)
     }
 
-    private static func runAndExit(_ request: ChildRequest, engine: any Engine, rule: Rule) -> Never {
+    private static func runAndExit<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) -> Never {
         let runner = ConformanceRunner(timeout: request.timeout, repeats: request.repeats, stress: request.stress)
         let result = runner.run(rule, on: engine, observing: channel.send)
         if result.status == .unsupported { channel.send(RunOutcome(.unsupported, result.detail)) }
@@ -92,7 +95,7 @@ public enum ConformanceChild {
     /// sanitizer report fails the run it appeared in, whatever the check ended: under `swift test
     /// --sanitize=thread` a data race is a result. (ThreadSanitizer reports each race once per process, so later
     /// runs in the same child may pass over the same race.)
-    public static func outcomes(of child: ChildOutcome, for request: ChildRequest) -> [RunOutcome] {
+    public static func outcomes(of child: ChildOutcome, for request: RuleRequest) -> [RunOutcome] {
         let transcript = channel.read(child)
         var outcomes: [RunOutcome] = []
         var reported = false  // whether a sanitizer report was seen (it explains a sanitizer's exit code)
@@ -122,7 +125,7 @@ public enum ConformanceChild {
     }
 
     /// The result of one behaviour child, for callers that start the child themselves (the tests' exit tests).
-    public static func result(of child: ChildOutcome, for request: ChildRequest, seconds: Double) -> RuleResult {
+    public static func result(of child: ChildOutcome, for request: RuleRequest, seconds: Double) -> RuleResult {
         RuleResult(engine: request.engine, rule: request.rule, outcomes: outcomes(of: child, for: request), seconds: seconds)
     }
 

@@ -29,7 +29,7 @@ public enum MisuseVerdict {
 
 /// The child side of a misuse rule: run its trigger and, if it returns, report that the engine let it pass.
 enum MisuseChild {
-    static func run(engine: any Engine, rule: Rule) -> Never {
+    static func run<E: Engine>(engine: E, rule: Rule) -> Never {
         guard let misuse = rule.misuse else {
             report("rule \(rule.id) is not a misuse rule")
             exit(2)

@@ -1,17 +1,17 @@
 import ArenaContract
 import Harness
 
-/// Starts the running executable again as a child with the arguments that make it call `ConformanceChild.main`
-/// (see `ChildProcess`), and waits for it up to the request's limit.
+/// Starts the running executable (or `executable`) again as a child running the request (`ChildRequests`: the
+/// request travels whole, as one JSON argument), and waits for it up to the request's limit.
 public struct ReexecLauncher: ChildLauncher {
-    /// The arguments, after the program name, that make the executable run `request`.
-    public let arguments: @Sendable (ChildRequest) -> [String]
+    /// The program to start: this one by default.
+    public let executable: String
 
-    public init(arguments: @escaping @Sendable (ChildRequest) -> [String]) {
-        self.arguments = arguments
+    public init(executable: String = "/proc/self/exe") {
+        self.executable = executable
     }
 
-    public func launch(_ request: ChildRequest) -> ChildOutcome {
-        ChildProcess.run(arguments(request), limit: request.limit)
+    public func launch(_ request: RuleRequest) -> ChildOutcome {
+        ChildRequests.run(request, executable: executable)
     }
 }

@@ -15,11 +15,17 @@ public protocol ConformanceRule: SendableMetatype {
     /// Whether the rule needs the engine's main loop running (rules about the main queue). Its child process gives
     /// the loop the thread the process started on, and runs the check on another (`ConformanceChild`).
     static var needsMainLoop: Bool { get }
+    /// The layer of the contract the rule checks, which a contender must have of its own for the rule to be its:
+    /// `dispatch-objects` (the GCD objects) by default, `operation-queues` for an `OperationRule`, `executors` for an
+    /// `ExecutorRule`. It follows what the rule checks, never the concept it is filed under; a misuse rule of another
+    /// layer than GCD's says so here.
+    static var layer: Capability { get }
 }
 
 extension ConformanceRule {
     public static var needs: Set<Capability> { [] }
     public static var needsMainLoop: Bool { false }
+    public static var layer: Capability { .dispatchObjects }
 }
 
 /// A rule checked in the running process: `check` returns when the engine kept the rule and throws `RuleFailure`
@@ -35,12 +41,20 @@ public protocol OperationRule: ConformanceRule {
     static func check<L: OperationLayer>(_ layer: L) throws
 }
 
+extension OperationRule {
+    public static var layer: Capability { .operationQueues }
+}
+
 /// A rule of the Swift executor contract (custom actor executors, SE-0392; task executor preference, SE-0417), checked
 /// in the running process on the engine's executor layer (`Engine.executors`): `check` runs in a detached task with
 /// no preference of its own, returns when the layer kept the rule and throws `RuleFailure` otherwise. Generic over
 /// the engine (for `currentSpecific`), so it runs specialised on each.
 public protocol ExecutorRule: ConformanceRule {
     static func check<E: Engine>(_ engine: E) async throws
+}
+
+extension ExecutorRule {
+    public static var layer: Capability { .executors }
 }
 
 /// A rule about misuse: `trigger` breaks the contract and must not return; it runs in a child process, which must

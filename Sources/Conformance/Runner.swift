@@ -33,22 +33,37 @@ public struct ConformanceRunner: Sendable {
         run(rule, on: engine, observing: { _ in })
     }
 
-    /// Runs `rule` on `engine`, telling `observe` how each run ended as soon as it did.
+    /// Runs `rule` on `engine`, telling `observe` how each run ended as soon as it did: in child processes when the
+    /// runner has a launcher (the engine is then only named to them), in this process otherwise.
     public func run<E: Engine>(_ rule: Rule, on engine: E, observing observe: (RunOutcome) -> Void) -> RuleResult {
-        if let missing = rule.requirements.first(where: { engine.limits[$0] != nil }) {
-            return RuleResult(engine: engine.name, rule: rule.id,
-                              unsupported: "needs \(missing.rawValue): \(engine.limits[missing]!)")
+        if launcher != nil { return run(rule, on: EngineProfile(engine), observing: observe) }
+        if let lack = EngineProfile(engine).missing(rule.requirements) {
+            return RuleResult(engine: engine.name, rule: rule.id, unsupported: lack.description)
+        }
+        let start = Deadline.now()
+        let outcomes = runHere(rule, on: engine, observing: observe)
+        return RuleResult(engine: engine.name, rule: rule.id, outcomes: outcomes, seconds: (Deadline.now() - start).seconds)
+    }
+
+    /// Runs `rule` on the contender `profile` describes, in child processes started by the launcher, telling
+    /// `observe` how each run ended as soon as it did. The parent's side: it decides from the profile alone whether
+    /// the contender can run the rule, and hands the child the engine's name, never the engine.
+    public func run(_ rule: Rule, on profile: EngineProfile, observing observe: (RunOutcome) -> Void = { _ in }) -> RuleResult {
+        if let lack = profile.missing(rule.requirements) {
+            return RuleResult(engine: profile.name, rule: rule.id, unsupported: lack.description)
         }
         let start = Deadline.now()
         let outcomes: [RunOutcome]
         if let launcher, let misuse = rule.misuse {
-            outcomes = runMisuse(misuse, on: engine.name, with: launcher, observing: observe)
+            outcomes = runMisuse(misuse, on: profile.name, with: launcher, observing: observe)
         } else if let launcher {
-            outcomes = runInChildren(rule, on: engine.name, with: launcher, observing: observe)
+            outcomes = runInChildren(rule, on: profile.name, with: launcher, observing: observe)
         } else {
-            outcomes = runHere(rule, on: engine, observing: observe)
+            let outcome = RunOutcome(.fail, "rule \(rule.id) on \(profile.name): a profile names an engine to a child process, and no launcher was given")
+            observe(outcome)
+            outcomes = [outcome]
         }
-        return RuleResult(engine: engine.name, rule: rule.id, outcomes: outcomes, seconds: (Deadline.now() - start).seconds)
+        return RuleResult(engine: profile.name, rule: rule.id, outcomes: outcomes, seconds: (Deadline.now() - start).seconds)
     }
 
     /// Runs `rule` on `engine` from async code without blocking the caller's executor: the run happens on a thread
@@ -103,7 +118,7 @@ public struct ConformanceRunner: Sendable {
                                observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
         var outcomes: [RunOutcome] = []
         while outcomes.count < repeats {
-            let request = ChildRequest(engine: engine, rule: rule.id, repeats: repeats - outcomes.count, timeout: timeout, stress: stress)
+            let request = RuleRequest(engine: engine, rule: rule.id, repeats: repeats - outcomes.count, timeout: timeout, stress: stress)
             for outcome in ConformanceChild.outcomes(of: launcher.launch(request), for: request) {
                 observe(outcome)
                 outcomes.append(outcome)
@@ -116,7 +131,7 @@ public struct ConformanceRunner: Sendable {
     private func runMisuse(_ misuse: any MisuseRule.Type, on engine: String, with launcher: any ChildLauncher,
                            observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
         (0..<repeats).map { _ in
-            let request = ChildRequest(engine: engine, rule: misuse.id, repeats: 1, timeout: timeout, stress: stress)
+            let request = RuleRequest(engine: engine, rule: misuse.id, repeats: 1, timeout: timeout, stress: stress)
             let (status, detail) = MisuseVerdict.judge(launcher.launch(request), rule: misuse)
             let outcome = RunOutcome(status, detail)
             observe(outcome)

@@ -177,14 +177,11 @@ extension Engine where Executors == EngineExecutors<Self> {
 }
 
 extension Engine {
-    /// The capabilities this engine has: those it does not list in `limits`, within the layers it has.
-    public var capabilities: [Capability] {
-        let limits = limits
-        return Capability.allCases.filter { limits[$0] == nil && $0.layer.map { limits[$0] == nil } ?? true }
-    }
+    /// The engine as plain data: its name, summary and limits (`EngineProfile`), the capability check included.
+    public var profile: EngineProfile { EngineProfile(self) }
 
-    /// Why this engine lacks `capability`, or `nil` when it has it.
-    public func reasonUnsupported(_ capability: Capability) -> String? { limits[capability] }
+    /// The capabilities this engine has: those it does not list in `limits`, within the layers it has.
+    public var capabilities: [Capability] { profile.capabilities }
 
     /// A work item wrapping `block`, with no flags and no class.
     public func makeWorkItem(label: String, _ block: @escaping @Sendable () -> Void) -> WorkItem {

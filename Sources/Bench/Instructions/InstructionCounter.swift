@@ -13,21 +13,17 @@ import Harness
 public struct InstructionCounter: Sendable {
     /// The valgrind executable.
     public let valgrind: String
-    /// The program that runs one path when started with `arguments` (this `arena`, or an executor author's).
+    /// The program that runs one path as a child (`PathRequest`): this `arena`, or an executor author's.
     public let executable: String
-    /// The command line, after the program name, that makes `executable` run `path` on `engine` with `operations`.
-    public let arguments: @Sendable (_ engine: String, _ path: InstructionPath, _ operations: Int) -> [String]
     /// How many children run at once.
     public let jobs: Int
     /// How long one child may run under callgrind before it is stopped.
     public let limit: Duration
 
     /// A counter; nothing runs until `count`.
-    public init(valgrind: String, executable: String, jobs: Int, limit: Duration = .seconds(600),
-                arguments: @escaping @Sendable (_ engine: String, _ path: InstructionPath, _ operations: Int) -> [String]) {
+    public init(valgrind: String, executable: String, jobs: Int, limit: Duration = .seconds(600)) {
         self.valgrind = valgrind
         self.executable = executable
-        self.arguments = arguments
         self.jobs = max(1, jobs)
         self.limit = limit
     }
@@ -76,8 +72,9 @@ public struct InstructionCounter: Sendable {
                     }
                     guard index < runs.count else { return }
                     let run = runs[index]
+                    let request = PathRequest(engine: run.engine, path: run.path, operations: run.operations, limit: limit)
                     let outcome = Callgrind.instructions(
-                        running: program, arguments(run.engine, run.path, run.operations), valgrind: valgrind, limit: limit)
+                        running: program, ChildRequests.arguments(for: request), valgrind: valgrind, limit: limit)
                     let done = outcomes.withLock { finished in
                         finished[index] = outcome
                         return finished.count
@@ -137,4 +134,25 @@ public struct InstructionCounter: Sendable {
                              highOperations: runs[pair + 1].2, lowInstructions: nil, highInstructions: nil, failure: reason)
         }
     }
+}
+
+/// One path on one engine, as a child process under callgrind is asked to run it: the child runs the path with
+/// `operations` counted operations and exits 0 when the answer was right, 1 with one line on standard error otherwise.
+public struct PathRequest: ChildRequest, Equatable {
+    public static let kind = "path"
+
+    public let engine: String
+    public let path: InstructionPath
+    public let operations: Int
+    /// How long the parent lets the child run under callgrind, in seconds.
+    public let limitSeconds: Double
+
+    public init(engine: String, path: InstructionPath, operations: Int, limit: Duration = .seconds(600)) {
+        self.engine = engine
+        self.path = path
+        self.operations = operations
+        limitSeconds = limit.seconds
+    }
+
+    public var limit: Duration { .milliseconds(Int64(limitSeconds * 1000)) }
 }

@@ -10,24 +10,24 @@ public struct BenchPlan: Sendable {
         public let point: Point
 
         /// The request a child process gets for this entry.
-        public func request(_ settings: BenchSettings) -> BenchRequest {
-            BenchRequest(engine: engine, point: point, settings: settings)
+        public func request(_ settings: BenchSettings) -> PointRequest {
+            PointRequest(engine: engine, point: point, settings: settings)
         }
     }
 
     public let settings: BenchSettings
     public let entries: [Entry]
 
-    /// The plan for `workloads` on the engines called `engines`, in the order given, leaving out a point on an engine
-    /// where `lacking` says it lacks one of the point's requirements (`Workload.requirements(of:)`).
-    public init(workloads: [any Workload], engines: [String], settings: BenchSettings,
-                lacking: [String: Set<Capability>] = [:]) {
+    /// The plan for `workloads` on the engines `engines` describe, in the order given, leaving out a point on an
+    /// engine that lacks one of the point's requirements (`Workload.requirements(of:)`, checked by
+    /// `EngineProfile.missing`).
+    public init(workloads: [any Workload], engines: [EngineProfile], settings: BenchSettings) {
         self.settings = settings
         entries = workloads.flatMap { workload in
-            engines.filter { workload.measures(engine: $0) }.flatMap { engine in
+            engines.filter { workload.measures(engine: $0.name) }.flatMap { engine in
                 workload.points(settings)
-                    .filter { workload.requirements(of: $0).isDisjoint(with: lacking[engine] ?? []) }
-                    .map { Entry(workload: workload, engine: engine, point: $0) }
+                    .filter { engine.has(workload.requirements(of: $0)) }
+                    .map { Entry(workload: workload, engine: engine.name, point: $0) }
             }
         }
     }
@@ -54,7 +54,7 @@ public struct BenchSession: Sendable {
 
     /// Measures every entry with `measure` (a child process in `arena bench`), tells `progress` before each and hands
     /// each result to `record` as soon as it is known, so an interrupted run keeps every finished point.
-    public func run(measure: (BenchRequest) -> PointResult,
+    public func run(measure: (PointRequest) -> PointResult,
                     progress: (BenchProgress) -> Void,
                     record: (PointResult, any Workload) throws -> Void) rethrows {
         let start = Deadline.now()
@@ -68,7 +68,7 @@ public struct BenchSession: Sendable {
 
     /// The result of `entry`: one request; or, for a workload that `needsFreshEngine`, one request per repetition
     /// (each of one repetition and what is left of the point's budget), merged. The first failure ends the point.
-    func result(of entry: BenchPlan.Entry, measure: (BenchRequest) -> PointResult) -> PointResult {
+    func result(of entry: BenchPlan.Entry, measure: (PointRequest) -> PointResult) -> PointResult {
         let settings = plan.settings
         guard entry.workload.needsFreshEngine, settings.repetitions > 1 else { return measure(entry.request(settings)) }
         let start = Deadline.now()
@@ -83,7 +83,7 @@ public struct BenchSession: Sendable {
             var single = settings
             single.repetitions = 1
             single.budgetSeconds = left
-            let part = measure(BenchRequest(engine: entry.engine, point: entry.point, settings: single))
+            let part = measure(PointRequest(engine: entry.engine, point: entry.point, settings: single))
             parts.append(part)
             if !part.succeeded { break }
         }

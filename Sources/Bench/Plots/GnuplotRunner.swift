@@ -53,7 +53,7 @@ public struct GnuplotRunner: Sendable {
 
     /// The workloads of the catalog that have both a CSV in `directory` and a script.
     public func plottable(in directory: String) -> [String] {
-        WorkloadCatalog.names.filter { name in
+        BuiltInWorkloads.all.map(\.name).filter { name in
             access("\(directory)/\(name).csv", R_OK) == 0 && access("\(scripts)/\(name).gp", R_OK) == 0
         }
     }

@@ -24,7 +24,7 @@ public struct ResultsFolder: Sendable {
         guard Files.isDirectory(directory) else { throw .init("'\(directory)' is not a directory") }
         var context: MachineContext?
         var workloads: [WorkloadResults] = []
-        for workload in WorkloadCatalog.all {
+        for workload in BuiltInWorkloads.all {
             let path = directory + "/" + workload.name + ".json"
             guard let text = Files.read(path) else { continue }
             let document: GoogleBenchmarkReader.Document
@@ -44,14 +44,14 @@ public struct ResultsFolder: Sendable {
     public var engines: [String] { EngineOrder.sorted(workloads.flatMap { $0.results.map(\.engine) }) }
 }
 
-/// The order engines are shown in, everywhere: the built-in engines (system first), then the native floors, then any
-/// other name in the order first seen. Tables, plots and reports agree on it, so a column or colour stays put.
+/// The order engines are shown in, everywhere: the order a run first met them (a run measures its engines in the
+/// lineup's order, `system` first), with the native floors last. Tables, plots and reports agree on it, so a column
+/// stays put; no list of engine names is kept here, so an outside engine needs no registering.
 public enum EngineOrder {
     /// The distinct names of `engines` in display order.
     public static func sorted(_ engines: [String]) -> [String] {
         var seen: [String] = []
         for engine in engines where !seen.contains(engine) { seen.append(engine) }
-        let known = Contender.builtIn.map(\.name) + NativeFloor.engines
-        return known.filter(seen.contains) + seen.filter { !known.contains($0) }
+        return seen.filter { !NativeFloor.engines.contains($0) } + NativeFloor.engines.filter(seen.contains)
     }
 }

@@ -8,10 +8,14 @@ public struct EngineDescription: Sendable, Codable {
     /// Missing capabilities with the engine's reason.
     public let limits: [String: String]
 
-    public init<E: Engine>(_ engine: E) {
-        name = engine.name
-        summary = engine.summary
-        capabilities = engine.capabilities.map(\.rawValue)
-        limits = Dictionary(uniqueKeysWithValues: engine.limits.map { ($0.key.rawValue, $0.value) })
+    /// The description of the engine `profile` describes.
+    public init(_ profile: EngineProfile) {
+        name = profile.name
+        summary = profile.summary
+        capabilities = profile.capabilities.map(\.rawValue)
+        limits = Dictionary(uniqueKeysWithValues: profile.limits.map { ($0.key.rawValue, $0.value) })
     }
+
+    /// The description of `engine`.
+    public init<E: Engine>(_ engine: E) { self.init(EngineProfile(engine)) }
 }

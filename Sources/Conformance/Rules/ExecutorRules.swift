@@ -183,6 +183,7 @@ extension AssumeIsolatedMisuse {
     static var objectLabel: String { "ExecutorProbe" }
     static var keywords: [String] { ["actor executor assumption", "isolat"] }
     static var needs: Set<Capability> { [.serialExecutors] }
+    static var layer: Capability { .executors }
 }
 
 enum ExecutorAssumeIsolatedOffQueue: AssumeIsolatedMisuse {

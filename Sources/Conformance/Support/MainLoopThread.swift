@@ -17,7 +17,7 @@ public enum MainLoopThread {
 
     /// Makes the calling thread `engine`'s main-loop thread and runs `body` on a thread of its own: the loop never
     /// returns, so `body` must end the process.
-    public static func run(_ engine: any Engine, with body: @escaping @Sendable () -> Never) -> Never {
+    public static func run<E: Engine>(_ engine: E, with body: @escaping @Sendable () -> Never) -> Never {
         thread.store(UInt(pthread_self()), ordering: .releasing)
         Threads.detach { body() }
         engine.dispatchMain()

@@ -1,3 +1,4 @@
+import ArenaCLI
 import Bench
 import ArenaContract
 import Contenders
@@ -5,12 +6,13 @@ import Harness
 import Testing
 
 /// Measures a point in this process on a plain thread, so the test's own (cooperative) thread never blocks a worker
-/// that libdispatch shares with Swift concurrency.
-func measureOffPool<E: Engine>(_ point: Point, of workload: any Workload, on engine: E,
-                               settings: BenchSettings) async -> PointResult {
-    await withCheckedContinuation { continuation in
+/// that libdispatch shares with Swift concurrency. The built-in workloads are compiled for `engine` here.
+func measureOffPool<E: Engine>(_ point: Point, on engine: E, settings: BenchSettings) async -> PointResult {
+    let measurings = Measurings(engine, BuiltInWorkloads())
+    return await withCheckedContinuation { continuation in
         Threads.detach {
-            continuation.resume(returning: WorkloadCatalog.measure(point, of: workload, on: engine, with: PointRunner(settings: settings)))
+            continuation.resume(returning: measurings.measure(point, with: PointRunner(settings: settings))
+                ?? PointResult(engine: engine.name, point: point, settings: settings, failure: Failure(.error, "no such workload")))
         }
     }
 }
@@ -72,7 +74,7 @@ struct Sabotage: Sendable, CustomTestStringConvertible {
     }
 
     var point: Point? {
-        WorkloadCatalog.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
+        BuiltInWorkloads.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
             parameters.allSatisfy { point[$0.key] == $0.value }
         }
     }
@@ -133,23 +135,23 @@ extension ArenaTests {
 
         @Test("every workload is sabotaged by some broken engine below")
         func everyWorkloadCovered() {
-            #expect(Set(Self.sabotages.map(\.workload)) == Set(WorkloadCatalog.names))
+            #expect(Set(Self.sabotages.map(\.workload)) == Set(BuiltInWorkloads.all.map(\.name)))
         }
 
-        @Test("every workload has its concrete case, so it runs specialised on every contender")
-        func specialised() {
-            for workload in WorkloadCatalog.all {
-                #expect(WorkloadCatalog.isSpecialised(workload), "\(workload.name) has no case in WorkloadCatalog.open")
+        @Test("every built-in contender measures every built-in workload, compiled for its engine")
+        func everyContenderMeasuresEveryWorkload() {
+            for contender in Contender.builtIn {
+                #expect(contender.measurings.names == Set(BuiltInWorkloads.all.map(\.name)), "\(contender.name)")
             }
-            #expect(!WorkloadCatalog.isSpecialised(UnknownWorkload()))
+            let point = Point(workload: "unknown", parameters: [])
+            let result = Contender.builtIn[0].measure(point, with: PointRunner(settings: Self.settings))
+            #expect(!result.succeeded && result.failure?.message.contains("no workload 'unknown'") == true)
         }
 
         @Test("a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor")
         func planGatesPoints() {
-            let contenders = Contender.builtIn
             let plan = BenchPlan(workloads: [ActorHopWorkload(), ActorContentionWorkload(), TaskFanoutWorkload()],
-                                 engines: contenders.map(\.name), settings: Self.settings,
-                                 lacking: Dictionary(uniqueKeysWithValues: contenders.map { ($0.name, Set($0.engine.limits.keys)) }))
+                                 engines: Contender.builtIn.map(\.profile), settings: Self.settings)
             func guards(_ engine: String) -> [String] {
                 plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-contention" }.compactMap { $0.point["guard"] }
             }
@@ -168,31 +170,20 @@ extension ArenaTests {
 
         @Test("a broken engine gets an error, not a number; the same point on system gets a number", arguments: sabotages)
         func brokenEngineFails(_ sabotage: Sabotage) async throws {
-            let workload = try #require(WorkloadCatalog.workload(named: sabotage.workload))
+            _ = try #require(BuiltInWorkloads.workload(named: sabotage.workload), "no workload \(sabotage.workload)")
             let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
             var settings = Self.settings
             if let budget = sabotage.budgetSeconds { settings.budgetSeconds = budget }
             if let minimum = sabotage.minimumSeconds { settings.minimumSeconds = minimum }
-            let broken = await measureOffPool(point, of: workload, on: sabotage.breakage.engine, settings: settings)
+            let broken = await measureOffPool(point, on: sabotage.breakage.engine, settings: settings)
             #expect(!broken.succeeded && broken.repetitions.isEmpty, "\(broken.name) reported a number")
             #expect(broken.failure?.message.isEmpty == false)
             if let reason = sabotage.reason {
                 #expect(broken.failure?.message.contains(reason) == true, "\(broken.name): \(broken.failure?.message ?? "no failure")")
             }
-            let sound = await measureOffPool(point, of: workload, on: SystemEngine(), settings: settings)
+            let sound = await measureOffPool(point, on: SystemEngine(), settings: settings)
             #expect(sound.succeeded, "\(sound.name): \(sound.failure?.message ?? "no repetitions")")
             #expect(sound.repetitions.allSatisfy { $0.operations > 0 && $0.wallNanoseconds > 0 })
         }
-    }
-}
-
-/// A workload the catalog does not know, to see `isSpecialised` say no.
-private struct UnknownWorkload: Workload {
-    let name = "unknown"
-    let summary = "not in the catalog"
-    let headline = Headline.timePerOperation
-    func points(_ settings: BenchSettings) -> [Point] { [] }
-    func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial {
-        throw WorkloadError("never measured")
     }
 }

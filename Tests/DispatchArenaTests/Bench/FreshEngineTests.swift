@@ -11,7 +11,7 @@ extension ArenaTests {
         static let settings = BenchSettings(repetitions: 3, minimumSeconds: 0.05, budgetSeconds: 30, threads: [1], quick: true)
 
         /// What one stand-in child returns: one repetition whose counter `part` says which call made it.
-        static func part(_ request: BenchRequest, index: Int, failure: Failure? = nil) -> PointResult {
+        static func part(_ request: PointRequest, index: Int, failure: Failure? = nil) -> PointResult {
             guard failure == nil else {
                 return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: 1)
             }
@@ -24,10 +24,10 @@ extension ArenaTests {
         }
 
         /// Runs a plan of `workload` on one engine with `measure` as the child; returns the requests and the result.
-        static func run(_ workload: any Workload, measure: (BenchRequest, Int) -> PointResult) -> ([BenchRequest], PointResult?) {
-            var requests: [BenchRequest] = []
+        static func run(_ workload: any Workload, measure: (PointRequest, Int) -> PointResult) -> ([PointRequest], PointResult?) {
+            var requests: [PointRequest] = []
             var recorded: PointResult?
-            BenchSession(plan: BenchPlan(workloads: [workload], engines: ["mutex"], settings: settings)).run(
+            BenchSession(plan: BenchPlan(workloads: [workload], engines: [EngineProfile(name: "mutex")], settings: settings)).run(
                 measure: { request in
                     requests.append(request)
                     return measure(request, requests.count - 1)

@@ -103,15 +103,16 @@ extension ArenaTests {
         @Test("The floor keeps the points the run measures and names the others")
         func floorPoints() throws {
             let document = try GoogleBenchmarkReader.read(Self.nativeJSON)
-            let contention = try #require(WorkloadCatalog.workload(named: "contention"))
+            let contention = try #require(BuiltInWorkloads.workload(named: "contention"))
             let settings = BenchSettings(threads: [1, 2])
             let (matching, unmatched) = NativeFloor.points(of: contention, in: document, settings: settings)
             #expect(matching.map(\.name) == ["contention/c-dispatch/mode:sync/threads:2", "contention/c-mutex/mode:sync/threads:1"])
             #expect(unmatched.isEmpty)
             let fewer = NativeFloor.points(of: contention, in: document, settings: BenchSettings(threads: [1]))
             #expect(fewer.unmatched == ["contention/c-dispatch/mode:sync/threads:2"])
-            #expect(EngineOrder.sorted(["c-mutex", "zeta", "mutex", "c-dispatch", "system", "zeta"])
-                    == ["system", "mutex", "c-dispatch", "c-mutex", "zeta"])
+            // Engines in the order the run met them (its lineup's), the floors last in their own order.
+            #expect(EngineOrder.sorted(["c-mutex", "system", "zeta", "mutex", "c-dispatch", "system", "zeta"])
+                    == ["system", "zeta", "mutex", "c-dispatch", "c-mutex"])
         }
 
         // MARK: The U test

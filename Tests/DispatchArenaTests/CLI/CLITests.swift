@@ -1,3 +1,4 @@
+import ArenaCLI
 import Bench
 import Conformance
 import ArenaContract

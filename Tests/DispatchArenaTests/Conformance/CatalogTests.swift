@@ -1,3 +1,4 @@
+import ArenaCLI
 import Bench
 import Conformance
 import ArenaContract
@@ -10,13 +11,13 @@ extension ArenaTests {
     struct CatalogTests {
         @Test("behaviour rule", arguments: TestEngines.catalogEngines, TestEngines.behaviourRules)
         func behaviour(engine: String, rule: String) async throws {
-            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
+            let result = try #require(await runIsolated(RuleRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
         @Test("operation rule, on every contender's operation layer", arguments: TestEngines.operationEngines, TestEngines.operationRules)
         func operation(engine: String, rule: String) async throws {
-            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
+            let result = try #require(await runIsolated(RuleRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
             #expect(!result.status.isFailure, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
@@ -24,7 +25,7 @@ extension ArenaTests {
         /// without serial executors (`swift`'s), which it reports unsupported.
         @Test("executor rule, on every contender's executor layer", arguments: TestEngines.executorEngines, TestEngines.executorRules)
         func executor(engine: String, rule: String) async throws {
-            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
+            let result = try #require(await runIsolated(RuleRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))))
             let lacking = TestEngines.lacks(engine, try #require(Catalog.builtIn.rule(id: rule)))
             #expect(result.status == (lacking ? .unsupported : .pass), "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }

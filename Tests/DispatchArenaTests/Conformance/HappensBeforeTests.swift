@@ -302,7 +302,7 @@ extension ArenaTests {
     struct HappensBeforeTests {
         @Test("happens-before over plain memory", arguments: TestEngines.catalogEngines, HappensBefore.rules.map(\.id))
         func edge(engine: String, probe: String) async throws {
-            let result = try #require(await runIsolated(ChildRequest(engine: engine, rule: probe, repeats: 1, timeout: .seconds(10))))
+            let result = try #require(await runIsolated(RuleRequest(engine: engine, rule: probe, repeats: 1, timeout: .seconds(10))))
             #expect(result.status == .pass, "\(engine) \(probe): \(result.status.rawValue): \(result.detail)")
         }
     }

@@ -277,7 +277,7 @@ struct MutantTests {
 
     @Test("a mutant fails the rule", arguments: behaviourKills)
     func mutantFails(_ kill: Kill) async throws {
-        let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1, timeout: .seconds(6))
+        let request = RuleRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1, timeout: .seconds(6))
         let result = try #require(await runIsolated(request))
         #expect(result.status == .fail || result.status == .timeout,
                 "\(kill.testDescription): \(result.status.rawValue) \(result.detail)")
@@ -293,7 +293,7 @@ struct MutantTests {
     func stressCatches(_ kill: Kill) async throws {
         var seen: [String] = []
         for _ in 1...20 {
-            let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1,
+            let request = RuleRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1,
                                        timeout: .seconds(10), stress: true)
             let result = try #require(await runIsolated(request))
             seen.append(result.status.rawValue)
@@ -309,7 +309,7 @@ struct MutantTests {
     func catchRates(_ kill: Kill) async throws {
         for stress in [false, true] {
             let start = Deadline.now()
-            let request = ChildRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 20,
+            let request = RuleRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 20,
                                        timeout: .seconds(10), stress: stress)
             let result = try #require(await runIsolated(request))
             let failures = result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" }

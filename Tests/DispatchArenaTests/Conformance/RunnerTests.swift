@@ -36,9 +36,75 @@ enum NeedsRetarget: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws { Issue.record("ran without the capability") }
 }
 
+/// An outside author's operation-queue rule, filed under a concept of their own: a dependent runs only after its
+/// dependency finished.
+enum OutsideDependencyRule: OperationRule {
+    static let id = "outside.dependent-after-dependency"
+    static let title = "A dependent operation starts only after its dependency finished."
+    static let source = "this test"
+    static func check<L: OperationLayer>(_ layer: L) throws {
+        let queue = layer.makeQueue(label: "test.outside-op")
+        let finished = Locked(false)
+        let sawFinished = Locked<Bool?>(nil)
+        let done = Latch()
+        let first = layer.makeBlockOperation(label: "first") {
+            Threads.sleep(.milliseconds(20))
+            finished.withLock { $0 = true }
+        }
+        let second = layer.makeBlockOperation(label: "second") {
+            sawFinished.withLock { $0 = finished.snapshot }
+            done.countDown()
+        }
+        second.addDependency(first)
+        queue.addOperation(second)
+        queue.addOperation(first)
+        try expectOpens(done, "the dependent operation to run")
+        try expect(sawFinished.snapshot == true, "the dependent ran before its dependency finished")
+    }
+}
+
+/// An outside author's executor rule under a concept of their own: a task preferring the layer's task executor runs
+/// on it.
+enum OutsidePreferenceRule: ExecutorRule {
+    static let id = "outside.preference-runs-on-pool"
+    static let title = "A task with a preference for the layer's task executor runs on it."
+    static let source = "this test"
+    static func check<E: Engine>(_ engine: E) async throws {
+        let pool = engine.executors.poolExecutor
+        let onPool = await withTaskExecutorPreference(pool) { pool.isCurrent }
+        try expect(onPool, "the task did not run on the layer's task executor")
+    }
+}
+
 extension ArenaTests {
     @Suite
     struct RunnerTests {
+        @Test("an outside rule keeps the layer it checks, whatever concept it is filed under: an operation rule runs on foundation and every engine's layer, an executor rule on swift")
+        func outsideRulesKeepTheirLayer() async throws {
+            let concept = Concept("outside", heading: "An outside author's rules")
+            let operation = Rule(OutsideDependencyRule.self, concept: concept)
+            let executor = Rule(OutsidePreferenceRule.self, concept: concept)
+            #expect(operation.layer == .operationQueues && operation.reference == "foundation")
+            #expect(executor.layer == .executors && executor.reference == "swift")
+            #expect(TestEngines.operationEngines.contains("foundation") && TestEngines.operationEngines.count >= 2)
+            for name in TestEngines.operationEngines {
+                let engine = try #require(TestEngines.named(name))
+                let result = await ConformanceRunner().run(operation, on: engine)
+                #expect(result.status == .pass, "\(name): \(result.detail)")
+            }
+            for name in TestEngines.executorEngines {
+                let engine = try #require(TestEngines.named(name))
+                let result = await ConformanceRunner().run(executor, on: engine)
+                #expect(result.status == .pass, "\(name): \(result.detail)")
+            }
+            // The parent decides from profiles alone: foundation keeps the operation rule and not the executor rule.
+            let foundation = FoundationEngine().profile, swift = SwiftDefaultEngine().profile
+            #expect(foundation.has([operation.layer]) && !foundation.has([executor.layer]))
+            #expect(swift.has([executor.layer]) && !swift.has([operation.layer]))
+            let skipped = ConformanceRunner(launcher: ReexecLauncher()).run(executor, on: foundation)
+            #expect(skipped.status == .unsupported && skipped.detail.hasPrefix("needs executors"), "\(skipped.detail)")
+        }
+
         @Test("a hanging check is a timeout, not a hang")
         func watchdog() {
             let result = ConformanceRunner(timeout: .milliseconds(200)).run(Rule(HangsForever.self, concept: .queues), on: SystemEngine())
@@ -76,9 +142,9 @@ extension ArenaTests {
         /// Hands out scripted child outcomes and records the requests.
         final class ScriptedLauncher: ChildLauncher, @unchecked Sendable {
             private let script: Locked<[ChildOutcome]>
-            let requests = Locked<[ChildRequest]>([])
+            let requests = Locked<[RuleRequest]>([])
             init(_ script: [ChildOutcome]) { self.script = Locked(script) }
-            func launch(_ request: ChildRequest) -> ChildOutcome {
+            func launch(_ request: RuleRequest) -> ChildOutcome {
                 requests.withLock { $0.append(request) }
                 return script.withLock { $0.removeFirst() }
             }
@@ -143,7 +209,7 @@ extension ArenaTests {
 
         @Test("a child that crashes or hangs without reporting is a fail or a timeout")
         func childWithoutResult() {
-            let request = ChildRequest(engine: "system", rule: "serial.fifo", repeats: 1, timeout: .seconds(1))
+            let request = RuleRequest(engine: "system", rule: "serial.fifo", repeats: 1, timeout: .seconds(1))
             let crashed = ConformanceChild.result(of: ChildOutcome(termination: .signalled(11), standardError: "boom"), for: request, seconds: 0)
             #expect(crashed.status == .fail && crashed.detail.contains("signal 11") && crashed.detail.contains("boom"))
             let hung = ConformanceChild.result(of: ChildOutcome(termination: .timedOut, standardError: ""), for: request, seconds: 0)
@@ -154,7 +220,7 @@ extension ArenaTests {
 
         @Test("a sanitizer report fails the run it appeared in, even when the check passed")
         func sanitizerReportFails() {
-            let request = ChildRequest(engine: "system", rule: "serial.fifo", repeats: 3, timeout: .seconds(1))
+            let request = RuleRequest(engine: "system", rule: "serial.fifo", repeats: 3, timeout: .seconds(1))
             let race = """
                 ==================
                 WARNING: ThreadSanitizer: data race (pid=42)

@@ -5,10 +5,8 @@ import Harness
 /// host: a rule that needs the main loop must have the thread its process started on, and an exit test's child is
 /// an async program whose first thread Swift gave to `dispatch_main()` already.
 struct ArenaChildLauncher: ChildLauncher {
-    func launch(_ request: ChildRequest) -> ChildOutcome {
+    func launch(_ request: RuleRequest) -> ChildOutcome {
         _ = sanitizerKeepsExitCode
-        let arguments = ["child", "--engine", request.engine, "--rule", request.rule, "--repeat", "\(request.repeats)",
-                         "--timeout", "\(request.timeoutSeconds)"] + (request.stress ? ["--stress"] : [])
-        return ChildProcess.run(arguments, executable: ArenaExecutable.url.path, limit: request.limit)
+        return ReexecLauncher(executable: ArenaExecutable.url.path).launch(request)
     }
 }

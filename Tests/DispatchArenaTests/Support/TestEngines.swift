@@ -1,3 +1,4 @@
+import ArenaCLI
 import Bench
 import Conformance
 import ArenaContract
@@ -25,12 +26,11 @@ enum TestEngines {
     static let executorEngines: [String] = engines(having: .executors)
 
     /// The registered contenders with the layer `layer` of their own.
-    static func engines(having layer: Capability) -> [String] { layerEngines.filter { named($0)?.limits[layer] == nil } }
+    static func engines(having layer: Capability) -> [String] { layerEngines.filter { named($0)?.profile.has([layer]) ?? false } }
 
     /// Whether `engine` lacks a capability `rule` requires, so that the runner reports the rule unsupported there.
     static func lacks(_ engine: String, _ rule: Rule) -> Bool {
-        guard let limits = named(engine)?.limits else { return false }
-        return rule.requirements.contains { limits[$0] != nil }
+        named(engine)?.profile.missing(rule.requirements) != nil
     }
 
     /// Every registered contender, or those named in `ARENA_ENGINES`.
@@ -49,11 +49,11 @@ enum TestEngines {
     /// the main loop (run through `ArenaChildLauncher` on the registered engines).
     static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
     /// Ids of the operation-queue rules, which run on every contender's operation layer.
-    static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.concept == .operations }.map(\.id)
+    static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .operationQueues }.map(\.id)
     /// Ids of the executor rules, which run on every contender's executor layer: the behaviour ones, and the misuse
     /// ones (which need serial executors).
-    static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.concept == .executors }.map(\.id)
-    static let executorMisuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && $0.concept == .executors }.map(\.id)
+    static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .executors }.map(\.id)
+    static let executorMisuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && $0.layer == .executors }.map(\.id)
     static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
     static let mainLoopRules = Catalog.builtIn.rules.filter(\.needsMainLoop).map(\.id)
 }
@@ -74,10 +74,10 @@ extension ChildOutcome {
 
 /// Runs a behaviour rule in a child process of its own (a Swift Testing exit test), as `arena conform` does, and
 /// returns what the child reported: a deadlocked engine keeps its stuck threads in the child.
-func runIsolated(_ request: ChildRequest) async -> RuleResult? {
+func runIsolated(_ request: RuleRequest) async -> RuleResult? {
     _ = sanitizerKeepsExitCode
     let start = Deadline.now()
-    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as ChildRequest] in
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as RuleRequest] in
         await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: TestEngines.rule(id: request.rule)!)
     }
     return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
@@ -100,8 +100,8 @@ let sanitizerKeepsExitCode: Void = {
 
 /// Runs a misuse rule's trigger in a child process and judges how the child ended.
 func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> (Status, String)? {
-    let request = ChildRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))
-    let result = await #expect(processExitsWith: exit, observing: [\.standardErrorContent]) { [request = request as ChildRequest] in
+    let request = RuleRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))
+    let result = await #expect(processExitsWith: exit, observing: [\.standardErrorContent]) { [request = request as RuleRequest] in
         await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.builtIn.rule(id: request.rule)!)
     }
     guard let result, let misuse = Catalog.builtIn.rule(id: rule)?.misuse else { return nil }
