@@ -41,12 +41,8 @@ struct BenchCommand: LineupCommand {
     @Flag(help: "No progress line on standard error.")
     var quiet = false
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, markdown
-    }
-
-    @Option(help: "The summary printed at the end: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Format = .table
+    @Option(help: BenchSummary.formatHelp)
+    var format: OutputFormat?
 
     func validate() throws {
         if let threads { _ = try Self.threadList(threads) }
@@ -59,6 +55,7 @@ struct BenchCommand: LineupCommand {
         }
         if let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
         if let floor { _ = try Self.floorDocument(floor) }
+        try BenchSummary.check(format)
     }
 
     /// The floor's JSON, read; a missing or unreadable file is a usage error, found before anything is measured.
@@ -133,10 +130,7 @@ struct BenchCommand: LineupCommand {
             }
         }
         let shownEngines = EngineOrder.sorted(plan.entries.map(\.engine) + results.map(\.0.engine))
-        switch format {
-        case .table: print(ConsoleReport.table(results, engines: shownEngines), terminator: "")
-        case .markdown: print(ConsoleReport.markdown(results, engines: shownEngines), terminator: "")
-        }
+        try BenchSummary(results: results, engines: shownEngines).print(format)
         print("wrote \(writer.files.count) files to \(out)")
         if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }
     }

@@ -11,10 +11,6 @@ struct ConformCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "conform", abstract: "Check engines against the conformance catalog.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, markdown, json
-    }
-
     @Option(name: .customLong("engine"), help: "An engine to check (repeatable; default: all; 'list --engines' names them).")
     var engines: [String] = []
 
@@ -30,12 +26,13 @@ struct ConformCommand: LineupCommand {
     @Flag(help: "Run every rule under load, in the rule's process: a spinning thread per core and as many real-time preempters waking at random, so the engine's threads are preempted at unlucky moments.")
     var stress = false
 
-    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Format = .table
+    @Option(help: ConformanceReport.formatHelp)
+    var format: OutputFormat?
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        try ConformanceReport.check(format)
     }
 
     func run(on lineup: Lineup) throws {
@@ -65,11 +62,7 @@ struct ConformCommand: LineupCommand {
         }
         progress.finish()
         let report = ConformanceReport(engines: chosenEngines.map(EngineDescription.init), rules: chosenRules, results: results)
-        switch format {
-        case .table: print(report.table(), terminator: "")
-        case .markdown: print(report.markdown(), terminator: "")
-        case .json: print(try report.json(), terminator: "")
-        }
+        try report.print(format)
         if report.hasFailures { throw ExitCode.failure }
     }
 }

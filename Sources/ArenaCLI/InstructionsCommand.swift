@@ -31,17 +31,14 @@ struct InstructionsCommand: LineupCommand {
     @Flag(help: "No progress lines on standard error.")
     var quiet = false
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, markdown, json
-    }
-
-    @Option(help: "What to print: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Format = .table
+    @Option(help: InstructionTable.formatHelp)
+    var format: OutputFormat?
 
     func validate() throws {
         if let operations, operations < 2 { throw ValidationError("--operations must be at least 2, not \(operations)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
         if let out, let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+        try InstructionTable.check(format)
     }
 
     func run(on lineup: Lineup) throws {
@@ -65,11 +62,7 @@ struct InstructionsCommand: LineupCommand {
         ) { done, total, line in
             if !quiet { writeError("[\(done)/\(total)] \(line)") }
         }
-        switch format {
-        case .table: print(table.text(), terminator: "")
-        case .markdown: print(table.markdownSection(), terminator: "")
-        case .json: print(table.json(), terminator: "")
-        }
+        try table.print(format)
         if let out {
             do {
                 try Files.makeDirectories(out)

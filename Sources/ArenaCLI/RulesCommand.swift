@@ -6,17 +6,12 @@ struct RulesCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "Print the rule catalog with the source of every rule.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case markdown, json
-    }
+    @Option(help: CatalogSummary.formatHelp)
+    var format: OutputFormat?
 
-    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Format = .markdown
+    func validate() throws { try CatalogSummary.check(format) }
 
     func run(on lineup: Lineup) throws {
-        switch format {
-        case .markdown: print(CatalogReport.markdown(lineup.catalog), terminator: "")
-        case .json: print(try CatalogReport.json(lineup.catalog), terminator: "")
-        }
+        try CatalogSummary(catalog: lineup.catalog).print(format)
     }
 }

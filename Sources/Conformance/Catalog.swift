@@ -55,11 +55,8 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let operations = Concept("operations", heading: "Operation queues")
     public static let executors = Concept("executors", heading: "Swift executors")
 
-    /// The catalog's own concepts, in report order.
-    public static let builtIn: [Concept] = [
-        queues, mainQueue, barriers, targets, suspension, specific, context, qos, groups, semaphores, once, apply, after, workItems, sources,
-        timers, descriptors, data, io, processes, files, misuse, operations, executors,
-    ]
+    /// The catalog's own concepts, in report order: the concepts of `Catalog.families`, the one list.
+    public static var builtIn: [Concept] { Catalog.families.map { $0.concept } }
 }
 
 /// The rules of one concept, as its file declares them.
@@ -128,6 +125,8 @@ public struct Catalog: Sendable {
     /// A catalog of `rules`, in that order.
     public init(_ rules: [Rule]) { self.rules = rules }
 
+    /// The rule families of this package, one per concept, in report order: the one list of concepts. Adding a
+    /// concept is its file of rules (a `RuleFamily` naming its `Concept`) and one entry here.
     static let families: [any RuleFamily.Type] = [
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,

@@ -1,7 +1,8 @@
 import ArenaCLI
 import MinimalEngine
+import ReadMostlyCache
 
 // The whole command line (list, rules, conform, bench, plot, report, compare) with the minimal engine beside the
-// built-in four, and one rule of this package appended to the catalog. Keep it one call: top-level code runs on
-// the main actor.
-ArenaMain.run(engines: [MinimalEngine()], rules: [QueueLabelRule.rule])
+// built-in ones, one rule of this package appended to the catalog and one workload of this package after the
+// built-in ones. Keep it one call: top-level code runs on the main actor.
+ArenaMain.run(engines: [MinimalEngine()], rules: [QueueLabelRule.rule], workloads: [ReadMostlyCacheWorkload()])

@@ -10,22 +10,39 @@ private let optimised = false
 private let optimised = true
 #endif
 
-/// The minimal engine's benchmark numbers are as specialised as the built-in engines': `ArenaMain.run(engines:)` is
-/// inlinable and generic, so `minimal-arena` itself compiles every workload's trial for `MinimalEngine`. Without
-/// that, its trials would run the library's unspecialised code and measure the protocol's witness tables.
+/// Every number `minimal-arena` measures is as specialised as the built-in engines': `ArenaMain.run(engines:rules:
+/// workloads:)` is inlinable and generic, so `minimal-arena` itself compiles every built-in workload's trial for
+/// `MinimalEngine`, and this package's own workload (`read-mostly-cache`) for every contender, the built-in ones
+/// included. Without that, the trials would run the library's unspecialised code and measure the protocol's witness
+/// tables.
 @Suite struct SpecialisationTests {
     /// The trial closure `PointRunner.measure` hands the runner is the one entry into a workload's timed code; the
     /// optimiser either calls the trial from it or inlines the trial into it. Compiled for both concrete types, it
     /// is specialised code whichever it chose. (Unspecialised, the binary would hold only the library's generic
     /// closure, with no `<…, MinimalEngine.MinimalEngine>` in its name.)
-    @Test("minimal-arena holds the trial of every workload compiled for MinimalEngine",
+    static func trial(_ workload: String, on engine: String) -> String {
+        "specialization <\(workload), \(engine)> of closure #1 "
+            + "(Swift.Int, Bench.TrialContext) throws(Bench.WorkloadError) -> Bench.Trial in Bench.PointRunner.measure"
+    }
+
+    @Test("minimal-arena holds the trial of every built-in workload compiled for MinimalEngine",
           .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
     func everyTrialSpecialised() throws {
         let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
-        for workload in WorkloadCatalog.all {
-            let type = String(describing: Swift.type(of: workload))
-            let specialised = "specialization <Bench.\(type), MinimalEngine.MinimalEngine> of closure #1 "
-                + "(Swift.Int, Bench.TrialContext) throws(Bench.WorkloadError) -> Bench.Trial in Bench.PointRunner.measure"
+        for workload in BuiltInWorkloads.all {
+            let specialised = Self.trial("Bench.\(type(of: workload))", on: "MinimalEngine.MinimalEngine")
+            #expect(symbols.contains { $0.contains(specialised) }, "no '\(specialised)' in minimal-arena")
+        }
+    }
+
+    @Test("minimal-arena holds read-mostly-cache's trial compiled for every contender with executors",
+          .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
+    func outsideWorkloadSpecialised() throws {
+        let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
+        let engines = ["Contenders.SystemEngine", "Contenders.MutexEngine", "Contenders.LockFreeEngine",
+                       "Contenders.ActorEngine", "Contenders.SwiftDefaultEngine", "MinimalEngine.MinimalEngine"]
+        for engine in engines {
+            let specialised = Self.trial("ReadMostlyCache.ReadMostlyCacheWorkload", on: engine)
             #expect(symbols.contains { $0.contains(specialised) }, "no '\(specialised)' in minimal-arena")
         }
     }
