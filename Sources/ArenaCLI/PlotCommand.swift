@@ -8,7 +8,7 @@ struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
-    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted).")
+    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot).")
     var directory: String
 
     @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
@@ -34,7 +34,7 @@ struct PlotCommand: ParsableCommand {
         let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
         let workloads = runner.plottable(in: directory)
         guard !workloads.isEmpty else {
-            writeError("arena: '\(directory)' holds no workload CSV with a plot script")
+            writeError("arena: '\(directory)' holds no results CSV (<workload>.csv as 'arena bench' writes it)")
             throw ExitCode(64)
         }
         let outdir = directory + "/plots"
@@ -42,14 +42,17 @@ struct PlotCommand: ParsableCommand {
         let cores = Files.read("\(directory)/\(workloads[0]).json").flatMap { try? GoogleBenchmarkReader.read($0).numCPUs }
             ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
-        do { outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores) } catch {
+        do {
+            outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores, workloads: WorkloadCatalog.all,
+                                      engineOrder: Contender.builtIn.map(\.name))
+        } catch {
             writeError("arena: \(error)")
             throw ExitCode.failure
         }
         var failed = false
         for outcome in outcomes {
             if outcome.succeeded {
-                print("plotted \(outcome.workload)")
+                print("plotted \(outcome.workload)" + (outcome.isGeneric ? " (generic plot: no \(outcome.workload).gp)" : ""))
             } else {
                 failed = true
                 writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")
