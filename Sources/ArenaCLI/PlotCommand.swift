@@ -4,11 +4,11 @@ import Glibc
 
 /// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`. Exit 0 when every plot was
 /// drawn, 1 when a script failed, 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.
-struct PlotCommand: ParsableCommand {
+struct PlotCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
-    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted).")
+    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot).")
     var directory: String
 
     @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
@@ -21,7 +21,7 @@ struct PlotCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
         guard let gnuplot = GnuplotRunner.findGnuplot() else {
             writeError("arena: gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
                 + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
@@ -34,7 +34,7 @@ struct PlotCommand: ParsableCommand {
         let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
         let workloads = runner.plottable(in: directory)
         guard !workloads.isEmpty else {
-            writeError("arena: '\(directory)' holds no workload CSV with a plot script")
+            writeError("arena: '\(directory)' holds no results CSV (<workload>.csv as 'arena bench' writes it)")
             throw ExitCode(64)
         }
         let outdir = directory + "/plots"
@@ -42,14 +42,17 @@ struct PlotCommand: ParsableCommand {
         let cores = Files.read("\(directory)/\(workloads[0]).json").flatMap { try? GoogleBenchmarkReader.read($0).numCPUs }
             ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
-        do { outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores) } catch {
+        do {
+            outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores, workloads: lineup.workloads,
+                                      engineOrder: lineup.names)
+        } catch {
             writeError("arena: \(error)")
             throw ExitCode.failure
         }
         var failed = false
         for outcome in outcomes {
             if outcome.succeeded {
-                print("plotted \(outcome.workload)")
+                print("plotted \(outcome.workload)" + (outcome.isGeneric ? " (generic plot: no \(outcome.workload).gp)" : ""))
             } else {
                 failed = true
                 writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")

@@ -45,6 +45,10 @@ public protocol Workload: Sendable {
     /// (`ThreadReport`).
     var blocksInBlocks: Bool { get }
 
+    /// The parameter on the x axis of the generic plot (`arena plot` for a workload without a script of its own in
+    /// `scripts/plot`): a numeric one, such as `threads`. `nil` (the default): the numeric parameter with the most values.
+    var plotAxis: String? { get }
+
     /// Performs about `operations` of the point's operation on `engine`, times the part that matters and checks
     /// the answer. Waits end at `context.deadline` with an error rather than hang.
     func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial
@@ -61,6 +65,7 @@ extension Workload {
     public func initialOperations(_ point: Point) -> Int { 1 }
     public var needsFreshEngine: Bool { false }
     public var blocksInBlocks: Bool { false }
+    public var plotAxis: String? { nil }
     public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? { nil }
 }
 

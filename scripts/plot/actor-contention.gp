@@ -9,8 +9,8 @@ views = "actor-contention"
 load scriptdir . '/common.gp'
 
 name = "actor-contention"
-# The guards, in the workload's order, one place on the x axis each.
-all_guards = "actor queue-sync mutex pthread"
+# The guards with rows, in the workload's order, one place on the x axis each.
+guards = param_values("guard")
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
 eval distinct('column("tasks")', 'task_counts')
@@ -28,7 +28,7 @@ eval range('1', 'column("min")', 'column("max")', 'y')
 # A guard's engines side by side around its place: bar k of n at guard g.
 n_eng = words(key_engines)
 bar_w = 0.8 / (n_eng > 0 ? n_eng : 1)
-bx_of(e) = index_in(all_guards, strcol("guard")) + (index_in(key_engines, e) - (n_eng + 1) / 2.0) * bar_w
+bx_of(e) = index_in(guards, strcol("guard")) + (index_in(key_engines, e) - (n_eng + 1) / 2.0) * bar_w
 in_panel(e) = strcol("engine") eq e && column("tasks") == t
 y_of(e) = num("median")
 ylo_of(e) = num("min")
@@ -40,8 +40,8 @@ do for [fmt in formats] {
     eval figtitle("actor-contention: T tasks on the engine's pool increment one shared counter: queue, actor or lock? (increments per second)", \
                   how_minmax . "; queue-sync: the engine's serial queue; mutex: Synchronization.Mutex; pthread: a pthread mutex")
     set xtics () scale 0
-    do for [k = 1:words(all_guards)] { set xtics add (word(all_guards, k) k) }
-    set xrange [0.4 : words(all_guards) + 0.6]
+    do for [k = 1:words(guards)] { set xtics add (word(guards, k) k) }
+    set xrange [0.4 : words(guards) + 0.6]
     set grid noxtics
     set xlabel "guard"
     set ylabel "increments per second"

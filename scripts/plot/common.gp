@@ -3,18 +3,26 @@
 # The caller (`arena plot DIR`) sets, with `gnuplot -e`:
 #   csv      the workload's CSV (`arena bench` output: one header row, one row per point)
 #   outdir   an existing folder; a script writes outdir/<workload>.png and .svg, and may add <workload>-<view>.png/.svg
-#   engines  the engines present in the CSV, in a stable order, space separated
+#   engines  the engines present in the CSV, in `engine_order`, space separated
+#   engine_order  every engine of the run, in the lineup's order, then the C floors, then others: fixes the colours
 #   cores    the machine's core count (apply's ideal speedup)
 #   scriptdir  this folder
+#   params, param_columns  the workload's parameters (names as identifiers) and their CSV columns, in the CSV's order
+#   values_<param>  each parameter's values in the workload's point order, read from the CSV (`param_values(p)`)
 #
 # What is here: CSV reading (comma separated, columns by header name, empty cells read as missing), plain text
 # everywhere (labels hold underscores), one font, grid and key style, one stable colour, point type and dash per engine
-# (the C floors c-dispatch and c-mutex dashed, with open symbols and hollow bars), helpers that find which engines have
-# rows in a panel (so no panel plots an engine without data, and gnuplot stays quiet), helpers that discover the
-# distinct values of a column, a panel layout with a shared key, and `output(fmt, name, w, h)`, the command that points
+# from its place in `engine_order` (the C floors c-* dashed, with open symbols and hollow bars), helpers that find
+# which engines have rows in a panel (so no panel plots an engine without data, and gnuplot stays quiet), helpers that
+# discover the distinct values of a column, the parameters' values read by `arena plot`, a panel layout with a shared key, and `output(fmt, name, w, h)`, the command that points
 # the terminal at outdir/name.fmt, so a script states its figure once inside `do for [fmt in formats] { ... }`.
 
-if (!exists("engines")) { engines = "system mutex lockfree actor c-dispatch c-mutex" }
+if (!exists("engines")) {
+    print "common.gp: no engines: run the plots with 'arena plot DIR' (scripts/plot/README.md lists the variables)"
+    exit status 1
+}
+if (!exists("engine_order")) { engine_order = engines }
+if (!exists("params")) { params = ""; param_columns = "" }
 if (!exists("cores")) { cores = 0 }
 if (!exists("outdir")) { outdir = "." }
 cores = int(cores)
@@ -69,30 +77,28 @@ set bars small
 # The C floors (the native C API: libdispatch's, a pthread mutex) are named c-*.
 is_floor(e) = (strlen(e) > 2 && e[1:2] eq "c-")
 
-# Colour: the Okabe-Ito palette (readable with the common colour blindnesses); the C floors in dark neutrals; unknown
-# engines grey.
-engine_color(e) = \
-    e eq "system"     ? 0x0072B2 : \
-    e eq "mutex"      ? 0xD55E00 : \
-    e eq "lockfree"   ? 0x009E73 : \
-    e eq "actor"      ? 0xCC79A7 : \
-    e eq "foundation" ? 0xE69F00 : \
-    e eq "swift"      ? 0x56B4E9 : \
-    e eq "c-dispatch" ? 0x1A1A1A : \
-    e eq "c-mutex"    ? 0x8C510A : \
-                        0x8A8A8A
-# Point type (pngcairo/svg): filled circle, square, triangle, diamond, inverted triangle (foundation), pentagon (swift);
-# the floors open circle (libdispatch's C API) and open square (a pthread mutex); unknown engines an asterisk.
-engine_pt(e) = \
-    e eq "system"     ? 7 : \
-    e eq "mutex"      ? 5 : \
-    e eq "lockfree"   ? 9 : \
-    e eq "actor"      ? 13 : \
-    e eq "foundation" ? 11 : \
-    e eq "swift"      ? 15 : \
-    e eq "c-dispatch" ? 6 : \
-    e eq "c-mutex"    ? 4 : \
-                        3
+# An engine's colour and point type come from its place in `engine_order` (every engine of the run: the lineup's in
+# its order, then the C floors, then any other engine in the folder) among the engines of its kind, contenders or C
+# floors, so no engine is named here and a new one gets a colour of its own, the same in every plot of the folder.
+# engine_rank(e): that place (1-based), 0 when e is not in `engine_order`.
+engine_rank(e) = sum [_k=1:words(engine_order)] (word(engine_order, _k) eq e ? \
+    1 + sum [_j=1:_k-1] (is_floor(word(engine_order, _j)) == is_floor(e)) : 0)
+# Contenders: the Okabe-Ito palette first (readable with the common colour blindnesses; the six built-in engines
+# system, mutex, lockfree, actor, foundation, swift, in that order), then Paul Tol's muted colours; filled circle,
+# square, triangle, diamond, inverted triangle, pentagon (pngcairo/svg), round again with the next colours.
+array contender_colors[12] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, \
+                              0x882255, 0x117733, 0x332288, 0xAA4499, 0x999933, 0x44AA99]
+array contender_pts[6] = [7, 5, 9, 13, 11, 15]
+# The C floors: dark neutrals (c-dispatch, c-mutex) and then dark hues; open circle, square, triangle, inverted
+# triangle, diamond, pentagon.
+array floor_colors[4] = [0x1A1A1A, 0x8C510A, 0x5E3C99, 0x01665E]
+array floor_pts[6] = [6, 4, 8, 10, 12, 14]
+# An engine not in `engine_order` is grey with an asterisk.
+cycle(k, n) = (int(k) - 1) % n + 1
+engine_color(e) = engine_rank(e) == 0 ? 0x8A8A8A : \
+    is_floor(e) ? floor_colors[cycle(engine_rank(e), |floor_colors|)] : contender_colors[cycle(engine_rank(e), |contender_colors|)]
+engine_pt(e) = engine_rank(e) == 0 ? 3 : \
+    is_floor(e) ? floor_pts[cycle(engine_rank(e), |floor_pts|)] : contender_pts[cycle(engine_rank(e), |contender_pts|)]
 # Dash type: the floors dashed.
 engine_dt(e) = is_floor(e) ? 2 : 1
 # Line width: the floors a little thinner, so a dash reads as a dash.
@@ -220,6 +226,12 @@ engine_tics(list) = sprintf('set xtics (); do for [_k = 1:words("%s")] { set xti
 # Position of e in a word list (1-based, 0 when absent).
 index_in(list, e) = sum [_k=1:words(list)] (word(list, _k) eq e ? _k : 0)
 
+# The values of parameter p (a name of `params`) in the workload's point order, as `arena plot` read them from the
+# CSV (`values_<p>`): what a script loops over for its panels or groups. Empty when the CSV has no such parameter.
+param_values(p) = exists("values_" . p) ? value("values_" . p) : ""
+# The CSV column of parameter p: its name, or param_<name> where the name is also a figure's column (threads).
+param_column(p) = index_in(params, p) > 0 ? word(param_columns, index_in(params, p)) : p
+
 # A note in a panel that has nothing to draw (run before its plot): "no data", or "every point failed".
 panelnote = 'if (words(sel) == 0) { set label 98 (words(fsel) > 0 ? "every point failed" : "no data") at graph 0.5, 0.5 center front } else { unset label 98 }'
 
@@ -252,7 +264,7 @@ if (!exists("csv_checked")) {
             do for [fmt in formats] {
                 eval output(fmt, _view, 800, 400)
                 unset border; unset tics; unset key
-                set label 1 sprintf("%s: no data rows in %s", _view, csv) at screen 0.5, 0.5 center
+                set label 1 sprintf("%s: no data rows in %s", _view, exists("source_csv") ? source_csv : csv) at screen 0.5, 0.5 center
                 set xrange [0:1]; set yrange [0:1]
                 plot -1 notitle
                 set output

@@ -8,16 +8,11 @@ views = "contention"
 load scriptdir . '/common.gp'
 
 name = "contention"
-# The workload's modes, in its order; a mode without rows gets no panel.
-all_modes = "sync async-write"
 mode_note(m) = m eq "sync" ? "every critical section a sync" : m eq "async-write" ? "async writes, every second op a sync read" : ""
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
-modes = ""
-do for [m in all_modes] {
-    eval count(sprintf('strcol("mode") eq "%s"', m), 'n_rows')
-    if (n_rows > 0) { modes = modes . " " . m }
-}
+# The modes with rows, in the workload's order: a panel each.
+modes = param_values("mode")
 n_modes = words(modes)
 array sels[n_modes > 0 ? n_modes : 1]
 array fsels[n_modes > 0 ? n_modes : 1]

@@ -11,16 +11,12 @@ views = "io-throughput"
 load scriptdir . '/common.gp'
 
 name = "io-throughput"
-all_transports = "pipe tcp"
 transport_note(t) = t eq "pipe" ? "a pipe" : t eq "tcp" ? "a loopback TCP connection" : t
 floor_color = "#6E6E6E"
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
-transports = ""
-do for [t in all_transports] {
-    eval count(sprintf('strcol("transport") eq "%s"', t), 'n_rows')
-    if (n_rows > 0) { transports = transports . " " . t }
-}
+# The transports with rows, in the workload's order: a panel each.
+transports = param_values("transport")
 n_transports = words(transports)
 array sels[n_transports > 0 ? n_transports : 1]
 array fsels[n_transports > 0 ? n_transports : 1]

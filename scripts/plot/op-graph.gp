@@ -3,8 +3,7 @@
 #   gnuplot -e "csv='DIR/op-graph.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" op-graph.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "op-graph"
-panel_column = "shape"
-all_panels = "layered chain"
+panel_param = "shape"
 panel_title(v) = sprintf("shape:%s", v)
 bars_what = "op-graph: a dependency graph of operations built, added and run per round (operations per second)"
 bars_ylabel = "million operations per second"

@@ -4,8 +4,7 @@
 #   gnuplot -e "csv='DIR/op-throughput.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" op-throughput.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "op-throughput"
-panel_column = "width"
-all_panels = "1 cores unlimited"
+panel_param = "width"
 panel_title(v) = sprintf("maxConcurrentOperationCount: %s", v)
 bars_what = "op-throughput: N independent block operations on one operation queue (operations per second)"
 bars_ylabel = "million operations per second"

@@ -2,8 +2,8 @@
 # error bars and the median written above; a failed point is a cross on the axis (op-graph, op-throughput,
 # task-fanout). Loaded by the workload's script after it set
 #   name          the workload: the figure is outdir/<name>.png and outdir/<name>.svg
-#   panel_column  the CSV column (a parameter) whose values get a panel each
-#   all_panels    those values, in the workload's order; one without rows gets no panel
+#   panel_param   the parameter whose values get a panel each (the values with rows, in the workload's order, from
+#                 `arena plot`'s values_<panel_param>)
 #   panel_title(v)  a function: the title of the panel of value v
 #   bars_what     the figure's title
 #   bars_ylabel   the y axis's label (the headline in millions per second)
@@ -14,11 +14,8 @@ views = name
 load scriptdir . '/common.gp'
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
-panels = ""
-do for [v in all_panels] {
-    eval count(sprintf('strcol("%s") eq "%s"', panel_column, v), 'n_rows')
-    if (n_rows > 0) { panels = panels . " " . v }
-}
+panel_column = param_column(panel_param)
+panels = param_values(panel_param)
 n_panels = words(panels)
 array sels[n_panels > 0 ? n_panels : 1]
 array fsels[n_panels > 0 ? n_panels : 1]

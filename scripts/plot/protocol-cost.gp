@@ -13,15 +13,14 @@ views = "protocol-cost"
 load scriptdir . '/common.gp'
 
 name = "protocol-cost"
-# The workload's ops, in its order; an op without rows gets no group.
-all_ops = "sync async"
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
 # The workload measures the system engine only; should another engine appear, the first of `engines` with rows is shown.
 eval present('1', '1', 'with_rows')
 eng = words(with_rows) == 0 ? "system" : (index_in(with_rows, "system") > 0 ? "system" : word(with_rows, 1))
+# The ops the engine has rows for, in the workload's order: a group each.
 ops = ""
-do for [o in all_ops] {
+do for [o in param_values("op")] {
     eval count(sprintf('strcol("engine") eq "%s" && strcol("op") eq "%s"', eng, o), 'n_rows')
     if (n_rows > 0) { ops = ops . " " . o }
 }

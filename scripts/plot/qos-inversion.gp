@@ -10,15 +10,11 @@ load scriptdir . '/common.gp'
 
 name = "qos-inversion"
 backlog_us = 400
-all_pools = "idle saturated"
 pool_name(p) = p eq "idle" ? "pool idle" : p eq "saturated" ? "pool flooded with\nbackground blocks" : p
 
 # ---- what is there ----
-groups = ""
-do for [p in all_pools] {
-    eval count(sprintf('strcol("pool") eq "%s"', p), 'n_rows')
-    if (n_rows > 0) { groups = groups . " " . p }
-}
+# The pool states with rows, in the workload's order: a group each.
+groups = param_values("pool")
 n_groups = words(groups)
 eval present('1', 'column("median")', 'sel_p50')
 eval failed('1', 'column("median")', 'fsel_p50')

@@ -4,8 +4,7 @@
 #   gnuplot -e "csv='DIR/task-fanout.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" task-fanout.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "task-fanout"
-panel_column = "children"
-all_panels = "100 10000"
+panel_param = "children"
 panel_title(v) = sprintf("M = %s child tasks per round", thousands(v + 0))
 bars_what = "task-fanout: a task group of M child tasks per round on the engine's pool (child tasks per second)"
 bars_ylabel = "million child tasks per second"

@@ -10,14 +10,14 @@ views = "timer-accuracy"
 load scriptdir . '/common.gp'
 
 name = "timer-accuracy"
-# The workload's groups, in its order: kind (timer source, asyncAfter) by interval (from the CSV, ascending).
-all_kinds = "timer after"
+# The groups, in the workload's order: kind (timer source, asyncAfter) by interval (ascending); a pair without rows
+# gets no group.
 kind_name(k) = k eq "timer" ? "timer source" : k eq "after" ? "asyncAfter" : k
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
 eval distinct('label_ns(strcol("interval"))', 'intervals')
 groups_kind = ""; groups_ns = ""
-do for [k in all_kinds] {
+do for [k in param_values("kind")] {
     do for [v in intervals] {
         eval count(sprintf('strcol("kind") eq "%s" && label_ns(strcol("interval")) == %s', k, v), 'n_rows')
         if (n_rows > 0) { groups_kind = groups_kind . " " . k; groups_ns = groups_ns . " " . v }

@@ -1,25 +1,35 @@
 import Glibc
 import Harness
 
-/// Runs the gnuplot scripts of `scripts/plot/` over a results folder: for every workload with a CSV there and a
-/// script named after it, `gnuplot` draws `plots/<workload>[-<view>].png` and `.svg`.
+/// Runs the gnuplot scripts of `scripts/plot/` over a results folder: every results CSV there (`<workload>.csv` in
+/// the layout `arena bench` writes) is drawn into `plots/<workload>[-<view>].png` and `.svg`, by the workload's own
+/// script `<workload>.gp` when there is one, else by `generic.gp` with a layout chosen from the data (`PlotLayout`).
 ///
-/// The scripts get their inputs as gnuplot variables: `csv` (the workload's CSV), `outdir`, `engines` (the engines
-/// in the CSV, space-separated, in `EngineOrder`, so colours and legends are the same in every plot), `cores` (the
-/// measuring machine's CPU count, for ideal-speedup lines) and `scriptdir` (for `common.gp`). Each script runs in a
-/// process of its own, bounded by a time limit.
+/// Every script gets its inputs as gnuplot variables (`variables(csv:path:outdir:engineOrder:cores:scripts:)`): `csv`,
+/// `outdir`, `engines` (the engines in the CSV, in the engine order), `engine_order` (every engine the run knows,
+/// which fixes each one's colour), `cores`, `scriptdir`, and the parameters read from the CSV: `params`,
+/// `param_columns`, and for each parameter `values_<name>`, its values in the workload's point order. The generic
+/// script gets its layout besides. Each script runs in a process of its own, bounded by a time limit.
 public struct GnuplotRunner: Sendable {
     /// What one script did.
     public struct Outcome: Sendable {
         public let workload: String
+        /// The script that drew it: `<workload>.gp`, or `generic.gp`.
+        public let script: String
         /// Empty on success; gnuplot's standard error otherwise (and any warnings it printed on success).
         public let errors: String
         public let succeeded: Bool
+
+        /// Whether the generic script drew it (the workload has no script of its own).
+        public var isGeneric: Bool { script == GnuplotRunner.genericScript }
     }
+
+    /// The script drawing a workload that has none of its own.
+    public static let genericScript = "generic.gp"
 
     /// The gnuplot executable.
     public let gnuplot: String
-    /// The folder holding `common.gp` and `<workload>.gp`.
+    /// The folder holding `common.gp`, `generic.gp` and `<workload>.gp`.
     public let scripts: String
 
     public init(gnuplot: String, scripts: String) {
@@ -51,42 +61,165 @@ public struct GnuplotRunner: Sendable {
         return nil
     }
 
-    /// The workloads of the catalog that have both a CSV in `directory` and a script.
-    public func plottable(in directory: String) -> [String] {
-        BuiltInWorkloads.all.map(\.name).filter { name in
-            access("\(directory)/\(name).csv", R_OK) == 0 && access("\(scripts)/\(name).gp", R_OK) == 0
-        }
+    /// The workloads with a results CSV in `directory` (`<name>.csv` whose header is `arena bench`'s), registered or
+    /// not: those of `order` first, in its order, then the others by name.
+    public func plottable(in directory: String, order: [String] = []) -> [String] {
+        let names = Files.names(in: directory).filter { $0.hasSuffix(".csv") && $0.count > 4 }.map { String($0.dropLast(4)) }
+            .filter { name in Files.read("\(directory)/\(name).csv").flatMap(ResultsCSV.init) != nil }
+        return order.filter(names.contains) + names.filter { !order.contains($0) }
     }
 
-    /// Draws every plottable workload of `directory` into `outdir`, creating it when needed.
-    public func run(directory: String, outdir: String, cores: Int) throws(FileError) -> [Outcome] {
+    /// The script that draws `workload`: its own when `scripts` has one, else the generic one.
+    public func script(for workload: String) -> String {
+        access("\(scripts)/\(workload).gp", R_OK) == 0 ? "\(workload).gp" : Self.genericScript
+    }
+
+    /// Draws every results CSV of `directory` into `outdir`, creating it when needed.
+    ///
+    /// - Parameters:
+    ///   - workloads: the workloads the caller knows; a CSV named after one gets its `plotAxis` and summary in the
+    ///     generic plot, and the plots come in their order. A CSV of any other name is drawn all the same.
+    ///   - engineOrder: the engines in the order they are shown (the lineup's). Each engine's colour, point type and
+    ///     dash come from its place in this order followed by the C floors (`NativeFloor.engines`) and then any
+    ///     other engine found in the folder's CSVs, so they are the same in every plot.
+    public func run(directory: String, outdir: String, cores: Int, workloads: [any Workload],
+                    engineOrder: [String]) throws(FileError) -> [Outcome] {
         try Files.makeDirectories(outdir)
-        return plottable(in: directory).map { name in
-            let csv = "\(directory)/\(name).csv"
-            let engines = EngineOrder.sorted(Self.engines(inCSV: Files.read(csv) ?? ""))
-            let variables = [
-                "csv=\(Self.quoted(csv))", "outdir=\(Self.quoted(outdir))",
-                "engines=\(Self.quoted(engines.joined(separator: " ")))", "cores=\(cores)",
-                "scriptdir=\(Self.quoted(scripts))",
-            ].joined(separator: "; ")
-            let outcome = ChildProcess.run(["-e", variables, "\(scripts)/\(name).gp"], executable: gnuplot, limit: .seconds(60))
-            let succeeded = outcome.termination == .exited(0)
+        let names = plottable(in: directory, order: workloads.map(\.name))
+        let tables = names.map { name in Files.read("\(directory)/\(name).csv").flatMap(ResultsCSV.init) }
+        let order = Self.fullOrder(engineOrder, found: tables.compactMap { $0?.engines })
+        var temporary: String?
+        defer { if let temporary { Self.remove(directory: temporary) } }
+        var outcomes: [Outcome] = []
+        for (name, table) in zip(names, tables) {
+            let path = "\(directory)/\(name).csv"
+            guard let table else {
+                outcomes.append(Outcome(workload: name, script: "", errors: "\(path) is no longer a results CSV", succeeded: false))
+                continue
+            }
+            let script = script(for: name)
+            var variables = Self.variables(csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
+                                           scripts: scripts)
+            if script == Self.genericScript {
+                guard access("\(scripts)/\(script)", R_OK) == 0 else {
+                    outcomes.append(Outcome(workload: name, script: script, errors: "no \(script) in \(scripts)", succeeded: false))
+                    continue
+                }
+                let workload = workloads.first { $0.name == name }
+                let layout = PlotLayout(csv: table, workload: name, summary: workload?.summary, axisHint: workload?.plotAxis)
+                if temporary == nil { temporary = try Self.makeTemporaryDirectory() }
+                let derived = "\(temporary!)/\(name).csv"
+                try Files.writeWhole(layout.derivedCSV(from: table), to: derived)
+                variables += Self.variables(layout: layout, derived: derived, source: path)
+            }
+            let arguments = ["-e", variables.joined(separator: "; "), "\(scripts)/\(script)"]
+            let outcome = ChildProcess.run(arguments, executable: gnuplot, limit: .seconds(60))
             var errors = outcome.standardError
             if outcome.termination == .timedOut { errors += "gnuplot did not finish within 60 s" }
-            return Outcome(workload: name, errors: errors, succeeded: succeeded)
+            outcomes.append(Outcome(workload: name, script: script, errors: errors, succeeded: outcome.termination == .exited(0)))
+        }
+        return outcomes
+    }
+
+    // MARK: What the scripts get
+
+    /// The engine order the scripts get as `engine_order`: `engineOrder`, then the C floors, then the other engines
+    /// of `found` (each CSV's engines) in the order first seen.
+    public static func fullOrder(_ engineOrder: [String], found: [[String]] = []) -> [String] {
+        var order: [String] = []
+        for engine in engineOrder + NativeFloor.engines + found.joined() where !order.contains(engine) { order.append(engine) }
+        return order
+    }
+
+    /// The variables every script gets, as gnuplot assignments: `csv` (`path`), `outdir`, `engines` (those with rows
+    /// in `csv`, in `engineOrder`), `engine_order`, `cores`, `scriptdir`, `params` (the parameters' names, as
+    /// identifiers), `param_columns` (their CSV columns) and `values_<name>` for each (its values in point order).
+    /// Lists are space-separated words; a word holding a blank is double-quoted (gnuplot's `word` and `for [s in …]`
+    /// read it as one).
+    public static func variables(csv: ResultsCSV, path: String, outdir: String, engineOrder: [String], cores: Int,
+                                 scripts: String) -> [String] {
+        let present = csv.engines
+        let engines = engineOrder.filter(present.contains) + present.filter { !engineOrder.contains($0) }
+        var variables = [
+            "csv=\(quoted(path))", "outdir=\(quoted(outdir))", "engines=\(quoted(words(engines)))",
+            "engine_order=\(quoted(words(engineOrder)))", "cores=\(cores)", "scriptdir=\(quoted(scripts))",
+        ]
+        let names = identifiers(csv.parameters.map(\.name))
+        variables.append("params=\(quoted(words(names)))")
+        variables.append("param_columns=\(quoted(words(csv.parameters.map(\.column))))")
+        for (name, parameter) in zip(names, csv.parameters) {
+            variables.append("values_\(name)=\(quoted(words(parameter.values)))")
+        }
+        return variables
+    }
+
+    /// What `generic.gp` gets besides: `name`, `source_csv` (the results CSV; `csv` is then `derived`, the layout's
+    /// CSV), `plot_layout` (`lines` or `bars`), `title_what`, `fixed_note`, `x_title`, `y_title`, `xlog`, `ylog`,
+    /// `x_values`, `n_panels` and `panel_title_<i>` (1-based).
+    static func variables(layout: PlotLayout, derived: String, source: String) -> [String] {
+        var variables = [
+            "name=\(quoted(layout.workload))", "source_csv=\(quoted(source))", "csv=\(quoted(derived))",
+            "plot_layout=\(quoted(layout.isBars ? "bars" : "lines"))", "title_what=\(quoted(layout.title))",
+            "fixed_note=\(quoted(layout.fixed.map { "\($0.name):\($0.value)" }.joined(separator: " ")))",
+            "x_title=\(quoted(layout.x ?? "engine"))", "y_title=\(quoted(layout.yLabel))",
+            "xlog=\(layout.xLog ? 1 : 0)", "ylog=\(layout.yLog ? 1 : 0)",
+            "x_values=\(quoted(layout.xValues.map { $0.description }.joined(separator: " ")))",
+            "n_panels=\(layout.panels.count)",
+        ]
+        for index in layout.panels.indices {
+            variables.append("panel_title_\(index + 1)=\(quoted(layout.panelTitle(index)))")
+        }
+        return variables
+    }
+
+    /// Names as gnuplot identifiers: characters other than letters, digits and `_` become `_`, a leading digit gets a
+    /// `_` before it, and a name that would repeat an earlier one gets `_2`, `_3`, ….
+    public static func identifiers(_ names: [String]) -> [String] {
+        var taken: [String] = []
+        return names.map { name in
+            var identifier = String(name.unicodeScalars.map { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) || scalar == "_"
+                    ? Character(scalar) : "_"
+            })
+            if identifier.first.map({ $0.isNumber }) ?? true { identifier = "_" + identifier }
+            var unique = identifier
+            var suffix = 2
+            while taken.contains(unique) { unique = "\(identifier)_\(suffix)"; suffix += 1 }
+            taken.append(unique)
+            return unique
         }
     }
 
-    /// The engine names in the first column of a results CSV, in the order first seen.
-    static func engines(inCSV text: String) -> [String] {
-        var engines: [String] = []
-        for line in text.split(separator: "\n").dropFirst() {
-            let engine = String(line.prefix { $0 != "," })
-            if !engine.isEmpty && !engines.contains(engine) { engines.append(engine) }
-        }
-        return engines
+    /// A word list for gnuplot's `word`, `words` and `for [s in …]`: words joined by blanks, a word holding a blank
+    /// (or empty) double-quoted; a double quote inside a word, which such a list cannot hold, becomes a single one.
+    static func words(_ items: [String]) -> String {
+        items.map { item in
+            let clean = item.replacing("\"", with: "'").replacing("\n", with: " ")
+            return clean.isEmpty || clean.contains(where: \.isWhitespace) ? "\"\(clean)\"" : clean
+        }.joined(separator: " ")
     }
 
-    /// A gnuplot string literal: single-quoted, with single quotes doubled (gnuplot's own escape).
-    static func quoted(_ text: String) -> String { "'" + text.replacing("'", with: "''") + "'" }
+    /// A gnuplot string literal: single-quoted, with single quotes doubled (gnuplot's own escape); line breaks become
+    /// blanks, since `-e` reads one command line.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "''").replacing("\n", with: " ") + "'"
+    }
+
+    // MARK: Files
+
+    /// A fresh folder under `$TMPDIR` (or /tmp) for the generic plots' CSVs; never inside the results folder.
+    static func makeTemporaryDirectory() throws(FileError) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/arena-plot.XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw FileError(path: "\(base)/arena-plot.XXXXXX", errno: errno)
+        }
+        return String(cString: made)
+    }
+
+    /// Removes `directory` and the files in it.
+    static func remove(directory: String) {
+        for name in Files.names(in: directory) { unlink("\(directory)/\(name)") }
+        rmdir(directory)
+    }
 }
