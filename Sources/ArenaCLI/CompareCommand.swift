@@ -33,8 +33,8 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let before: ResultsFolder, after: ResultsFolder
         do {
-            before = try ResultsFolder.load(baseline)
-            after = try ResultsFolder.load(candidate)
+            before = try ResultsFolder.load(baseline, workloads: WorkloadCatalog.all)
+            after = try ResultsFolder.load(candidate, workloads: WorkloadCatalog.all)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let folder: ResultsFolder
-        do { folder = try ResultsFolder.load(directory) } catch {
+        do { folder = try ResultsFolder.load(directory, workloads: WorkloadCatalog.all) } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)
         }
