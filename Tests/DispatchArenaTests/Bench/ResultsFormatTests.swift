@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 extension ArenaTests {
-    /// The results-format seam: the registry, every format through `ResultsWriter`, and the format that reads back.
+    /// The results-format seam: the registry, every format through `ResultsWriter`, the format that reads back, and
+    /// `arena bench --results-format`.
     @Suite
     struct ResultsFormatTests {
         typealias Sample = BenchReportTests
@@ -106,6 +107,33 @@ extension ArenaTests {
             }
             return PointResult(engine: engine, point: Point(workload: workload, parameters: parameters), settings: Sample.settings,
                                repetitions: repetitions)
+        }
+
+        // MARK: arena bench --results-format
+
+        @Test("bench --results-format: an unknown or empty name is a usage error, and nothing is written", arguments: [
+            ["bench", "pingpong", "--results-format", "jmh"],
+            ["bench", "pingpong", "--results-format", "json,,csv"],
+            ["bench", "pingpong", "--results-format", ""],
+            ["bench", "pingpong", "--results-format", "json", "--results-format", "xml"],
+        ])
+        func resultsFormatUsageError(_ arguments: [String]) throws {
+            let out = BenchCLITests.freshPath()
+            let run = try ArenaExecutable.run(arguments + ["--out", out])
+            ArenaExecutable.expectUsageError(run, arguments)
+            #expect(run.errors.contains("--results-format") && run.errors.contains("known: json, csv"), "\(run.errors)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
+        }
+
+        @Test("bench --results-format writes only the chosen files")
+        func resultsFormatRun() throws {
+            let out = BenchCLITests.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let run = try ArenaExecutable.run(["bench", "pingpong", "--engine", "system", "--repetitions", "2", "--min-time", "0.01",
+                                               "--quick", "--quiet", "--results-format", "csv", "--out", out])
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["pingpong.csv"])
+            #expect(run.output.contains("wrote 1 files"), "\(run.output)")
         }
     }
 }
