@@ -5,11 +5,11 @@ import Contenders
 import Glibc
 
 /// `arena bench`: measures workloads on engines, one child process per point, and writes per workload a file in each
-/// results format (Google Benchmark JSON and CSV; `--results-format` chooses) into `--out`.
+/// results format (Google Benchmark JSON, CSV, pytest-benchmark JSON; `--results-format` chooses) into `--out`.
 /// Exit 0 when every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written).
 struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON and CSV.")
+        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON, CSV and pytest-benchmark JSON.")
 
     @Argument(help: "Workloads to run, or 'all' (default). Known: \(WorkloadCatalog.names.joined(separator: ", ")).")
     var workloads: [String] = []

@@ -6,9 +6,12 @@ public enum ResultsFormats {
     public static let googleBenchmark = GoogleBenchmarkFormat()
     /// One CSV row per point (`<workload>.csv`) for spreadsheets, pandas and the gnuplot scripts; write-only.
     public static let csv = CSVFormat()
+    /// pytest-benchmark's JSON (`<workload>.pytest-benchmark.json`) for `pytest-benchmark compare`, Bencher and
+    /// github-action-benchmark; write-only.
+    public static let pytestBenchmark = PytestBenchmarkFormat()
 
     /// Every registered format, in the order files are written; `arena bench` writes them all unless told otherwise.
-    public static let all: [any ResultsFormat] = [googleBenchmark, csv]
+    public static let all: [any ResultsFormat] = [googleBenchmark, csv, pytestBenchmark]
 
     /// The format results folders are read back through (`ResultsFolder.load`): it keeps every repetition.
     public static let readBack: any ReadableResultsFormat = googleBenchmark
@@ -27,7 +30,7 @@ public enum ResultsFormats {
         try parse([list])
     }
 
-    /// The formats several lists name together (a repeated option: `["json", "csv"]`), as
+    /// The formats several lists name together (a repeated option: `["json", "csv,pytest-benchmark"]`), as
     /// `parse(_:)` reads one.
     public static func parse(_ lists: [String]) throws(UnknownResultsFormat) -> [any ResultsFormat] {
         var chosen: Set<String> = []
@@ -88,5 +91,17 @@ public struct CSVFormat: ResultsFormat {
 
     public func render(_ results: [PointResult], headline: Headline, context: MachineContext) -> String {
         CSVReport.csv(results, headline: headline)
+    }
+}
+
+/// pytest-benchmark's JSON through the seam: `PytestBenchmarkReport` writes it.
+public struct PytestBenchmarkFormat: ResultsFormat {
+    /// The format; stateless, so making one costs nothing.
+    public init() {}
+    public var name: String { "pytest-benchmark" }
+    public func fileName(for workload: String) -> String { workload + ".pytest-benchmark.json" }
+
+    public func render(_ results: [PointResult], headline: Headline, context: MachineContext) -> String {
+        PytestBenchmarkReport.json(results, headline: headline, context: context)
     }
 }

@@ -3,7 +3,7 @@ import Contenders
 
 /// A results folder read back: every workload file `arena bench` wrote there in the format that reads back
 /// (`ResultsFormats.readBack`, Google Benchmark's `<workload>.json`), with the machine it was measured on.
-/// `arena report` and `arena compare` read folders this way; the write-only formats (CSV) are for
+/// `arena report` and `arena compare` read folders this way; the write-only formats (CSV, pytest-benchmark) are for
 /// other tools.
 public struct ResultsFolder: Sendable {
     /// One workload's points as the folder holds them.
