@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# The Debian packages the report and the tests need: gnuplot draws the plots, Google Benchmark (headers and library)
+# The packages the report and the tests need: gnuplot draws the plots, Google Benchmark (headers and library)
 # measures the native C floor, its compare.py and SciPy compare runs, valgrind (callgrind) counts instructions per
-# operation. Installs the missing ones with apt-get when run as root; otherwise names them and how to install them,
-# and exits 69.
+# operation; from PyPI, for the python3 on PATH, pytest-benchmark reads the pytest-benchmark JSON back. Installs the
+# missing ones with apt-get and pip when run as root; otherwise names them and how to install them, and exits 69.
 set -euo pipefail
 packages=(gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy valgrind)
+pip_packages=(pytest-benchmark)
 missing=()
 for package in "${packages[@]}"; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
-((${#missing[@]})) || exit 0
+missing_pip=()
+for package in "${pip_packages[@]}"; do python3 -m pip show "$package" >/dev/null 2>&1 || missing_pip+=("$package"); done
+((${#missing[@]} + ${#missing_pip[@]})) || exit 0
 if [[ $(id -u) -eq 0 ]]; then
-    echo "installing ${missing[*]}" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    if ((${#missing[@]})); then
+        echo "installing ${missing[*]}" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+    if ((${#missing_pip[@]})); then
+        echo "installing ${missing_pip[*]} with pip" >&2
+        python3 -m pip install -q --disable-pip-version-check "${missing_pip[@]}"
+    fi
 else
-    echo "missing packages: ${missing[*]}" >&2
-    echo "install them with: sudo apt-get install ${missing[*]}" >&2
+    all_missing=("${missing[@]}" "${missing_pip[@]}")
+    echo "missing packages: ${all_missing[*]}" >&2
+    if ((${#missing[@]})); then echo "install them with: sudo apt-get install ${missing[*]}" >&2; fi
+    if ((${#missing_pip[@]})); then echo "install from PyPI with: python3 -m pip install ${missing_pip[*]}" >&2; fi
     exit 69
 fi

@@ -4,12 +4,12 @@ import ArenaContract
 import Contenders
 import Glibc
 
-/// `arena bench`: measures workloads on engines, one child process per point, and writes Google Benchmark JSON and
-/// CSV per workload into `--out`. Exit 0 when every point has a number, 1 when one has an error or was stopped,
-/// 64 on a usage error (nothing written).
+/// `arena bench`: measures workloads on engines, one child process per point, and writes per workload a file in each
+/// results format (Google Benchmark JSON, CSV, pytest-benchmark JSON; `--results-format` chooses) into `--out`.
+/// Exit 0 when every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written).
 struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON and CSV.")
+        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON, CSV and pytest-benchmark JSON.")
 
     @Argument(help: "Workloads to run, or 'all' (default); 'list --workloads' names them.")
     var workloads: [String] = []
@@ -32,8 +32,12 @@ struct BenchCommand: LineupCommand {
     @Flag(help: "Shrink every workload so that 'bench all' on every engine ends within minutes.")
     var quick = false
 
-    @Option(help: "The directory for <workload>.json and <workload>.csv (created if needed).")
+    @Option(help: "The directory for the results files, <workload>.json, <workload>.csv, … (created if needed).")
     var out = "results/latest"
+
+    @Option(name: .customLong("results-format"),
+            help: "The files to write per workload, comma-separated (default: all): \(ResultsFormats.names.joined(separator: ", ")).")
+    var resultsFormats: [String] = []
 
     @Option(help: "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the files and the summary as engines \(NativeFloor.engines.joined(separator: " and ")).")
     var floor: String?
@@ -54,6 +58,9 @@ struct BenchCommand: LineupCommand {
             throw ValidationError("--budget must be a positive number of seconds")
         }
         if let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+        if !resultsFormats.isEmpty {
+            do { _ = try ResultsFormats.parse(resultsFormats) } catch { throw ValidationError("--results-format: \(error)") }
+        }
         if let floor { _ = try Self.floorDocument(floor) }
         try BenchSummary.check(format)
     }
@@ -94,7 +101,10 @@ struct BenchCommand: LineupCommand {
         let plan = BenchPlan(workloads: chosenWorkloads, engines: lineup.chosen(engines).map(\.profile), settings: settings)
         let writer: ResultsWriter
         do {
-            writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]))
+            // Validated above.
+            let formats = resultsFormats.isEmpty ? ResultsFormats.all : try! ResultsFormats.parse(resultsFormats)
+            writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]),
+                                       formats: formats)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)

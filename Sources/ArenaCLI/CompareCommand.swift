@@ -3,7 +3,7 @@ import Bench
 
 /// `arena compare A B`: two results folders point by point. Exit 0 when no point got worse beyond the threshold,
 /// 1 when one did (or failed where it had a number), 64 on a usage error.
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Compare two results folders point by point; exit 1 when a point regressed beyond the threshold.")
@@ -30,11 +30,11 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
         let before: ResultsFolder, after: ResultsFolder
         do {
-            before = try ResultsFolder.load(baseline)
-            after = try ResultsFolder.load(candidate)
+            before = try ResultsFolder.load(baseline, workloads: lineup.workloads)
+            after = try ResultsFolder.load(candidate, workloads: lineup.workloads)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)

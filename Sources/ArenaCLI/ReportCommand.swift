@@ -5,7 +5,7 @@ import Glibc
 /// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`,
 /// `instructions.json`).
 /// Exit 0 when written, 64 on a usage error (nothing written).
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "Write DIR/report.md: machine, conformance matrix, tables with ratios to system, plots, warnings.")
 
@@ -23,9 +23,9 @@ struct ReportCommand: ParsableCommand {
         if let conformance, Files.read(conformance) == nil { throw ValidationError("--conformance: cannot read '\(conformance)'") }
     }
 
-    func run() throws {
+    func run(on lineup: Lineup) throws {
         let folder: ResultsFolder
-        do { folder = try ResultsFolder.load(directory) } catch {
+        do { folder = try ResultsFolder.load(directory, workloads: lineup.workloads) } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)
         }

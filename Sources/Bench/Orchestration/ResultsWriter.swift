@@ -1,28 +1,38 @@
 import Glibc
 
-/// Keeps a run's results and rewrites `<workload>.json` (Google Benchmark format) and `<workload>.csv` after every
-/// point. Each file is written whole to a temporary name and renamed over the old one, so a reader (or a run killed
-/// midway) only ever sees complete files holding every finished point.
+/// Keeps a run's results and rewrites each workload's files after every point, one per format it was given
+/// (`<workload>.json`, `<workload>.csv`, … as `ResultsFormat.fileName(for:)` names them). Each file is written whole
+/// to a temporary name and renamed over the old one, so a reader (or a run killed midway) only ever sees complete
+/// files holding every finished point.
 public final class ResultsWriter {
+    /// The results folder.
     public let directory: String
+    /// The formats every workload is written in, in order.
+    public let formats: [any ResultsFormat]
     private let context: MachineContext
     private var results: [String: [PointResult]] = [:]
     /// The files written so far, in the order first written.
     public private(set) var files: [String] = []
 
-    /// Creates `directory` (and its parents) if needed.
-    public init(directory: String, context: MachineContext) throws(FileError) {
+    /// Creates `directory` (and its parents) if needed; `formats` are the files each workload gets (every registered
+    /// format unless told otherwise).
+    public init(directory: String, context: MachineContext,
+                formats: [any ResultsFormat] = ResultsFormats.all) throws(FileError) {
         self.directory = directory
         self.context = context
+        self.formats = formats
         try Files.makeDirectories(directory)
     }
 
-    /// Adds `result` to its workload's files and rewrites them.
+    /// Adds `result` to its workload's files and rewrites them, each format's whole: the cost grows with the
+    /// workload's points so far, which is small beside measuring one.
     public func record(_ result: PointResult, of workload: any Workload) throws(FileError) {
         results[workload.name, default: []].append(result)
         let all = results[workload.name]!
-        try write(GoogleBenchmarkReport.json(all, headline: workload.headline, context: context), to: "\(workload.name).json")
-        try write(CSVReport.csv(all, headline: workload.headline), to: "\(workload.name).csv")
+        for format in formats {
+            let text = format.render(all, headline: workload.headline, context: context)
+            try write(text, to: format.fileName(for: workload.name))
+        }
     }
 
     private func write(_ text: String, to name: String) throws(FileError) {

@@ -1,8 +1,10 @@
 import ArenaContract
 import Contenders
 
-/// A results folder read back: every workload file `arena bench` wrote there (`<workload>.json`), with the machine
-/// it was measured on. `arena report` and `arena compare` read folders this way; the CSVs are for other tools.
+/// A results folder read back: every workload file `arena bench` wrote there in the format that reads back
+/// (`ResultsFormats.readBack`, Google Benchmark's `<workload>.json`), with the machine it was measured on.
+/// `arena report` and `arena compare` read folders this way; the write-only formats (CSV, pytest-benchmark) are for
+/// other tools.
 public struct ResultsFolder: Sendable {
     /// One workload's points as the folder holds them.
     public struct WorkloadResults: Sendable {
@@ -15,24 +17,28 @@ public struct ResultsFolder: Sendable {
     public let directory: String
     /// The context of the first file that has a readable one.
     public let context: MachineContext?
-    /// The workloads with a file in the folder, in catalog order.
+    /// The workloads with a file in the folder, in the order of the `workloads` they were looked for in.
     public let workloads: [WorkloadResults]
 
-    /// Reads every `<workload>.json` in `directory` for the workloads of the catalog; other files are ignored.
-    /// Throws when the folder is missing or a workload file cannot be read.
-    public static func load(_ directory: String) throws(GoogleBenchmarkReader.ReadError) -> ResultsFolder {
+    /// Reads the file `format` names for each of `workloads` (`<workload>.json`) in `directory`; a workload without
+    /// one is skipped, other files are ignored. The caller says which workloads to look for (the catalog's, or a
+    /// lineup's with the user's own). Throws when the folder is missing or a workload file cannot be read. Costs one
+    /// read and parse per file found.
+    public static func load(_ directory: String, workloads: [any Workload],
+                            format: any ReadableResultsFormat = ResultsFormats.readBack)
+        throws(ResultsReadError) -> ResultsFolder {
         guard Files.isDirectory(directory) else { throw .init("'\(directory)' is not a directory") }
         var context: MachineContext?
-        var workloads: [WorkloadResults] = []
-        for workload in BuiltInWorkloads.all {
-            let path = directory + "/" + workload.name + ".json"
+        var found: [WorkloadResults] = []
+        for workload in workloads {
+            let path = directory + "/" + format.fileName(for: workload.name)
             guard let text = Files.read(path) else { continue }
-            let document: GoogleBenchmarkReader.Document
-            do { document = try GoogleBenchmarkReader.read(text) } catch { throw .init("\(path): \(error)") }
+            let document: ResultsDocument
+            do { document = try format.read(text) } catch { throw .init("\(path): \(error)") }
             context = context ?? document.context
-            workloads.append(WorkloadResults(workload: workload, results: document.results))
+            found.append(WorkloadResults(workload: workload, results: document.results))
         }
-        return ResultsFolder(directory: directory, context: context, workloads: workloads)
+        return ResultsFolder(directory: directory, context: context, workloads: found)
     }
 
     /// Every point with its workload, as `ConsoleReport` takes them.

@@ -1,3 +1,4 @@
+import ArenaCLI
 import ArenaContract
 import Bench
 import Foundation
@@ -35,7 +36,7 @@ extension ArenaTests {
 
         @Test("Every registered workload is plotted: the generic layout places each of its points, and its own script, if any, reads its parameters")
         func everyWorkloadIsPlotted() throws {
-            for workload in WorkloadCatalog.all {
+            for workload in BuiltInWorkloads.all {
                 let results = Self.quickResults(of: workload)
                 let table = try #require(ResultsCSV(CSVReport.csv(results, headline: workload.headline)), "\(workload.name)")
                 // The generic path, which draws any workload whose script is missing: a layout that puts every point
@@ -271,14 +272,14 @@ extension ArenaTests {
             for name in ["common.gp", GnuplotRunner.genericScript] {
                 try FileManager.default.copyItem(atPath: "\(Self.scripts)/\(name)", toPath: "\(scripts)/\(name)")
             }
-            for workload in WorkloadCatalog.all {
+            for workload in BuiltInWorkloads.all {
                 try CSVReport.csv(Self.quickResults(of: workload), headline: workload.headline)
                     .write(toFile: "\(folder)/\(workload.name).csv", atomically: true, encoding: .utf8)
             }
             let outcomes = try GnuplotRunner(gnuplot: gnuplot, scripts: scripts).run(
-                directory: folder, outdir: folder + "/plots", cores: 2, workloads: WorkloadCatalog.all,
+                directory: folder, outdir: folder + "/plots", cores: 2, workloads: BuiltInWorkloads.all,
                 engineOrder: Contender.builtIn.map(\.name))
-            #expect(outcomes.map(\.workload) == WorkloadCatalog.names)
+            #expect(outcomes.map(\.workload) == BuiltInWorkloads.all.map(\.name))
             for outcome in outcomes {
                 #expect(outcome.succeeded && outcome.isGeneric && outcome.errors.isEmpty, "\(outcome.workload): \(outcome.errors)")
                 for format in ["png", "svg"] {

@@ -179,9 +179,10 @@ extension ArenaTests {
 
         @Test("Comparison: verdicts in the headline's direction, the threshold, significance, failures")
         func comparison() throws {
-            let before = try ResultsFolder.load(try Self.folder(Self.run(scales: [1, 1, 1, 1])))
+            let before = try ResultsFolder.load(try Self.folder(Self.run(scales: [1, 1, 1, 1])), workloads: BuiltInWorkloads.all)
             // Throughput: 1.25× the time per operation is 20% fewer ops/s (a regression); 0.8× is 25% more.
-            let after = try ResultsFolder.load(try Self.folder(Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3)))
+            let after = try ResultsFolder.load(try Self.folder(Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3)),
+                                                workloads: BuiltInWorkloads.all)
             defer { for folder in [before, after] { try? FileManager.default.removeItem(atPath: folder.directory) } }
             let comparison = Comparison(baseline: before, candidate: after, threshold: 0.10)
             #expect(comparison.rows.map(\.verdict) == [.regressed, .improved, .same, .failed])

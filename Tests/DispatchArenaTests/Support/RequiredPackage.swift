@@ -1,21 +1,24 @@
 import Foundation
 import Testing
 
-/// A Debian package some tests need beside the Swift toolchain. `scripts/require-packages.sh` installs them all (CI
-/// runs it first); a newcomer who runs `swift test` before it gets one line saying so, not an opaque expectation.
+/// A package some tests need beside the Swift toolchain: Debian's, or PyPI's for the `python3` on PATH.
+/// `scripts/require-packages.sh` installs them all (CI runs it first); a newcomer who runs `swift test` before it gets
+/// one line saying so, not an opaque expectation.
 enum RequiredPackage: String {
     case gnuplot
     case compareScript = "Google Benchmark's compare.py"
     case sciPy = "SciPy"
     case valgrind
+    case pytestBenchmark = "pytest-benchmark"
 
-    /// The Debian package that provides it.
-    var debianPackage: String {
+    /// The command that installs it.
+    var installCommand: String {
         switch self {
-        case .gnuplot: "gnuplot-nox"
-        case .compareScript: "libbenchmark-tools"
-        case .sciPy: "python3-scipy"
-        case .valgrind: "valgrind"
+        case .gnuplot: "apt-get install gnuplot-nox"
+        case .compareScript: "apt-get install libbenchmark-tools"
+        case .sciPy: "apt-get install python3-scipy"
+        case .valgrind: "apt-get install valgrind"
+        case .pytestBenchmark: "python3 -m pip install pytest-benchmark"
         }
     }
 
@@ -27,10 +30,10 @@ enum RequiredPackage: String {
             return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(rawValue)") }
         case .compareScript:
             return FileManager.default.fileExists(atPath: "/usr/share/benchmark/compare.py")
-        case .sciPy:
+        case .sciPy, .pytestBenchmark:
             let python = Process()
             python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", "import scipy"]
+            python.arguments = ["python3", "-c", self == .sciPy ? "import scipy" : "import pytest_benchmark"]
             python.standardOutput = FileHandle.nullDevice
             python.standardError = FileHandle.nullDevice
             guard (try? python.run()) != nil else { return false }
@@ -42,8 +45,8 @@ enum RequiredPackage: String {
     /// Whether it is installed; when it is not, records one issue naming the script that installs it.
     func require(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if isInstalled { return true }
-        let message = "\(rawValue) is not installed: install it with 'apt-get install \(debianPackage)', or run "
-            + "scripts/require-packages.sh as root (it installs gnuplot, compare.py, SciPy and valgrind)"
+        let message = "\(rawValue) is not installed: install it with '\(installCommand)', or run "
+            + "scripts/require-packages.sh as root (it installs gnuplot, compare.py, SciPy, valgrind and pytest-benchmark)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         return false
     }

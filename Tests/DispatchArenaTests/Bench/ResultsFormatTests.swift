@@ -1,0 +1,359 @@
+@testable import Bench
+import Foundation
+import Testing
+
+extension ArenaTests {
+    /// The results-format seam: the registry, every format through `ResultsWriter`, the format that reads back, the
+    /// pytest-benchmark mapping, pytest-benchmark itself reading our files, and `arena bench --results-format`.
+    @Suite
+    struct ResultsFormatTests {
+        typealias Sample = BenchReportTests
+
+        // MARK: The registry
+
+        @Test("The registry: distinct names and file names, lists parsed in registry order, unknown names refused")
+        func registry() throws {
+            let names = ResultsFormats.names
+            #expect(names == ["json", "csv", "pytest-benchmark"])
+            #expect(Set(names).count == names.count)
+            let files = ResultsFormats.all.map { $0.fileName(for: "contention") }
+            #expect(Set(files).count == files.count, "\(files)")
+            #expect(files.allSatisfy { $0.hasPrefix("contention.") })
+            #expect(ResultsFormats.format(named: "csv")?.name == "csv")
+            #expect(ResultsFormats.format(named: "jmh") == nil)
+            #expect(try ResultsFormats.parse("csv,json").map(\.name) == ["json", "csv"])
+            #expect(try ResultsFormats.parse(["pytest-benchmark", "csv, csv"]).map(\.name) == ["csv", "pytest-benchmark"])
+            #expect(ResultsFormats.readBack.name == "json")
+            #expect(throws: UnknownResultsFormat(name: "jmh", known: names)) { try ResultsFormats.parse("json,jmh") }
+            #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("json,,csv") }
+            #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("") }
+            #expect("\(UnknownResultsFormat(name: "jmh", known: names))" == "unknown results format 'jmh' (known: json, csv, pytest-benchmark)")
+        }
+
+        // MARK: Every format through the seam
+
+        @Test("Every registered format renders the sample, the same way twice, and ResultsWriter writes exactly that")
+        func everyFormatRenders() throws {
+            let results = Sample.sampleResults()
+            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let writer = try ResultsWriter(directory: directory, context: Sample.context)
+            #expect(writer.formats.map(\.name) == ResultsFormats.names, "every registered format by default")
+            let workload = try #require(BuiltInWorkloads.workload(named: "contention"))
+            for result in results { try writer.record(result, of: workload) }
+            #expect(writer.files == ResultsFormats.all.map { directory + "/" + $0.fileName(for: "contention") })
+            for format in ResultsFormats.all {
+                let text = format.render(results, headline: workload.headline, context: Sample.context)
+                #expect(text == format.render(results, headline: workload.headline, context: Sample.context), "\(format.name)")
+                #expect(text.hasSuffix("\n") && text.split(separator: "\n").count > 1, "\(format.name)")
+                for engine in ["system", "mutex"] { #expect(text.contains(engine), "\(format.name): no \(engine)") }
+                let written = try String(contentsOfFile: directory + "/" + format.fileName(for: "contention"), encoding: .utf8)
+                #expect(written == text, "\(format.name): the file is not what the format renders")
+                if format.fileName(for: "contention").hasSuffix(".json") {
+                    #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(format.name): not JSON")
+                }
+            }
+        }
+
+        @Test("ResultsWriter writes only the formats it is given")
+        func writerSubset() throws {
+            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let writer = try ResultsWriter(directory: directory, context: Sample.context, formats: [ResultsFormats.csv])
+            try writer.record(Sample.sampleResults()[0], of: try #require(BuiltInWorkloads.workload(named: "contention")))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["contention.csv"])
+        }
+
+        @Test("The reading format round-trips: points, repetitions and failures come back; the folder looks for the workloads it is given")
+        func readBack() throws {
+            let results = Sample.sampleResults()
+            let readable = ResultsFormats.all.compactMap { $0 as? any ReadableResultsFormat }
+            #expect(readable.map(\.name) == ["json"])
+            for format in readable {
+                let document = try format.read(format.render(results, headline: .timePerOperation, context: Sample.context))
+                #expect(document.context == Sample.context)
+                #expect(document.results.map(\.name) == results.map(\.name))
+                #expect(document.results.map(\.repetitions.count) == results.map(\.repetitions.count))
+                #expect(document.results.map(\.failure) == results.map(\.failure))
+                for (before, after) in zip(results, document.results) {
+                    #expect(after.repetitions.map(\.wallNanoseconds) == before.repetitions.map(\.wallNanoseconds))
+                }
+            }
+            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let contention = try #require(BuiltInWorkloads.workload(named: "contention"))
+            let pingpong = try #require(BuiltInWorkloads.workload(named: "pingpong"))
+            let apply = try #require(BuiltInWorkloads.workload(named: "apply"))
+            let writer = try ResultsWriter(directory: directory, context: Sample.context)
+            for result in results { try writer.record(result, of: contention) }
+            try writer.record(Self.point("pingpong", "system", perOperation: [900, 950, 1000]), of: pingpong)
+            let folder = try ResultsFolder.load(directory, workloads: [pingpong, contention, apply])
+            #expect(folder.workloads.map(\.workload.name) == ["pingpong", "contention"], "in the order asked, apply has no file")
+            #expect(folder.workloads[1].results.map(\.name) == results.map(\.name))
+            #expect(folder.context == Sample.context)
+            #expect(try ResultsFolder.load(directory, workloads: [pingpong]).workloads.map(\.workload.name) == ["pingpong"])
+            #expect(try ResultsFolder.load(directory, workloads: []).workloads.isEmpty)
+            try "not json".write(toFile: directory + "/apply.json", atomically: true, encoding: .utf8)
+            #expect(throws: ResultsReadError.self) { try ResultsFolder.load(directory, workloads: [apply]) }
+        }
+
+        /// A point of `workload` on `engine` whose repetitions took `perOperation` wall ns per operation (1000 operations,
+        /// `itemsPerOperation` items each), with `counters` per repetition.
+        static func point(_ workload: String, _ engine: String, parameters: [Parameter] = [], perOperation: [UInt64],
+                          itemsPerOperation: Int = 1, counters: [String: [Double]] = [:]) -> PointResult {
+            let repetitions = perOperation.enumerated().map { index, nanoseconds in
+                Repetition(operations: 1000, items: 1000 * itemsPerOperation, wallNanoseconds: nanoseconds * 1000,
+                           cpuNanoseconds: nanoseconds * 1000, counters: counters.mapValues { $0[index] })
+            }
+            return PointResult(engine: engine, point: Point(workload: workload, parameters: parameters), settings: Sample.settings,
+                               repetitions: repetitions)
+        }
+
+        // MARK: The pytest-benchmark mapping
+
+        @Test("pytest-benchmark: each headline becomes seconds per unit; what is neither a time nor a rate falls back to wall time")
+        func pytestMeasures() {
+            typealias Report = PytestBenchmarkReport
+            #expect(Report.measure(of: .timePerOperation) == .time(scale: 1e-9))
+            #expect(Report.measure(of: .throughput(unit: "ops/s")) == .reciprocal)
+            #expect(Report.measure(of: .counter(name: "finish_ms", unit: "ms", lowerIsBetter: true)) == .time(scale: 1e-3))
+            #expect(Report.measure(of: .counter(name: "wait_p50_us", unit: "µs", lowerIsBetter: true)) == .time(scale: 1e-6))
+            #expect(Report.measure(of: .counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false)) == .reciprocal)
+            #expect(Report.measure(of: .counter(name: "protocol_overhead_pct", unit: "%", lowerIsBetter: true)) == .wallTime)
+            #expect(Report.measure(of: .counter(name: "odd", unit: "ms", lowerIsBetter: false)) == .wallTime)
+            // Every workload of the catalog maps; only a headline in percent falls back.
+            let fallbacks = BuiltInWorkloads.all.filter { Report.measure(of: $0.headline) == .wallTime }.map(\.headline.title)
+            #expect(fallbacks.allSatisfy { $0.hasSuffix("(%)") }, "\(fallbacks)")
+            let repetition = Repetition(operations: 1000, items: 4000, wallNanoseconds: 2_000_000, cpuNanoseconds: 0,
+                                        counters: ["finish_ms": 12.5, "mb_per_s": 250, "pct": 3])
+            func close(_ value: Double?, _ expected: Double) -> Bool { value.map { Sample.close($0, expected) } ?? false }
+            #expect(close(Report.seconds(of: repetition, under: .timePerOperation), 2e-6))
+            #expect(close(Report.seconds(of: repetition, under: .throughput(unit: "items/s")), 0.5e-6))  // 2e6 items/s
+            #expect(close(Report.seconds(of: repetition, under: .counter(name: "finish_ms", unit: "ms", lowerIsBetter: true)), 0.0125))
+            #expect(close(Report.seconds(of: repetition, under: .counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false)), 0.004))
+            #expect(close(Report.seconds(of: repetition, under: .counter(name: "pct", unit: "%", lowerIsBetter: true)), 2e-6))
+            #expect(Report.seconds(of: repetition, under: .counter(name: "absent", unit: "ms", lowerIsBetter: true)) == nil)
+            let noItems = Repetition(operations: 10, items: 0, wallNanoseconds: 100, cpuNanoseconds: 0)
+            #expect(Report.seconds(of: noItems, under: .throughput(unit: "ops/s")) == nil, "a zero rate has no reciprocal")
+        }
+
+        @Test("pytest-benchmark JSON: names, group, params, rounds, pytest-benchmark's statistics; failed points left out")
+        func pytestDocument() throws {
+            var results = Sample.sampleResults()
+            results.append(PointResult(engine: "lockfree", point: Point(workload: "contention", parameters: [Parameter("engine", "x")]),
+                                       settings: Sample.settings,
+                                       repetitions: [Repetition(operations: 10, items: 10, wallNanoseconds: 1000, cpuNanoseconds: 0)]))
+            let text = PytestBenchmarkReport.json(results, headline: .throughput(unit: "ops/s"), context: Sample.context)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(Set(document.keys) == ["machine_info", "commit_info", "benchmarks", "datetime", "version"])
+            let machine = try #require(document["machine_info"] as? [String: Any])
+            #expect(machine["node"] as? String == "test-host" && machine["release"] as? String == "6.1.0-test")
+            #expect(document["datetime"] as? String == Sample.context.date)
+            let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])
+            // The failed point (mutex, threads 4) is left out; the others keep their order.
+            #expect(benchmarks.compactMap { $0["fullname"] as? String }
+                    == ["contention/system/mode:lock/threads:2", "contention/system/mode:lock/threads:4",
+                        "contention/mutex/mode:lock/threads:2", "contention/lockfree/engine:x"])
+            let first = benchmarks[0]
+            #expect(first["name"] as? String == "contention[system-mode:lock-threads:2]")
+            #expect(first["param"] as? String == "system-mode:lock-threads:2")
+            #expect(first["group"] as? String == "contention/mode:lock/threads:2")
+            #expect(first["params"] as? [String: String] == ["engine": "system", "mode": "lock", "threads": "2"])
+            #expect(benchmarks[3]["params"] as? [String: String] == ["engine": "lockfree", "param_engine": "x"])
+            let extra = try #require(first["extra_info"] as? [String: Any])
+            #expect(extra["headline"] as? String == "ops/s" && extra["threads"] as? Int == 2)
+            #expect(Sample.close(try #require(extra["headline_median"] as? Double), 1e7))  // 100 ns per item
+            let stats = try #require(first["stats"] as? [String: Any])
+            let data = try #require(stats["data"] as? [Double])
+            // 100, 101 and 99 ns per operation, one item each: the rounds are seconds per item.
+            #expect(zip(data, [100e-9, 101e-9, 99e-9]).allSatisfy { Sample.close($0, $1) })
+            #expect(stats["rounds"] as? Int == 3 && stats["iterations"] as? Int == 1000)
+            #expect(Sample.close(try #require(stats["median"] as? Double), 100e-9))
+            #expect(Sample.close(try #require(stats["ops"] as? Double), 3 / 300e-9))
+            // One repetition: pytest-benchmark's stddev is 0 and every quartile is the round itself.
+            let single = try #require(benchmarks[2]["stats"] as? [String: Any])
+            #expect(single["stddev"] as? Double == 0 && single["iqr"] as? Double == 0)
+            #expect(Sample.close(try #require(single["q1"] as? Double), 150e-9))
+            // The noisy point carries its flag.
+            #expect(((benchmarks[1]["extra_info"] as? [String: Any])?["flags"] as? String)?.hasPrefix("cv ") == true)
+        }
+
+        @Test("pytest-benchmark's quartiles, fences and outliers by its definitions", arguments: [
+            ([1.0, 2, 3], 1.25, 2.75, 1.0, 3.0),
+            ([4.0, 1, 3, 2], 1.5, 3.5, 1.0, 4.0),
+            ([1.0, 2, 3, 4, 5], 1.75, 4.25, 1.0, 5.0),
+            ([1.0, 2, 3, 4, 5, 6, 100], 2.25, 5.75, 1.0, 100.0),
+        ])
+        func pytestQuartiles(_ data: [Double], q1: Double, q3: Double, low: Double, high: Double) throws {
+            let stats = try #require(PytestBenchmarkReport.RoundStatistics(data))
+            #expect(Sample.close(stats.q1, q1) && Sample.close(stats.q3, q3), "\(data): \(stats.q1) \(stats.q3)")
+            #expect(stats.lowestWithinFence == low && stats.highestFence == high)
+            #expect(stats.iqrOutliers == (data.contains(100) ? 1 : 0))
+        }
+
+        // MARK: pytest-benchmark itself
+
+        /// One file per headline kind: a throughput with parameters and a failed point, a time per operation, a time
+        /// counter, a rate counter, and a percentage (which falls back to wall time).
+        static func toolSample() -> [(name: String, headline: Headline, results: [PointResult])] {
+            func threads(_ count: Int) -> [Parameter] { [Parameter("mode", "lock"), Parameter("threads", count)] }
+            return [
+                ("fan", .throughput(unit: "blocks/s"), [
+                    point("fan", "system", parameters: threads(1), perOperation: [100, 130, 85], itemsPerOperation: 4),
+                    point("fan", "mutex", parameters: threads(1), perOperation: [210, 180, 250, 190, 205], itemsPerOperation: 4),
+                    point("fan", "system", parameters: threads(2), perOperation: [60, 70, 66], itemsPerOperation: 4),
+                    PointResult(engine: "mutex", point: Point(workload: "fan", parameters: threads(2)), settings: Sample.settings,
+                                failure: Failure(.stopped, "budget")),
+                ]),
+                ("hop", .timePerOperation, [
+                    point("hop", "system", perOperation: [900, 1000, 1300]),
+                    point("hop", "actor", perOperation: [2000]),
+                ]),
+                ("ramp", .counter(name: "finish_ms", unit: "ms", lowerIsBetter: true), [
+                    point("ramp", "system", parameters: [Parameter("blocks", 16)], perOperation: [5, 5, 5],
+                          counters: ["finish_ms": [12, 15, 11.5]]),
+                ]),
+                ("io", .counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false), [
+                    point("io", "system", parameters: [Parameter("chunk", "64KiB")], perOperation: [5, 5, 5],
+                          counters: ["mb_per_s": [400, 250, 500]]),
+                ]),
+                ("cost", .counter(name: "overhead", unit: "%", lowerIsBetter: true), [
+                    point("cost", "system", perOperation: [40, 44, 47], counters: ["overhead": [3, 4, 5]]),
+                ]),
+            ]
+        }
+
+        @Test("pytest-benchmark compare reads every point of our files: names, params, rounds, the headline in seconds and its ops")
+        func pytestBenchmarkReadsOurFiles() throws {
+            guard RequiredPackage.pytestBenchmark.require() else { return }
+            let directory = NSTemporaryDirectory() + "arena-pytest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let format = ResultsFormats.pytestBenchmark
+            var files: [String] = []
+            var expected: [String: (parameters: [String: String], seconds: [Double])] = [:]
+            for (name, headline, results) in Self.toolSample() {
+                let path = directory + "/" + format.fileName(for: name)
+                try format.render(results, headline: headline, context: Sample.context).write(toFile: path, atomically: true, encoding: .utf8)
+                files.append(path)
+                for result in results where result.succeeded {
+                    var parameters = Dictionary(uniqueKeysWithValues: result.point.parameters.map { ($0.name, $0.value) })
+                    parameters["engine"] = result.engine
+                    expected[result.name] = (parameters, result.repetitions.compactMap { PytestBenchmarkReport.seconds(of: $0, under: headline) })
+                }
+            }
+            #expect(expected.count == 8, "the failed point is not expected")
+
+            let compare = try Self.python(["-m", "pytest_benchmark", "--storage", "file://\(directory)/storage", "compare",
+                                           "--csv=\(directory)/read"] + files, in: directory)
+            try #require(compare.status == 0, "pytest-benchmark compare exited \(compare.status): \(compare.output)")
+            #expect(!compare.output.contains("Failed to load"), "\(compare.output)")
+            // Python's csv module ends rows in "\r\n".
+            let rows = Sample.parseCSV(try String(contentsOfFile: directory + "/read.csv", encoding: .utf8).replacing("\r\n", with: "\n"))
+            let header = try #require(rows.first)
+            let read = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+            #expect(read.compactMap { $0["name"] }.sorted() == expected.keys.sorted(), "every point read, once")
+            for row in read {
+                guard let name = row["name"], let point = expected[name] else { continue }
+                for (parameter, value) in point.parameters { #expect(row["param:\(parameter)"] == value, "\(name): \(parameter)") }
+                let summary = try #require(Summary(point.seconds))
+                let figures: [(String, Double)] = [("min", summary.min), ("max", summary.max), ("mean", summary.mean),
+                                                   ("median", summary.median), ("stddev", summary.standardDeviation),
+                                                   ("ops", Double(point.seconds.count) / point.seconds.reduce(0, +))]
+                for (column, value) in figures {
+                    let cell = try #require(row[column].flatMap(Double.init), "\(name): no \(column)")
+                    #expect(abs(cell - value) <= 1e-9 * abs(value), "\(name): \(column) \(cell), expected \(value)")
+                }
+                #expect(row["rounds"] == String(point.seconds.count) && row["iterations"] == "1000", "\(name)")
+            }
+            // The units: the fan's headline is 4 blocks per operation, so its ops are blocks per second; the time
+            // counter is in seconds, the rate counter's ops are MB/s again.
+            let fan = try #require(read.first { $0["name"] == "fan/system/mode:lock/threads:1" })
+            #expect(Sample.close(try #require(fan["median"].flatMap(Double.init)), 100e-9 / 4))
+            let ramp = try #require(read.first { $0["name"] == "ramp/system/blocks:16" })
+            #expect(Sample.close(try #require(ramp["median"].flatMap(Double.init)), 0.012))
+            let io = try #require(read.first { $0["name"] == "io/system/chunk:64KiB" })
+            #expect(Sample.close(try #require(io["ops"].flatMap(Double.init)), 3 / (1 / 400.0 + 1 / 250.0 + 1 / 500.0)))
+            // Its table shows the groups: one per point, engines side by side.
+            #expect(compare.output.contains("benchmark 'fan/mode:lock/threads:1': 2 tests"), "\(compare.output)")
+
+            // What we derive from the rounds is what pytest-benchmark's own Stats derives from them.
+            let check = try Self.python(["-c", Self.statsCheck] + files, in: directory)
+            #expect(check.status == 0 && check.output.hasSuffix("checked 8 benchmarks\n"), "\(check.output)")
+        }
+
+        /// Recomputes every stored figure with pytest-benchmark's `Stats` from the stored rounds; prints mismatches.
+        static let statsCheck = """
+        import json, math, sys
+        from pytest_benchmark.stats import Stats
+        count, bad = 0, 0
+        for path in sys.argv[1:]:
+            for bench in json.load(open(path))['benchmarks']:
+                stats = Stats()
+                for value in bench['stats']['data']:
+                    stats.update(value)
+                for field, value in stats.as_dict().items():
+                    ours = bench['stats'][field]
+                    same = math.isclose(value, ours, rel_tol=1e-9) if isinstance(value, float) else value == ours
+                    if not same:
+                        bad += 1
+                        print(bench['fullname'], field, 'pytest-benchmark', value, 'ours', ours)
+                count += 1
+        print('checked', count, 'benchmarks')
+        sys.exit(1 if bad else 0)
+        """
+
+        /// Runs `python3 arguments` in `directory` (pytest-benchmark looks for conftest.py and its storage there).
+        static func python(_ arguments: [String], in directory: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+
+        // MARK: arena bench --results-format
+
+        @Test("bench --results-format: an unknown or empty name is a usage error, and nothing is written", arguments: [
+            ["bench", "pingpong", "--results-format", "jmh"],
+            ["bench", "pingpong", "--results-format", "json,,csv"],
+            ["bench", "pingpong", "--results-format", ""],
+            ["bench", "pingpong", "--results-format", "json", "--results-format", "xml"],
+        ])
+        func resultsFormatUsageError(_ arguments: [String]) throws {
+            let out = BenchCLITests.freshPath()
+            let run = try ArenaExecutable.run(arguments + ["--out", out])
+            ArenaExecutable.expectUsageError(run, arguments)
+            #expect(run.errors.contains("--results-format") && run.errors.contains("known: json, csv, pytest-benchmark"), "\(run.errors)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
+        }
+
+        @Test("bench --results-format writes only the chosen files, and pytest-benchmark reads a real run's")
+        func resultsFormatRun() throws {
+            let out = BenchCLITests.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let run = try ArenaExecutable.run(["bench", "pingpong", "--engine", "system", "--engine", "mutex", "--repetitions", "2",
+                                               "--min-time", "0.01", "--quick", "--quiet", "--results-format", "pytest-benchmark,csv",
+                                               "--out", out])
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pingpong.csv", "pingpong.pytest-benchmark.json"])
+            #expect(run.output.contains("wrote 2 files"), "\(run.output)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/pingpong.pytest-benchmark.json"))
+            let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])
+            #expect(benchmarks.compactMap { $0["fullname"] as? String }.sorted() == ["pingpong/mutex", "pingpong/system"])
+            guard RequiredPackage.pytestBenchmark.require() else { return }
+            let compare = try Self.python(["-m", "pytest_benchmark", "--storage", "file://\(out)/storage", "compare",
+                                           "--csv=\(out)/read", out + "/pingpong.pytest-benchmark.json"], in: out)
+            #expect(compare.status == 0 && !compare.output.contains("Failed to load"), "\(compare.output)")
+            let rows = Sample.parseCSV(try String(contentsOfFile: out + "/read.csv", encoding: .utf8).replacing("\r\n", with: "\n"))
+            #expect(rows.dropFirst().map { $0[0] }.sorted() == ["pingpong/mutex", "pingpong/system"], "\(rows)")
+        }
+    }
+}
