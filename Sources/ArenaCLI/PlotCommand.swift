@@ -39,7 +39,8 @@ struct PlotCommand: LineupCommand {
         }
         let outdir = directory + "/plots"
         // The measuring machine's CPU count, from one of the workload files; this machine's when none says.
-        let cores = Files.read("\(directory)/\(workloads[0]).json").flatMap { try? GoogleBenchmarkReader.read($0).numCPUs }
+        let format = ResultsFormats.readBack
+        let cores = Files.read("\(directory)/\(format.fileName(for: workloads[0]))").flatMap { try? format.read($0).numCPUs }
             ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
         do {
