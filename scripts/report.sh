@@ -2,32 +2,41 @@
 # The one-command report: conformance matrix, benchmarks on every engine with the native C floor beside them, plots,
 # and results/<date>-<host>/report.md tying them together.
 #
-#   scripts/report.sh [--quick | --full] [--out DIR]
+#   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]
 #
 # --quick (the default) finishes within about 10 minutes on 2 cores; --full is the reference run (every size,
 # 5 repetitions, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
-# The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever holds a whole report. Exit 0
-# when every rule held and every point has a number, 1 when something failed (the report is still written and says
-# what), 64 on a usage error, 69 when a package is missing and this is not root.
+# --conformance FILE takes the matrix from FILE, what `arena conform --format markdown` wrote on this same build,
+# instead of running it again (CI hands over its quiet `arena conform --repeat 3`); a fail or timeout in it fails
+# the report as one here would. The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever
+# holds a whole report. Exit 0 when every rule held and every point has a number, 1 when something failed (the
+# report is still written and says what), 64 on a usage error, 69 when a package is missing and this is not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR]" >&2; exit 64; }
+usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]" >&2; exit 64; }
 mode=quick
 out=""
+conformance=""
 while (($#)); do
     case "$1" in
         --quick) mode=quick ;;
         --full) mode=full ;;
         --out) (($# >= 2)) || usage; out=$2; shift ;;
         --out=*) out=${1#--out=} ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --conformance) (($# >= 2)) || usage; conformance=$2; shift ;;
+        --conformance=*) conformance=${1#--conformance=} ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
     esac
     shift
 done
 out=${out:-results/$(date +%F)-$(hostname -s)}
 [[ -n "$out" && "$out" != "/" ]] || usage
+if [[ -n "$conformance" && ! -s "$conformance" ]]; then
+    echo "scripts/report.sh: --conformance: no matrix in '$conformance' (missing or empty)" >&2
+    usage
+fi
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)" >&2; }
 
@@ -53,8 +62,16 @@ else
     conform_flags=()
 fi
 
-step "conformance matrix, every engine"
-"$arena" conform "${conform_flags[@]}" --format markdown >"$work/conformance.md" || status=1
+if [[ -n "$conformance" ]]; then
+    step "conformance matrix, from $conformance"
+    cp "$conformance" "$work/conformance.md"
+    ! grep -qE "\| (fail|timeout)\b" "$work/conformance.md" || status=1
+    conform_note="\`arena conform\` before this script (its matrix given with --conformance)"
+else
+    step "conformance matrix, every engine"
+    "$arena" conform "${conform_flags[@]}" --format markdown >"$work/conformance.md" || status=1
+    conform_note="\`arena conform ${conform_flags[*]}\`"
+fi
 
 step "native C floor (Google Benchmark, $mode)"
 bash scripts/native/run.sh "$work/c-floor.json" "${floor_flags[@]}" || status=1
@@ -79,7 +96,7 @@ instructions_note=""
 if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`arena instructions\`"; fi
 "$arena" report "$work" \
     --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
-    --note "Conformance: \`arena conform ${conform_flags[*]}\`; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}."
+    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}."
 
 rm -rf "$out"
 mv "$work" "$out"

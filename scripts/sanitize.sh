@@ -2,6 +2,7 @@
 # The engines' tests under a sanitizer, one engine at a time:
 #
 #   scripts/sanitize.sh thread|address [ENGINE...]        (default: every registered engine)
+#   scripts/sanitize.sh --build-only thread|address        (the build alone, e.g. ahead of time in CI)
 #
 # thread:  ThreadSanitizer, build folder .build-tsan. A race in a rule's child process fails that rule (the child
 #          prints the report, the parent reads it); a race in the test process makes it exit 66.
@@ -16,10 +17,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/sanitize.sh thread|address [ENGINE...]" >&2; exit 64; }
+usage() { echo "usage: scripts/sanitize.sh [--build-only] thread|address [ENGINE...]" >&2; exit 64; }
+build_only=0
+if [[ ${1:-} == --build-only ]]; then build_only=1; shift; fi
 (($# >= 1)) || usage
 sanitizer=$1
 shift
+((build_only == 0 || $# == 0)) || usage
 case "$sanitizer" in
     thread) scratch=.build-tsan ;;
     address)
@@ -27,12 +31,13 @@ case "$sanitizer" in
         export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
         export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp}
         ;;
-    *) echo "scripts/sanitize.sh: unknown sanitizer '$sanitizer' (usage: scripts/sanitize.sh thread|address [ENGINE...])" >&2; exit 64 ;;
+    *) echo "scripts/sanitize.sh: unknown sanitizer '$sanitizer' (usage: scripts/sanitize.sh [--build-only] thread|address [ENGINE...])" >&2; exit 64 ;;
 esac
 suites='CatalogTests|HappensBeforeTests|LockFreeStructureTests|ThreadPoolEngineTests|ActorEngineTests|WatchSourceTests'
 flags=(--sanitize="$sanitizer" --scratch-path "$scratch")
 
 swift build --build-tests "${flags[@]}"
+((build_only)) && exit 0
 known=$("$scratch/debug/arena" list --engines)
 engines=("$@")
 ((${#engines[@]})) || read -r -a engines <<<"$(echo $known)"
