@@ -66,7 +66,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
-        .testTarget(name: "DispatchArenaTests", dependencies: ["ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
+        .testTarget(
+            name: "DispatchArenaTests",
+            dependencies: ["ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

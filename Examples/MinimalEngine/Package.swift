@@ -13,7 +13,7 @@ let package = Package(
         .executable(name: "minimal-arena", targets: ["MinimalArena"]),
     ],
     dependencies: [
-        .package(name: "DispatchArena", path: "../.."),
+        .package(name: "DispatchArena", path: "../..")
     ],
     targets: [
         // The engine: it needs only the contract (the protocols and the building blocks), none of the home engines.

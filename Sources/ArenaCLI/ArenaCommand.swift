@@ -10,8 +10,10 @@ struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arena",
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
-        subcommands: [ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
-                      ReportCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self])
+        subcommands: [
+            ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
+            ReportCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self,
+        ])
 
     /// Parses the process arguments and runs the chosen command on `lineup`, then exits with its status.
     static func start(with lineup: Lineup) -> Never {

@@ -40,8 +40,10 @@ public enum ArenaMain {
                 builtIn = builtIn.map { contender in extra.measurings[contender.name].map(contender.adding) ?? contender }
             }
         }
-        start(Lineup(contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
-                     workloads: BuiltInWorkloads.all + workloads.workloads))
+        start(
+            Lineup(
+                contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
+                workloads: BuiltInWorkloads.all + workloads.workloads))
     }
 
     /// Runs the command line with `engines` (of one type) after the built-in ones, or alone when `includingBuiltIns`

@@ -1,6 +1,6 @@
+import ArenaContract
 import ArgumentParser
 import Bench
-import ArenaContract
 import Contenders
 import Glibc
 
@@ -35,11 +35,15 @@ struct BenchCommand: LineupCommand {
     @Option(help: "The directory for the results files, <workload>.json, <workload>.csv, … (created if needed).")
     var out = "results/latest"
 
-    @Option(name: .customLong("results-format"),
-            help: "The files to write per workload, comma-separated (default: all): \(ResultsFormats.names.joined(separator: ", ")).")
+    @Option(
+        name: .customLong("results-format"),
+        help: "The files to write per workload, comma-separated (default: all): \(ResultsFormats.names.joined(separator: ", ")).")
     var resultsFormats: [String] = []
 
-    @Option(help: "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the files and the summary as engines \(NativeFloor.engines.joined(separator: " and ")).")
+    @Option(
+        help:
+            "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the files and the summary as engines \(NativeFloor.engines.joined(separator: " and "))."
+    )
     var floor: String?
 
     @Flag(help: "No progress line on standard error.")
@@ -78,7 +82,8 @@ struct BenchCommand: LineupCommand {
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
         let counts = items.compactMap { Int($0.filter { $0 != " " }) }
         guard !items.isEmpty, counts.count == items.count, counts.allSatisfy({ (1...256).contains($0) }),
-              Set(counts).count == counts.count else {
+            Set(counts).count == counts.count
+        else {
             throw ValidationError("--threads wants distinct counts from 1 to 256, comma-separated, such as 1,2,4; not '\(text)'")
         }
         return counts
@@ -96,15 +101,17 @@ struct BenchCommand: LineupCommand {
     func run(on lineup: Lineup) throws {
         try lineup.checkEngines(engines)
         try lineup.checkWorkloads(workloads)
-        let chosenWorkloads = workloads.isEmpty || workloads.contains("all")
+        let chosenWorkloads =
+            workloads.isEmpty || workloads.contains("all")
             ? lineup.workloads : lineup.workloads.filter { workloads.contains($0.name) }
         let plan = BenchPlan(workloads: chosenWorkloads, engines: lineup.chosen(engines).map(\.profile), settings: settings)
         let writer: ResultsWriter
         do {
             // Validated above.
             let formats = resultsFormats.isEmpty ? ResultsFormats.all : try! ResultsFormats.parse(resultsFormats)
-            writer = try ResultsWriter(directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]),
-                                       formats: formats)
+            writer = try ResultsWriter(
+                directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]),
+                formats: formats)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode(64)
@@ -135,7 +142,8 @@ struct BenchCommand: LineupCommand {
                     }
                 }
                 if !unmatched.isEmpty {
-                    writeError("arena: --floor: \(unmatched.count) \(workload.name) points not in this run left out (first: \(unmatched[0]))")
+                    writeError(
+                        "arena: --floor: \(unmatched.count) \(workload.name) points not in this run left out (first: \(unmatched[0]))")
                 }
             }
         }
@@ -156,7 +164,8 @@ final class ProgressDisplay {
     func show(_ progress: BenchProgress) {
         guard !quiet else { return }
         let entry = progress.entry
-        var line = "[\(progress.index)/\(progress.count)] \(entry.point.benchmarkName(engine: entry.engine))"
+        var line =
+            "[\(progress.index)/\(progress.count)] \(entry.point.benchmarkName(engine: entry.engine))"
             + "  \(Self.duration(progress.elapsed)) elapsed"
         if let remaining = progress.remaining { line += ", about \(Self.duration(remaining)) left" }
         let text = live ? "\u{1B}[2K\r" + line : line + "\n"

@@ -1,5 +1,5 @@
-import ArgumentParser
 import ArenaContract
+import ArgumentParser
 import Bench
 import Conformance
 import Glibc

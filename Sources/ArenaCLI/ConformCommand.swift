@@ -1,6 +1,6 @@
+import ArenaContract
 import ArgumentParser
 import Conformance
-import ArenaContract
 import Contenders
 import Glibc
 import Harness
@@ -23,7 +23,10 @@ struct ConformCommand: LineupCommand {
     @Option(help: "Seconds one run of one rule may take before it counts as timed out.")
     var timeout: Double = 10
 
-    @Flag(help: "Run every rule under load, in the rule's process: a spinning thread per core and as many real-time preempters waking at random, so the engine's threads are preempted at unlucky moments.")
+    @Flag(
+        help:
+            "Run every rule under load, in the rule's process: a spinning thread per core and as many real-time preempters waking at random, so the engine's threads are preempted at unlucky moments."
+    )
     var stress = false
 
     @Option(help: ConformanceReport.formatHelp)
@@ -41,12 +44,15 @@ struct ConformCommand: LineupCommand {
             throw ValidationError("no rule matches '\(pattern)' (see 'arena rules')")
         }
         if stress && !StressLoad.realTimeAvailable {
-            writeError("arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often")
+            writeError(
+                "arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often"
+            )
         }
         let chosenEngines = lineup.chosen(engines).map(\.profile)
         let chosenRules = rules.isEmpty ? lineup.catalog.rules : lineup.catalog.rules(matchingAny: rules)
-        let runner = ConformanceRunner(timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
-                                       launcher: ReexecLauncher())
+        let runner = ConformanceRunner(
+            timeout: .milliseconds(Int(timeout * 1000)), repeats: repeats, stress: stress,
+            launcher: ReexecLauncher())
         // A contender standing for one layer only (`foundation`, `swift`) keeps that layer's rules: the others are
         // not its to keep, and its cells stay empty rather than read `unsupported` a hundred times.
         func applicable(_ engine: EngineProfile) -> [Rule] {

@@ -1,6 +1,6 @@
+import ArenaContract
 import ArgumentParser
 import Bench
-import ArenaContract
 import Contenders
 import Glibc
 
@@ -16,7 +16,9 @@ struct InstructionsCommand: LineupCommand {
     @Option(name: .customLong("engine"), help: "An engine to count (repeatable; default: all).")
     var engines: [String] = []
 
-    @Option(name: .customLong("path"), help: "A path to count (repeatable; default: all). Known: \(InstructionPath.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .customLong("path"),
+        help: "A path to count (repeatable; default: all). Known: \(InstructionPath.allCases.map(\.rawValue).joined(separator: ", ")).")
     var paths: [InstructionPath] = []
 
     @Option(help: "The larger operation count of each pair (the smaller is half); default: each path's own.")
@@ -52,8 +54,9 @@ struct InstructionsCommand: LineupCommand {
             throw ExitCode.failure
         }
         let quiet = quiet
-        let counter = InstructionCounter(valgrind: valgrind, executable: executable,
-                                         jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let counter = InstructionCounter(
+            valgrind: valgrind, executable: executable,
+            jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let table = counter.count(
             // The paths are GCD calls: a contender without GCD objects of its own has none to count.
             engines: lineup.chosen(engines).filter { $0.profile.has([.dispatchObjects]) }.map(\.name),

@@ -1,7 +1,7 @@
+import ArenaContract
 import ArgumentParser
 import Bench
 import Conformance
-import ArenaContract
 import Contenders
 
 /// `arena list`: the engines with their capabilities, the catalog's size by concept, and the workloads.

@@ -8,7 +8,10 @@ struct PlotCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
-    @Argument(help: "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot).")
+    @Argument(
+        help:
+            "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot)."
+    )
     var directory: String
 
     @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
@@ -23,8 +26,9 @@ struct PlotCommand: LineupCommand {
 
     func run(on lineup: Lineup) throws {
         guard let gnuplot = GnuplotRunner.findGnuplot() else {
-            writeError("arena: gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
-                + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
+            writeError(
+                "arena: gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
+                    + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
             throw ExitCode(69)
         }
         guard let scripts = scripts ?? GnuplotRunner.findScripts() else {
@@ -40,12 +44,14 @@ struct PlotCommand: LineupCommand {
         let outdir = directory + "/plots"
         // The measuring machine's CPU count, from one of the workload files; this machine's when none says.
         let format = ResultsFormats.readBack
-        let cores = Files.read("\(directory)/\(format.fileName(for: workloads[0]))").flatMap { try? format.read($0).numCPUs }
+        let cores =
+            Files.read("\(directory)/\(format.fileName(for: workloads[0]))").flatMap { try? format.read($0).numCPUs }
             ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
         do {
-            outcomes = try runner.run(directory: directory, outdir: outdir, cores: cores, workloads: lineup.workloads,
-                                      engineOrder: lineup.names)
+            outcomes = try runner.run(
+                directory: directory, outdir: outdir, cores: cores, workloads: lineup.workloads,
+                engineOrder: lineup.names)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode.failure
@@ -58,7 +64,9 @@ struct PlotCommand: LineupCommand {
                 failed = true
                 writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")
             }
-            if outcome.succeeded && !outcome.errors.isEmpty { writeError("arena: gnuplot warned on \(outcome.workload): \(outcome.errors)") }
+            if outcome.succeeded && !outcome.errors.isEmpty {
+                writeError("arena: gnuplot warned on \(outcome.workload): \(outcome.errors)")
+            }
         }
         let drawn = Files.names(in: outdir).filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }
         print("\(drawn.count) files in \(outdir)")

@@ -34,8 +34,9 @@ struct ReportCommand: LineupCommand {
             throw ExitCode(64)
         }
         let matrix = Files.read(conformance ?? directory + "/conformance.md")
-        let report = RunReport(folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes,
-                               instructions: InstructionTable.read(directory + "/" + InstructionTable.jsonName))
+        let report = RunReport(
+            folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes,
+            instructions: InstructionTable.read(directory + "/" + InstructionTable.jsonName))
         let path = directory + "/report.md"
         do { try Files.writeWhole(report.markdown(), to: path) } catch {
             writeError("arena: \(error)")

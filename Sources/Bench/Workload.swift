@@ -138,8 +138,10 @@ public struct Trial: Sendable {
     /// Extra figures, reported as Google Benchmark counters (for example `speedup`, `handler_calls_per_merge`).
     public var counters: [String: Double]
 
-    public init(operations: Int, items: Int? = nil, elapsed: Stopwatch.Reading, latencies: LatencyRecorder? = nil,
-                counters: [String: Double] = [:]) {
+    public init(
+        operations: Int, items: Int? = nil, elapsed: Stopwatch.Reading, latencies: LatencyRecorder? = nil,
+        counters: [String: Double] = [:]
+    ) {
         self.operations = operations
         self.items = items ?? operations
         self.elapsed = elapsed

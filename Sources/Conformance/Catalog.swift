@@ -1,4 +1,5 @@
 import ArenaContract
+import Glibc
 
 /// The family a rule belongs to; one file of rules per concept. Reports group rules by concept, in the order the
 /// catalog first names each.
@@ -166,5 +167,3 @@ public struct Catalog: Sendable {
         rules.filter { rule in patterns.contains { fnmatch($0, rule.id, 0) == 0 } }
     }
 }
-
-import Glibc

@@ -108,7 +108,8 @@ public enum ConformanceChild {
             }
         }
         let late = sanitizerReport(in: transcript.trailing).map { RunOutcome(.fail, $0) }
-        let ended = ChildEnding(child.termination, quoting: transcript.trailing).description.map { RunOutcome(.fail, $0) }
+        let ended =
+            ChildEnding(child.termination, quoting: transcript.trailing).description.map { RunOutcome(.fail, $0) }
             ?? RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
         let stopped = [Status.timeout, .unsupported].contains { $0 == outcomes.last?.status }
         guard outcomes.count >= request.repeats || stopped else {

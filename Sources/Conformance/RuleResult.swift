@@ -82,8 +82,9 @@ public struct RuleResult: Sendable, Codable {
         } else {
             (status, detail) = (.pass, outcomes.first { !$0.detail.isEmpty }?.detail ?? "")
         }
-        self.init(engine: engine, rule: rule, status: status, detail: detail, seconds: (seconds * 1000).rounded() / 1000,
-                  repeats: outcomes.count, passes: outcomes.count { $0.status == .pass }, failures: failures)
+        self.init(
+            engine: engine, rule: rule, status: status, detail: detail, seconds: (seconds * 1000).rounded() / 1000,
+            repeats: outcomes.count, passes: outcomes.count { $0.status == .pass }, failures: failures)
     }
 
     /// A rule that did not run: the engine lacks a capability it needs.
@@ -91,8 +92,10 @@ public struct RuleResult: Sendable, Codable {
         self.init(engine: engine, rule: rule, status: .unsupported, detail: reason, seconds: 0, repeats: 0, passes: 0, failures: [])
     }
 
-    private init(engine: String, rule: String, status: Status, detail: String, seconds: Double, repeats: Int, passes: Int,
-                 failures: [Failure]) {
+    private init(
+        engine: String, rule: String, status: Status, detail: String, seconds: Double, repeats: Int, passes: Int,
+        failures: [Failure]
+    ) {
         self.engine = engine
         self.rule = rule
         self.status = status

@@ -59,7 +59,8 @@ public struct ConformanceRunner: Sendable {
         } else if let launcher {
             outcomes = runInChildren(rule, on: profile.name, with: launcher, observing: observe)
         } else {
-            let outcome = RunOutcome(.fail, "rule \(rule.id) on \(profile.name): a profile names an engine to a child process, and no launcher was given")
+            let outcome = RunOutcome(
+                .fail, "rule \(rule.id) on \(profile.name): a profile names an engine to a child process, and no launcher was given")
             observe(outcome)
             outcomes = [outcome]
         }
@@ -86,13 +87,17 @@ public struct ConformanceRunner: Sendable {
         } else if let executors = rule.type as? any ExecutorRule.Type {
             check = { try AsyncCheck.run(until: .now() + timeout) { try await executors.check(engine) } }
         } else {
-            let outcome = RunOutcome(.fail, rule.isMisuse ? "misuse rules need a child process, and no launcher was given"
-                                                          : "rule \(rule.id) is neither a behaviour, an operation, an executor nor a misuse rule")
+            let outcome = RunOutcome(
+                .fail,
+                rule.isMisuse
+                    ? "misuse rules need a child process, and no launcher was given"
+                    : "rule \(rule.id) is neither a behaviour, an operation, an executor nor a misuse rule")
             observe(outcome)
             return [outcome]
         }
         if rule.needsMainLoop && !MainLoopThread.isRunning {
-            let outcome = RunOutcome(.fail, "rule \(rule.id) needs the engine's main loop, which runs only in a child process (arena conform)")
+            let outcome = RunOutcome(
+                .fail, "rule \(rule.id) needs the engine's main loop, which runs only in a child process (arena conform)")
             observe(outcome)
             return [outcome]
         }
@@ -100,11 +105,12 @@ public struct ConformanceRunner: Sendable {
         defer { load?.stop() }
         var outcomes: [RunOutcome] = []
         while outcomes.count < repeats {
-            let outcome: RunOutcome = switch Watchdog.run(timeout: timeout, check) {
-            case .returned: RunOutcome(.pass)
-            case .threw(let observed): RunOutcome(.fail, observed)
-            case .timedOut: RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
-            }
+            let outcome: RunOutcome =
+                switch Watchdog.run(timeout: timeout, check) {
+                case .returned: RunOutcome(.pass)
+                case .threw(let observed): RunOutcome(.fail, observed)
+                case .timedOut: RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
+                }
             observe(outcome)
             outcomes.append(outcome)
             if outcome.status == .timeout { break }
@@ -114,8 +120,10 @@ public struct ConformanceRunner: Sendable {
 
     /// The runs of a behaviour rule in child processes: one child makes as many as it can, and a child that ended
     /// early (a timeout, a crash) is followed by a fresh one for the rest. Every child adds at least one outcome.
-    private func runInChildren(_ rule: Rule, on engine: String, with launcher: any ChildLauncher,
-                               observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
+    private func runInChildren(
+        _ rule: Rule, on engine: String, with launcher: any ChildLauncher,
+        observing observe: (RunOutcome) -> Void
+    ) -> [RunOutcome] {
         var outcomes: [RunOutcome] = []
         while outcomes.count < repeats {
             let request = RuleRequest(engine: engine, rule: rule.id, repeats: repeats - outcomes.count, timeout: timeout, stress: stress)
@@ -128,8 +136,10 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// The runs of a misuse rule: each a child that must die naming the object.
-    private func runMisuse(_ misuse: any MisuseRule.Type, on engine: String, with launcher: any ChildLauncher,
-                           observing observe: (RunOutcome) -> Void) -> [RunOutcome] {
+    private func runMisuse(
+        _ misuse: any MisuseRule.Type, on engine: String, with launcher: any ChildLauncher,
+        observing observe: (RunOutcome) -> Void
+    ) -> [RunOutcome] {
         (0..<repeats).map { _ in
             let request = RuleRequest(engine: engine, rule: misuse.id, repeats: 1, timeout: timeout, stress: stress)
             let (status, detail) = MisuseVerdict.judge(launcher.launch(request), rule: misuse)

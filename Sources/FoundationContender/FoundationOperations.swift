@@ -20,9 +20,12 @@ public struct FoundationOperations: OperationLayer {
         FoundationOperation(MainBodyOperation(label: label, main: main))
     }
 
-    public func makeAsynchronousOperation(label: String,
-                                          start: @escaping @Sendable (FoundationOperation, _ finish: @escaping @Sendable () -> Void) -> Void)
-        -> FoundationOperation {
+    public func makeAsynchronousOperation(
+        label: String,
+        start: @escaping @Sendable (FoundationOperation, _ finish: @escaping @Sendable () -> Void) -> Void
+    )
+        -> FoundationOperation
+    {
         FoundationOperation(AsynchronousBodyOperation(label: label, start: start))
     }
 }

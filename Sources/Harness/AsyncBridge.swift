@@ -13,9 +13,10 @@ public enum AsyncBridge {
         Task.detached(executorPreference: pool) {
             do throws(Failure) {
                 // The preference around the body too, as the executor workloads' figures were measured.
-                outcome.result = .success(try await withTaskExecutorPreference(pool) { () async throws(Failure) -> T in
-                    try await body()
-                })
+                outcome.result = .success(
+                    try await withTaskExecutorPreference(pool) { () async throws(Failure) -> T in
+                        try await body()
+                    })
             } catch {
                 outcome.result = .failure(error)
             }

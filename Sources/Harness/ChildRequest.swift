@@ -40,7 +40,8 @@ public enum ChildRequests {
     /// not decode.
     public static func decode<Request: ChildRequest>(_ type: Request.Type, from text: String) -> Request? {
         guard let envelope = try? JSONDecoder().decode(Envelope<Request>.self, from: Data(text.utf8)),
-              envelope.kind == Request.kind else { return nil }
+            envelope.kind == Request.kind
+        else { return nil }
         return envelope.request
     }
 

@@ -16,8 +16,10 @@ public enum Endpoints {
     /// A TCP socket listening on 127.0.0.1 at a port the kernel picks, non-blocking (accepts come from a read source
     /// or a bounded poll); returns it with its port.
     public static func listener(backlog: Int32) throws(SystemCallError) -> (socket: Int32, port: UInt16) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-                                  | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let listener = socket(
+            AF_INET,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard listener >= 0 else { throw SystemCallError("socket", errno) }
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

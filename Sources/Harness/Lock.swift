@@ -90,4 +90,3 @@ public final class Condition: @unchecked Sendable {
         pthread_mutex_unlock(lock.pointer)
     }
 }
-

@@ -89,9 +89,10 @@ public final class StressLoad: @unchecked Sendable {
 
     private func spawn(_ body: @escaping @Sendable () -> Void) {
         live.add(1, ordering: .relaxed)
-        threads.append(Threads.start { [self] in
-            body()
-            live.subtract(1, ordering: .releasing)
-        })
+        threads.append(
+            Threads.start { [self] in
+                body()
+                live.subtract(1, ordering: .releasing)
+            })
     }
 }

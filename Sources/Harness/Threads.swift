@@ -1,5 +1,5 @@
-import CLinux
 import ArenaContract
+import CLinux
 import Glibc
 
 /// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine
@@ -23,12 +23,14 @@ public enum Threads {
     public static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         var thread = pthread_t()
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-            clinux_set_thread_name(Threads.harnessName)
-            start.body()
-            return nil
-        }, start)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+                clinux_set_thread_name(Threads.harnessName)
+                start.body()
+                return nil
+            }, start)
         precondition(result == 0, "pthread_create failed: \(result)")
         return thread
     }
@@ -42,8 +44,10 @@ public enum Threads {
     /// Runs `body(i)` for i in 0..<count on `count` threads that start together (a start barrier, so they race),
     /// and returns when all returned or `deadline` passed. Returns whether all returned.
     @discardableResult
-    public static func race(_ count: Int, until deadline: Deadline = .now() + .seconds(8),
-                     _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    public static func race(
+        _ count: Int, until deadline: Deadline = .now() + .seconds(8),
+        _ body: @escaping @Sendable (Int) -> Void
+    ) -> Bool {
         let ready = Latch(count)
         let go = Latch()
         let done = Latch(count)

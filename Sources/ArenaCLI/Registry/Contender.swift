@@ -30,17 +30,20 @@ public struct Contender: Sendable {
     /// Enters `engine` with `workloads`, each one's trial compiled for the engine's type.
     @inlinable
     public init<E: Engine, Source: WorkloadSet>(_ engine: E, workloads: Source) {
-        self.init(profile: EngineProfile(engine), engine: engine, measurings: Measurings(engine, workloads),
-                  runningPath: { path, operations, deadline throws(WorkloadError) in
-                      try path.run(operations: operations, on: engine, until: deadline)
-                  },
-                  conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) })
+        self.init(
+            profile: EngineProfile(engine), engine: engine, measurings: Measurings(engine, workloads),
+            runningPath: { path, operations, deadline throws(WorkloadError) in
+                try path.run(operations: operations, on: engine, until: deadline)
+            },
+            conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) })
     }
 
     @usableFromInline
-    init(profile: EngineProfile, engine: any Engine, measurings: Measurings,
-         runningPath: @escaping @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void,
-         conforming: @escaping @Sendable (RuleRequest, Rule) -> Never) {
+    init(
+        profile: EngineProfile, engine: any Engine, measurings: Measurings,
+        runningPath: @escaping @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void,
+        conforming: @escaping @Sendable (RuleRequest, Rule) -> Never
+    ) {
         self.profile = profile
         self.engine = engine
         self.measurings = measurings
@@ -53,16 +56,18 @@ public struct Contender: Sendable {
 
     /// This contender, measuring `more` besides (their trials compiled for this engine by the caller).
     public func adding(_ more: Measurings) -> Contender {
-        Contender(profile: profile, engine: engine, measurings: measurings.merging(more), runningPath: runningPath,
-                  conforming: conforming)
+        Contender(
+            profile: profile, engine: engine, measurings: measurings.merging(more), runningPath: runningPath,
+            conforming: conforming)
     }
 
     /// Measures `point` on this engine in this process, through the trial compiled at registration; a failed result
     /// when the contender has no such workload.
     public func measure(_ point: Point, with runner: PointRunner) -> PointResult {
         measurings.measure(point, with: runner)
-            ?? PointResult(engine: name, point: point, settings: runner.settings,
-                           failure: Failure(.error, "engine '\(name)' has no workload '\(point.workload)'"))
+            ?? PointResult(
+                engine: name, point: point, settings: runner.settings,
+                failure: Failure(.error, "engine '\(name)' has no workload '\(point.workload)'"))
     }
 
     /// Runs `path` with `operations` counted operations on this engine in this process, through the loop compiled at

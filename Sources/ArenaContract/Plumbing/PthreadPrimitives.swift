@@ -73,12 +73,14 @@ package func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> 
     }
     var thread = pthread_t()
     let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
-    let result = pthread_create(&thread, nil, { raw in
-        let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-        clinux_set_thread_name(start.name)
-        start.body()
-        return nil
-    }, start)
+    let result = pthread_create(
+        &thread, nil,
+        { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            clinux_set_thread_name(start.name)
+            start.body()
+            return nil
+        }, start)
     precondition(result == 0, "engine thread: pthread_create failed (\(result))")
     return thread
 }

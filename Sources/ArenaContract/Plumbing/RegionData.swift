@@ -91,8 +91,9 @@ public struct RegionData: EngineData {
         for slice in slices where offset < range.upperBound {
             let lower = Swift.max(range.lowerBound, offset), upper = Swift.min(range.upperBound, offset + slice.count)
             if lower < upper {
-                (destination + (lower - range.lowerBound)).copyMemory(from: slice.region.base + slice.start + lower - offset,
-                                                                      byteCount: upper - lower)
+                (destination + (lower - range.lowerBound)).copyMemory(
+                    from: slice.region.base + slice.start + lower - offset,
+                    byteCount: upper - lower)
             }
             offset += slice.count
         }
@@ -105,8 +106,10 @@ public struct RegionData: EngineData {
 extension Engine where Data == RegionData {
     public func makeData(copying bytes: UnsafeRawBufferPointer) -> RegionData { RegionData(copying: bytes) }
 
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> RegionData {
+    public func makeData(
+        taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
+        _ deallocator: @escaping @Sendable () -> Void
+    ) -> RegionData {
         RegionData(taking: bytes) { queue.async(deallocator) }
     }
 }

@@ -87,16 +87,20 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
         /// when it ends it, which breaks the cycle).
         var channel: AnyObject?
 
-        init(isRead: Bool, offset: Int64, remaining: Int, data: E.Data, lowWater: Int, highWater: Int,
-             delivery: E.Queue, handler: @escaping IOHandler<E.Data>) {
+        init(
+            isRead: Bool, offset: Int64, remaining: Int, data: E.Data, lowWater: Int, highWater: Int,
+            delivery: E.Queue, handler: @escaping IOHandler<E.Data>
+        ) {
             (self.isRead, self.offset, self.remaining, self.data) = (isRead, offset, remaining, data)
             (self.lowWater, self.highWater, self.delivery, self.handler) = (lowWater, highWater, delivery, handler)
         }
     }
 
     /// A channel over `fileDescriptor`, which the caller hands over until `cleanup`.
-    public init(engine: E, label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: E.Queue,
-                cleanup: @escaping @Sendable (Int32) -> Void) {
+    public init(
+        engine: E, label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: E.Queue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         (self.engine, self.label, self.kind, self.cleanupQueue, self.cleanup) = (engine, label, kind, queue, cleanup)
         descriptor = fileDescriptor
         path = nil
@@ -106,8 +110,10 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
 
     /// A channel over the file at the absolute `path`, opened when its first operation is ready to run; a relative
     /// path is misuse, as libdispatch refuses it.
-    public init(engine: E, label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
-                queue: E.Queue, cleanup: @escaping @Sendable (Int32) -> Void) {
+    public init(
+        engine: E, label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+        queue: E.Queue, cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         (self.engine, self.label, self.kind, self.cleanupQueue, self.cleanup) = (engine, label, kind, queue, cleanup)
         if !path.hasPrefix("/") { misuse("I/O channel '\(label)': path '\(path)' is not absolute") }
         descriptor = -1
@@ -131,14 +137,18 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
         issue(isRead: false, offset: offset, length: data.count, data: data, queue: queue, handler)
     }
 
-    private func issue(isRead: Bool, offset: Int64, length: Int, data: E.Data?, queue: E.Queue,
-                       _ handler: @escaping IOHandler<E.Data>) {
+    private func issue(
+        isRead: Bool, offset: Int64, length: Int, data: E.Data?, queue: E.Queue,
+        _ handler: @escaping IOHandler<E.Data>
+    ) {
         channelQueue.async { [self] in
-            let delivery = engine.makeQueue(label: "\(label).\(isRead ? "read" : "write")", kind: .serial,
-                                            startsInactive: false, target: queue)
+            let delivery = engine.makeQueue(
+                label: "\(label).\(isRead ? "read" : "write")", kind: .serial,
+                startsInactive: false, target: queue)
             let bytes = data ?? engine.makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0))  // a read's: none yet
-            let operation = Operation(isRead: isRead, offset: offset, remaining: max(0, length), data: bytes,
-                                      lowWater: lowWater, highWater: highWater, delivery: delivery, handler: handler)
+            let operation = Operation(
+                isRead: isRead, offset: offset, remaining: max(0, length), data: bytes,
+                lowWater: lowWater, highWater: highWater, delivery: delivery, handler: handler)
             operation.channel = self
             undelivered += 1
             if closed || stopping.load(ordering: .relaxed) {
@@ -276,7 +286,8 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
         var budget = Self.stepBudget
         while operation.remaining > 0 && budget > 0 {
             let wanted = min(operation.remaining, buffer.count)
-            let count = kind == .randomAccess
+            let count =
+                kind == .randomAccess
                 ? pread(descriptor, buffer.baseAddress, wanted, off_t(baseOffset + operation.offset + operation.moved))
                 : Glibc.read(descriptor, buffer.baseAddress, wanted)
             if count > 0 {
@@ -308,10 +319,12 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
             var written = 0
             var failed: Int32 = 0
             operation.data.forEachRegion { region, _ in
-                let count = kind == .randomAccess
+                let count =
+                    kind == .randomAccess
                     ? pwrite(descriptor, region.baseAddress, region.count, off_t(baseOffset + operation.offset + operation.moved))
-                    : isSocket ? send(descriptor, region.baseAddress, region.count, Int32(MSG_NOSIGNAL))
-                    : Glibc.write(descriptor, region.baseAddress, region.count)
+                    : isSocket
+                        ? send(descriptor, region.baseAddress, region.count, Int32(MSG_NOSIGNAL))
+                        : Glibc.write(descriptor, region.baseAddress, region.count)
                 if count < 0 {
                     failed = errno
                     return false
@@ -393,8 +406,10 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
     /// It is made suspended (`wait` resumes it) and holds the channel weakly, so a released channel can go.
     private func makeSource(forRead: Bool) -> E.DescriptorSource {
         let name = "\(label).\(forRead ? "readable" : "writable")"
-        let source = forRead ? engine.makeReadSource(label: name, fileDescriptor: descriptor, queue: channelQueue)
-                             : engine.makeWriteSource(label: name, fileDescriptor: descriptor, queue: channelQueue)
+        let source =
+            forRead
+            ? engine.makeReadSource(label: name, fileDescriptor: descriptor, queue: channelQueue)
+            : engine.makeWriteSource(label: name, fileDescriptor: descriptor, queue: channelQueue)
         source.setEventHandler { [weak self] in self?.descriptorReady(forRead: forRead) }
         source.suspend()
         source.activate()
@@ -449,15 +464,21 @@ public final class SourceIOChannel<E: Engine>: EngineIOChannel, @unchecked Senda
 /// that declares `typealias IOChannel = SourceIOChannel<Self>`): the channel runs on the engine's own queues and
 /// sources.
 extension Engine where IOChannel == SourceIOChannel<Self> {
-    public func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Queue,
-                              cleanup: @escaping @Sendable (Int32) -> Void) -> SourceIOChannel<Self> {
-        SourceIOChannel(engine: self, label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue,
-                        cleanup: cleanup)
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Queue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> SourceIOChannel<Self> {
+        SourceIOChannel(
+            engine: self, label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue,
+            cleanup: cleanup)
     }
 
-    public func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
-                              queue: Queue, cleanup: @escaping @Sendable (Int32) -> Void) -> SourceIOChannel<Self> {
-        SourceIOChannel(engine: self, label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue,
-                        cleanup: cleanup)
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+        queue: Queue, cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> SourceIOChannel<Self> {
+        SourceIOChannel(
+            engine: self, label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue,
+            cleanup: cleanup)
     }
 }

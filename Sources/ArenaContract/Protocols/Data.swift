@@ -37,7 +37,9 @@ extension EngineData {
     /// How many regions the buffer has. O(regions).
     public var regionCount: Int {
         var regions = 0
-        forEachRegion { _, _ in regions += 1; return true }
+        forEachRegion { _, _ in
+            regions += 1; return true
+        }
         return regions
     }
 }

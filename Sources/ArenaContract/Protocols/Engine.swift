@@ -103,20 +103,26 @@ public protocol Engine: Sendable {
 
     /// A buffer of `bytes` as they are, not copied: the caller hands them over and must not change them. Once the
     /// last buffer sharing them is gone, `deallocator` is submitted to `queue`, exactly once.
-    func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
-                  _ deallocator: @escaping @Sendable () -> Void) -> Data
+    func makeData(
+        taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Queue,
+        _ deallocator: @escaping @Sendable () -> Void
+    ) -> Data
 
     /// A channel over `fileDescriptor`, which it owns from now until `cleanup` runs on `queue`: once, after the
     /// channel was closed (or released) and its last operation ended, with 0 or the error that ended the channel.
     /// The cleanup handler is where the caller may close the descriptor again.
-    func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Queue,
-                       cleanup: @escaping @Sendable (_ error: Int32) -> Void) -> IOChannel
+    func makeIOChannel(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Queue,
+        cleanup: @escaping @Sendable (_ error: Int32) -> Void
+    ) -> IOChannel
 
     /// A channel over the file at the absolute `path`, opened with `flags` and `mode` (as `open(2)` takes them) when
     /// its first operation is ready to run, not before; an error opening it ends that operation and every later one,
     /// and reaches `cleanup`. The channel closes the descriptor itself, before `cleanup` runs on `queue`.
-    func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: Queue,
-                       cleanup: @escaping @Sendable (_ error: Int32) -> Void) -> IOChannel
+    func makeIOChannel(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: Queue,
+        cleanup: @escaping @Sendable (_ error: Int32) -> Void
+    ) -> IOChannel
 
     /// A new, inactive user-data source whose handlers run on `queue`.
     func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource

@@ -5,11 +5,13 @@
 /// factory methods come from here, one forwarding call each. Such a contender should list `dispatch-objects` in its
 /// limits, so that the GCD rules, the lender's to keep, are not run twice.
 public protocol GCDBorrower: Engine
-where Queue == Lender.Queue, Group == Lender.Group, Semaphore == Lender.Semaphore, Once == Lender.Once,
-      UserDataSource == Lender.UserDataSource, TimerSource == Lender.TimerSource,
-      DescriptorSource == Lender.DescriptorSource, SignalSource == Lender.SignalSource,
-      ProcessSource == Lender.ProcessSource, FileSource == Lender.FileSource, Data == Lender.Data,
-      IOChannel == Lender.IOChannel {
+where
+    Queue == Lender.Queue, Group == Lender.Group, Semaphore == Lender.Semaphore, Once == Lender.Once,
+    UserDataSource == Lender.UserDataSource, TimerSource == Lender.TimerSource,
+    DescriptorSource == Lender.DescriptorSource, SignalSource == Lender.SignalSource,
+    ProcessSource == Lender.ProcessSource, FileSource == Lender.FileSource, Data == Lender.Data,
+    IOChannel == Lender.IOChannel
+{
     /// The engine whose GCD objects this contender hands out.
     associatedtype Lender: Engine
     /// The engine whose GCD objects this contender hands out.
@@ -32,25 +34,33 @@ extension GCDBorrower {
     public func makeOnce(label: String) -> Lender.Once { lender.makeOnce(label: label) }
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) { lender.apply(iterations: iterations, body) }
 
-    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
-                             _ block: @escaping @Sendable () -> Void) -> Lender.WorkItem {
+    public func makeWorkItem(
+        label: String, qos: QoSClass?, flags: WorkItemFlags,
+        _ block: @escaping @Sendable () -> Void
+    ) -> Lender.WorkItem {
         lender.makeWorkItem(label: label, qos: qos, flags: flags, block)
     }
 
     public func makeData(copying bytes: UnsafeRawBufferPointer) -> Lender.Data { lender.makeData(copying: bytes) }
 
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Lender.Queue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> Lender.Data {
+    public func makeData(
+        taking bytes: UnsafeRawBufferPointer, deallocateOn queue: Lender.Queue,
+        _ deallocator: @escaping @Sendable () -> Void
+    ) -> Lender.Data {
         lender.makeData(taking: bytes, deallocateOn: queue, deallocator)
     }
 
-    public func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Lender.Queue,
-                              cleanup: @escaping @Sendable (Int32) -> Void) -> Lender.IOChannel {
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: Lender.Queue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> Lender.IOChannel {
         lender.makeIOChannel(label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue, cleanup: cleanup)
     }
 
-    public func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
-                              queue: Lender.Queue, cleanup: @escaping @Sendable (Int32) -> Void) -> Lender.IOChannel {
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+        queue: Lender.Queue, cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> Lender.IOChannel {
         lender.makeIOChannel(label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue, cleanup: cleanup)
     }
 

@@ -28,6 +28,8 @@ public protocol OperationLayer: Sendable {
     /// with the operation and a `finish` function, and the operation executes until `finish` is called (once, from
     /// any thread, at any later time). Its dependents and waiters wait for `finish`, not for `start` to return.
     /// Cancelled before it starts, it finishes without calling `start`.
-    func makeAsynchronousOperation(label: String,
-                                   start: @escaping @Sendable (Operation, _ finish: @escaping @Sendable () -> Void) -> Void) -> Operation
+    func makeAsynchronousOperation(
+        label: String,
+        start: @escaping @Sendable (Operation, _ finish: @escaping @Sendable () -> Void) -> Void
+    ) -> Operation
 }

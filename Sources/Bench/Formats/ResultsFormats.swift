@@ -61,7 +61,8 @@ public struct UnknownResultsFormat: Error, Equatable, CustomStringConvertible {
 
     /// One line naming the bad name and the known ones, for a usage error.
     public var description: String {
-        name.isEmpty ? "an empty results format name (known: \(known.joined(separator: ", ")))"
+        name.isEmpty
+            ? "an empty results format name (known: \(known.joined(separator: ", ")))"
             : "unknown results format '\(name)' (known: \(known.joined(separator: ", ")))"
     }
 }

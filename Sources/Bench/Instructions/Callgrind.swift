@@ -23,7 +23,8 @@ public enum Callgrind {
     static func onPath(_ name: String) -> String? {
         guard let path = getenv("PATH") else { return nil }
         for directory in String(decoding: UnsafeRawBufferPointer(start: path, count: strlen(path)), as: UTF8.self)
-            .split(separator: ":") where directory.hasPrefix("/") {
+            .split(separator: ":") where directory.hasPrefix("/")
+        {
             let candidate = "\(directory)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }
         }
@@ -47,7 +48,8 @@ public enum Callgrind {
     }
 
     /// What to tell a user who has no valgrind: the one command that installs it.
-    public static let installHint = "valgrind is not installed: install it with 'apt-get install valgrind' "
+    public static let installHint =
+        "valgrind is not installed: install it with 'apt-get install valgrind' "
         + "(scripts/require-packages.sh does, as root)"
 
     /// The version line `valgrind --version` prints (`valgrind-3.19.0`), or `nil` when it does not run. Costs one
@@ -62,16 +64,19 @@ public enum Callgrind {
     /// Runs `executable` with `arguments` under callgrind (killed once `limit` passed) and returns the instructions
     /// it executed over all threads, or why there is no count. Costs the program's run slowed down 50 to 100 times,
     /// plus about a second of valgrind's start-up.
-    public static func instructions(running executable: String, _ arguments: [String], valgrind: String,
-                                    limit: Duration) -> Result<UInt64, CallgrindFailure> {
+    public static func instructions(
+        running executable: String, _ arguments: [String], valgrind: String,
+        limit: Duration
+    ) -> Result<UInt64, CallgrindFailure> {
         var template = Array("/tmp/arena-callgrind-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return .failure(CallgrindFailure("cannot create a temporary file: errno \(errno)")) }
         close(descriptor)
         let output = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(output) }
-        let outcome = ChildProcess.run(options + ["--callgrind-out-file=\(output)", executable] + arguments,
-                                       executable: valgrind, limit: limit)
+        let outcome = ChildProcess.run(
+            options + ["--callgrind-out-file=\(output)", executable] + arguments,
+            executable: valgrind, limit: limit)
         // Valgrind's own lines start with "==pid==": what is left is the program's.
         let said = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("==") }
         switch outcome.termination {

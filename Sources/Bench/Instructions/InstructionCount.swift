@@ -21,8 +21,10 @@ public struct InstructionCount: Sendable, Codable, Equatable {
     public let failure: String?
 
     /// A count from the two runs' totals (`nil` for a run that failed, with `failure` saying why). A plain value.
-    public init(engine: String, path: InstructionPath, lowOperations: Int, highOperations: Int,
-                lowInstructions: UInt64?, highInstructions: UInt64?, failure: String? = nil) {
+    public init(
+        engine: String, path: InstructionPath, lowOperations: Int, highOperations: Int,
+        lowInstructions: UInt64?, highInstructions: UInt64?, failure: String? = nil
+    ) {
         self.engine = engine
         self.path = path
         self.lowOperations = lowOperations
@@ -36,7 +38,8 @@ public struct InstructionCount: Sendable, Codable, Equatable {
     /// run executed fewer instructions). Costs a subtraction and a division.
     public var perOperation: Double? {
         guard failure == nil, let low = lowInstructions, let high = highInstructions, high >= low,
-              highOperations > lowOperations else { return nil }
+            highOperations > lowOperations
+        else { return nil }
         return Double(high - low) / Double(highOperations - lowOperations)
     }
 

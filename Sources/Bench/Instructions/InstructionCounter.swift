@@ -1,5 +1,5 @@
-import CLinux
 import ArenaContract
+import CLinux
 import Contenders
 import Glibc
 import Harness
@@ -31,8 +31,10 @@ public struct InstructionCounter: Sendable {
     /// Counts every one of `paths` on every one of `engines`, each with `operations` as its larger count (its own
     /// default when `nil`), and reports each finished run to `progress` (its index from 1, the total, a description).
     /// Costs two runs under callgrind per cell, `jobs` at a time: about 22 s for the whole table on 2 cores here.
-    public func count(engines: [String], paths: [InstructionPath], operations: Int?, tool: String,
-                      progress: @escaping @Sendable (Int, Int, String) -> Void) -> InstructionTable {
+    public func count(
+        engines: [String], paths: [InstructionPath], operations: Int?, tool: String,
+        progress: @escaping @Sendable (Int, Int, String) -> Void
+    ) -> InstructionTable {
         struct Run: Sendable {
             let engine: String
             let path: InstructionPath
@@ -48,8 +50,9 @@ public struct InstructionCounter: Sendable {
         }
         // Every cell says why when there is nothing to run valgrind on.
         func unmeasured(_ reason: String) -> InstructionTable {
-            InstructionTable(tool: tool, realTime: false, engines: engines, paths: paths, warmUp: InstructionPath.warmUp,
-                             counts: Self.failed(runs.map { ($0.engine, $0.path, $0.operations) }, reason))
+            InstructionTable(
+                tool: tool, realTime: false, engines: engines, paths: paths, warmUp: InstructionPath.warmUp,
+                counts: Self.failed(runs.map { ($0.engine, $0.path, $0.operations) }, reason))
         }
         let scratch: ScratchDirectory
         do { scratch = try ScratchDirectory("instructions") } catch { return unmeasured(error.description) }
@@ -79,10 +82,11 @@ public struct InstructionCounter: Sendable {
                         finished[index] = outcome
                         return finished.count
                     }
-                    let result = switch outcome {
-                    case .success(let total): "\(total) instructions"
-                    case .failure(let failure): "failed: \(failure)"
-                    }
+                    let result =
+                        switch outcome {
+                        case .success(let total): "\(total) instructions"
+                        case .failure(let failure): "failed: \(failure)"
+                        }
                     progress(done, runs.count, "\(run.path.rawValue) on \(run.engine), \(run.operations) operations: \(result)")
                 }
             }
@@ -92,18 +96,22 @@ public struct InstructionCounter: Sendable {
         var counts: [InstructionCount] = []
         for pair in stride(from: 0, to: runs.count, by: 2) {
             let low = finished[pair]!, high = finished[pair + 1]!
-            let failure: String? = switch (low, high) {
-            case (.failure(let reason), _): "\(runs[pair].operations) operations: \(reason)"
-            case (_, .failure(let reason)): "\(runs[pair + 1].operations) operations: \(reason)"
-            default: nil
-            }
-            counts.append(InstructionCount(engine: runs[pair].engine, path: runs[pair].path,
-                                           lowOperations: runs[pair].operations, highOperations: runs[pair + 1].operations,
-                                           lowInstructions: try? low.get(), highInstructions: try? high.get(),
-                                           failure: failure))
+            let failure: String? =
+                switch (low, high) {
+                case (.failure(let reason), _): "\(runs[pair].operations) operations: \(reason)"
+                case (_, .failure(let reason)): "\(runs[pair + 1].operations) operations: \(reason)"
+                default: nil
+                }
+            counts.append(
+                InstructionCount(
+                    engine: runs[pair].engine, path: runs[pair].path,
+                    lowOperations: runs[pair].operations, highOperations: runs[pair + 1].operations,
+                    lowInstructions: try? low.get(), highInstructions: try? high.get(),
+                    failure: failure))
         }
-        return InstructionTable(tool: tool, realTime: realTime.snapshot, engines: engines, paths: paths,
-                                warmUp: InstructionPath.warmUp, counts: counts)
+        return InstructionTable(
+            tool: tool, realTime: realTime.snapshot, engines: engines, paths: paths,
+            warmUp: InstructionPath.warmUp, counts: counts)
     }
 
     /// Makes the calling thread, and so every child it starts (Linux children inherit both), run on `cpu` alone
@@ -130,8 +138,9 @@ public struct InstructionCounter: Sendable {
     /// A count for every run pair of `runs` that says `reason`.
     static func failed(_ runs: [(String, InstructionPath, Int)], _ reason: String) -> [InstructionCount] {
         stride(from: 0, to: runs.count, by: 2).map { pair in
-            InstructionCount(engine: runs[pair].0, path: runs[pair].1, lowOperations: runs[pair].2,
-                             highOperations: runs[pair + 1].2, lowInstructions: nil, highInstructions: nil, failure: reason)
+            InstructionCount(
+                engine: runs[pair].0, path: runs[pair].1, lowOperations: runs[pair].2,
+                highOperations: runs[pair + 1].2, lowInstructions: nil, highInstructions: nil, failure: reason)
         }
     }
 }

@@ -66,8 +66,10 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     /// Throws when the engine computed wrongly or a wait passed `deadline`. Inlinable, so a caller that knows `E`
     /// (a `Contender`) compiles it for the engine's type: the count then measures the engine, not witness tables.
     @inlinable
-    public func run<E: Engine>(warmUp: Int = InstructionPath.warmUp, operations: Int, on engine: E,
-                               until deadline: Deadline) throws(WorkloadError) {
+    public func run<E: Engine>(
+        warmUp: Int = InstructionPath.warmUp, operations: Int, on engine: E,
+        until deadline: Deadline
+    ) throws(WorkloadError) {
         switch self {
         case .sync: try Self.sync(warmUp, operations, on: engine)
         case .asyncDrain: try Self.asyncDrain(warmUp, operations, on: engine, until: deadline)
@@ -88,8 +90,10 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     }
 
     @inlinable
-    static func asyncDrain<E: Engine>(_ warmUp: Int, _ operations: Int, on engine: E,
-                                      until deadline: Deadline) throws(WorkloadError) {
+    static func asyncDrain<E: Engine>(
+        _ warmUp: Int, _ operations: Int, on engine: E,
+        until deadline: Deadline
+    ) throws(WorkloadError) {
         let queue = engine.makeQueue(label: "instructions.async-drain", kind: .serial)
         let ran = SharedCounter()
         // One closure, made once: the count holds no allocation of the path's own per block.
@@ -139,8 +143,10 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     }
 
     @inlinable
-    static func sourceMerge<E: Engine>(_ warmUp: Int, _ operations: Int, on engine: E,
-                                       until deadline: Deadline) throws(WorkloadError) {
+    static func sourceMerge<E: Engine>(
+        _ warmUp: Int, _ operations: Int, on engine: E,
+        until deadline: Deadline
+    ) throws(WorkloadError) {
         let queue = engine.makeQueue(label: "instructions.source-merge", kind: .serial)
         let source = engine.makeUserDataSource(label: "instructions.source-merge", merge: .add, queue: queue)
         let tally = MergeSum(expected: warmUp + operations)

@@ -19,8 +19,10 @@ public struct InstructionTable: Sendable, Codable, Equatable {
     public let counts: [InstructionCount]
 
     /// A table of `counts`. A plain value.
-    public init(tool: String, realTime: Bool, engines: [String], paths: [InstructionPath], warmUp: Int,
-                counts: [InstructionCount]) {
+    public init(
+        tool: String, realTime: Bool, engines: [String], paths: [InstructionPath], warmUp: Int,
+        counts: [InstructionCount]
+    ) {
         self.tool = tool
         self.realTime = realTime
         self.engines = engines
@@ -52,29 +54,35 @@ public struct InstructionTable: Sendable, Codable, Equatable {
     /// The table, one row per path and one column per engine, then a line per failure; for `report.md`, which puts
     /// its own heading above it.
     public func markdownSection() -> String {
-        var text = "Instructions per operation of single-threaded paths, counted by callgrind (\(tool) "
+        var text =
+            "Instructions per operation of single-threaded paths, counted by callgrind (\(tool) "
             + "\(Callgrind.options.joined(separator: " "))) over every thread of the process, the engine's workers included. "
             + "Each cell comes from two runs in processes of their own, with N/2 and N operations after the same "
             + "\(warmUp) warm-up operations: the difference of their instructions divided by N/2, so start-up, setup and "
             + "teardown cancel. "
-        text += realTime
+        text +=
+            realTime
             ? "Every run had one CPU at real-time priority, so each hand-off between threads went the same way in every "
                 + "run and the counts repeat (two runs agree within 1%): a change of a few percent is a change of the code. "
             : "The runs could not have real-time priority (not root), so where threads hand work over or a pool's "
                 + "workers spin, counts vary from run to run (here by up to 7%, and `actor`'s `sync` from 7,500 to 10,500): read "
                 + "them as estimates. "
-        text += "A count says nothing of cache misses, contention or waiting: valgrind runs one thread at a time, so a "
+        text +=
+            "A count says nothing of cache misses, contention or waiting: valgrind runs one thread at a time, so a "
             + "hand-off costs what the code executes, not what the hardware takes, and a system call counts only its "
             + "user-space instructions.\n\n"
         text += "| path | one operation | N | " + engines.joined(separator: " | ") + " |\n"
         text += "| --- | --- | ---: |" + String(repeating: " ---: |", count: engines.count) + "\n"
         for path in paths {
             let operations = counts.first { $0.path == path }.map { "\($0.highOperations)" } ?? "-"
-            text += "| `\(path.rawValue)` | \(path.operation) | \(operations) | "
+            text +=
+                "| `\(path.rawValue)` | \(path.operation) | \(operations) | "
                 + engines.map { cell(path, $0) }.joined(separator: " | ") + " |\n"
         }
         if !failures.isEmpty {
-            text += "\nNo count:\n\n" + failures.map { "- `\($0.path.rawValue)` on `\($0.engine)`: \($0.reasonForNoCount)" }
+            text +=
+                "\nNo count:\n\n"
+                + failures.map { "- `\($0.path.rawValue)` on `\($0.engine)`: \($0.reasonForNoCount)" }
                 .joined(separator: "\n") + "\n"
         }
         return text

@@ -11,8 +11,10 @@ public enum Crew {
     /// Runs `body(index)` on `count` threads released together, then `finish` on the caller (work the threads
     /// left behind, such as draining a queue), and returns the time from the release until `finish` returned. Throws
     /// a timed-out error if the threads are not all done by `deadline`.
-    public static func run(_ count: Int, until deadline: Deadline, finish: () -> Void = {},
-                           _ body: @escaping @Sendable (Int) -> Void) throws(WorkloadError) -> Stopwatch.Reading {
+    public static func run(
+        _ count: Int, until deadline: Deadline, finish: () -> Void = {},
+        _ body: @escaping @Sendable (Int) -> Void
+    ) throws(WorkloadError) -> Stopwatch.Reading {
         let ready = Latch(count)
         let gate = Latch()
         let done = Latch(count)

@@ -1,7 +1,7 @@
 import ArenaContract
 import Contenders
-import Harness
 import Glibc
+import Harness
 
 /// Descriptors for the I/O workloads (`io-throughput`, `tcp-echo`): pipes and TCP sockets on 127.0.0.1 only (port 0:
 /// the kernel picks), all close-on-exec, and the plain blocking loops their clients and the floor run. Every blocking
@@ -20,8 +20,10 @@ import Glibc
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port`, whose sends and receives give up at `deadline`.
-    @usableFromInline static func connectLoopback(port: UInt16, until deadline: Deadline,
-                                                  noDelay: Bool) throws(WorkloadError) -> Int32 {
+    @usableFromInline static func connectLoopback(
+        port: UInt16, until deadline: Deadline,
+        noDelay: Bool
+    ) throws(WorkloadError) -> Int32 {
         do { return try Endpoints.connect(port: port, until: deadline, noDelay: noDelay) } catch {
             throw WorkloadError(error.description, timedOut: error.number == EAGAIN)
         }
@@ -30,7 +32,8 @@ import Glibc
     /// A connected pair of loopback TCP sockets, both blocking with the deadline's timeouts: the listener is made,
     /// connected to, accepted from (a poll bounded by `deadline`) and closed again.
     @usableFromInline static func tcpPair(until deadline: Deadline)
-        throws(WorkloadError) -> (client: Int32, server: Int32) {
+        throws(WorkloadError) -> (client: Int32, server: Int32)
+    {
         let (listener, port) = try loopbackListener(backlog: 1)
         defer { close(listener) }
         let client = try connectLoopback(port: port, until: deadline, noDelay: false)
@@ -54,12 +57,16 @@ import Glibc
 
     /// Writes all `count` bytes at `bytes` to a blocking descriptor (`send` with `MSG_NOSIGNAL` on a socket);
     /// returns 0, or the errno that stopped it (EAGAIN: a socket's deadline passed).
-    @usableFromInline static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int,
-                                           socket: Bool) -> Int32 {
+    @usableFromInline static func writeAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int,
+        socket: Bool
+    ) -> Int32 {
         var offset = 0
         while offset < count {
-            let sent = socket ? send(descriptor, bytes + offset, count - offset, Int32(MSG_NOSIGNAL))
-                              : write(descriptor, bytes + offset, count - offset)
+            let sent =
+                socket
+                ? send(descriptor, bytes + offset, count - offset, Int32(MSG_NOSIGNAL))
+                : write(descriptor, bytes + offset, count - offset)
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && errno == EINTR {
@@ -73,8 +80,10 @@ import Glibc
 
     /// Reads exactly `count` bytes into `buffer` from a blocking socket; returns how many arrived before end of
     /// file, an error, or the socket's deadline (then `error` is its errno, 0 at end of file).
-    @usableFromInline static func readExactly(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer,
-                                              _ count: Int) -> (count: Int, error: Int32) {
+    @usableFromInline static func readExactly(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawPointer,
+        _ count: Int
+    ) -> (count: Int, error: Int32) {
         var offset = 0
         while offset < count {
             let got = recv(descriptor, buffer + offset, count - offset, 0)

@@ -32,14 +32,17 @@ public struct PointRunner: Sendable {
     }
 
     /// Measures `point` with `trial`, a trial of `workload` on the engine called `engine` already compiled for both.
-    public func measure(_ point: Point, of workload: any Workload, engine: String,
-                        trial: (Int, TrialContext) throws(WorkloadError) -> Trial) -> PointResult {
+    public func measure(
+        _ point: Point, of workload: any Workload, engine: String,
+        trial: (Int, TrialContext) throws(WorkloadError) -> Trial
+    ) -> PointResult {
         let start = Deadline.now()
         let context = TrialContext(deadline: start + .milliseconds(Int64(settings.budgetSeconds * 1000)), spinner: spinner)
         var result = PointResult(engine: engine, point: point, settings: settings)
         let sampler = ResourceSampler()
         do throws(WorkloadError) {
-            let operations = workload.needsFreshEngine
+            let operations =
+                workload.needsFreshEngine
                 ? max(1, workload.initialOperations(point))
                 : try warmUp(point, of: workload, context: context, trial: trial)
             let baseline = try workload.baseline(point, operations: operations, context: context)
@@ -60,8 +63,9 @@ public struct PointRunner: Sendable {
                 }
                 result.repetitions.append(repetition)
                 if Deadline.now() >= context.deadline, result.repetitions.count < settings.repetitions {
-                    throw WorkloadError("exceeded the time budget of \(settings.budgetSeconds) s after "
-                        + "\(result.repetitions.count) of \(settings.repetitions) repetitions", timedOut: true)
+                    throw WorkloadError(
+                        "exceeded the time budget of \(settings.budgetSeconds) s after "
+                            + "\(result.repetitions.count) of \(settings.repetitions) repetitions", timedOut: true)
                 }
             }
             result.latency = merged?.percentiles
@@ -78,8 +82,10 @@ public struct PointRunner: Sendable {
     }
 
     /// Runs trials with growing operation counts until one lasts `minimumSeconds`; returns that count.
-    private func warmUp(_ point: Point, of workload: any Workload, context: TrialContext,
-                        trial: (Int, TrialContext) throws(WorkloadError) -> Trial) throws(WorkloadError) -> Int {
+    private func warmUp(
+        _ point: Point, of workload: any Workload, context: TrialContext,
+        trial: (Int, TrialContext) throws(WorkloadError) -> Trial
+    ) throws(WorkloadError) -> Int {
         let target = settings.minimumSeconds
         var operations = max(1, workload.initialOperations(point))
         while true {

@@ -19,9 +19,11 @@ public struct PointResult: Sendable, Codable {
     /// Wall seconds the whole point took, warm-up, child start and calibration included.
     public var seconds: Double
 
-    public init(engine: String, point: Point, settings: BenchSettings, repetitions: [Repetition] = [],
-                latency: LatencyPercentiles? = nil, resources: ResourceUsage? = nil, failure: Failure? = nil,
-                seconds: Double = 0) {
+    public init(
+        engine: String, point: Point, settings: BenchSettings, repetitions: [Repetition] = [],
+        latency: LatencyPercentiles? = nil, resources: ResourceUsage? = nil, failure: Failure? = nil,
+        seconds: Double = 0
+    ) {
         self.engine = engine
         self.point = point
         self.settings = settings
@@ -74,8 +76,10 @@ public struct Repetition: Sendable, Codable, Equatable {
     public var latency: LatencyPercentiles?
     public var counters: [String: Double]
 
-    public init(operations: Int, items: Int, wallNanoseconds: UInt64, cpuNanoseconds: UInt64,
-                latency: LatencyPercentiles? = nil, counters: [String: Double] = [:]) {
+    public init(
+        operations: Int, items: Int, wallNanoseconds: UInt64, cpuNanoseconds: UInt64,
+        latency: LatencyPercentiles? = nil, counters: [String: Double] = [:]
+    ) {
         self.operations = operations
         self.items = items
         self.wallNanoseconds = wallNanoseconds
@@ -125,8 +129,10 @@ public struct ResourceUsage: Sendable, Codable, Equatable {
     /// The largest resident set the process had, in KiB (warm-up included).
     public var peakResidentKiB: Int
 
-    public init(peakThreads: Int, userSeconds: Double, systemSeconds: Double, voluntarySwitches: Int,
-                involuntarySwitches: Int, peakResidentKiB: Int) {
+    public init(
+        peakThreads: Int, userSeconds: Double, systemSeconds: Double, voluntarySwitches: Int,
+        involuntarySwitches: Int, peakResidentKiB: Int
+    ) {
         self.peakThreads = peakThreads
         self.userSeconds = userSeconds
         self.systemSeconds = systemSeconds

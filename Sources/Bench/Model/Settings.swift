@@ -12,8 +12,10 @@ public struct BenchSettings: Sendable, Codable, Equatable {
     /// Shrinks every workload (fewer sizes, smaller counts) so a whole run stays within minutes.
     public var quick: Bool
 
-    public init(repetitions: Int = 5, minimumSeconds: Double = 0.2, budgetSeconds: Double = 120,
-                threads: [Int] = [1, 2, 4, 8, 16], quick: Bool = false) {
+    public init(
+        repetitions: Int = 5, minimumSeconds: Double = 0.2, budgetSeconds: Double = 120,
+        threads: [Int] = [1, 2, 4, 8, 16], quick: Bool = false
+    ) {
         self.repetitions = repetitions
         self.minimumSeconds = minimumSeconds
         self.budgetSeconds = budgetSeconds

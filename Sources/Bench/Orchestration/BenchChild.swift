@@ -31,9 +31,11 @@ public enum BenchChild {
     public static func main(_ request: PointRequest, measurings: Measurings?) -> Never {
         channel.armBackstop(request.limit)
         let runner = PointRunner(settings: request.settings)
-        channel.send(measurings?.measure(request.point, with: runner)
-            ?? PointResult(engine: request.engine, point: request.point, settings: request.settings,
-                           failure: Failure(.error, "engine '\(request.engine)' has no workload '\(request.point.workload)'")))
+        channel.send(
+            measurings?.measure(request.point, with: runner)
+                ?? PointResult(
+                    engine: request.engine, point: request.point, settings: request.settings,
+                    failure: Failure(.error, "engine '\(request.engine)' has no workload '\(request.point.workload)'")))
         channel.leave()
     }
 
@@ -52,7 +54,8 @@ public enum BenchChild {
             return result
         }
         let ending = ChildEnding(outcome.termination, quoting: transcript.trailing)
-        let failure = ending.description.map { Failure(.error, $0) }
+        let failure =
+            ending.description.map { Failure(.error, $0) }
             ?? Failure(.stopped, "exceeded the time budget of \(request.settings.budgetSeconds) s and was stopped")
         return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: seconds)
     }

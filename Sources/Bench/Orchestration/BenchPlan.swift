@@ -54,9 +54,11 @@ public struct BenchSession: Sendable {
 
     /// Measures every entry with `measure` (a child process in `arena bench`), tells `progress` before each and hands
     /// each result to `record` as soon as it is known, so an interrupted run keeps every finished point.
-    public func run(measure: (PointRequest) -> PointResult,
-                    progress: (BenchProgress) -> Void,
-                    record: (PointResult, any Workload) throws -> Void) rethrows {
+    public func run(
+        measure: (PointRequest) -> PointResult,
+        progress: (BenchProgress) -> Void,
+        record: (PointResult, any Workload) throws -> Void
+    ) rethrows {
         let start = Deadline.now()
         for (offset, entry) in plan.entries.enumerated() {
             let elapsed = (Deadline.now() - start).seconds
@@ -76,8 +78,12 @@ public struct BenchSession: Sendable {
         while parts.count < settings.repetitions {
             let left = settings.budgetSeconds - (Deadline.now() - start).seconds
             guard left > 0 else {
-                return PointResult(engine: entry.engine, point: entry.point, settings: settings, failure: Failure(.stopped,
-                    "exceeded the time budget of \(settings.budgetSeconds) s after \(parts.count) of \(settings.repetitions) repetitions"),
+                return PointResult(
+                    engine: entry.engine, point: entry.point, settings: settings,
+                    failure: Failure(
+                        .stopped,
+                        "exceeded the time budget of \(settings.budgetSeconds) s after \(parts.count) of \(settings.repetitions) repetitions"
+                    ),
                     seconds: (Deadline.now() - start).seconds)
             }
             var single = settings

@@ -16,8 +16,10 @@ public final class ResultsWriter {
 
     /// Creates `directory` (and its parents) if needed; `formats` are the files each workload gets (every registered
     /// format unless told otherwise).
-    public init(directory: String, context: MachineContext,
-                formats: [any ResultsFormat] = ResultsFormats.all) throws(FileError) {
+    public init(
+        directory: String, context: MachineContext,
+        formats: [any ResultsFormat] = ResultsFormats.all
+    ) throws(FileError) {
         self.directory = directory
         self.context = context
         self.formats = formats

@@ -82,8 +82,10 @@ public struct GnuplotRunner: Sendable {
     ///   - engineOrder: the engines in the order they are shown (the lineup's). Each engine's colour, point type and
     ///     dash come from its place in this order followed by the C floors (`NativeFloor.engines`) and then any
     ///     other engine found in the folder's CSVs, so they are the same in every plot.
-    public func run(directory: String, outdir: String, cores: Int, workloads: [any Workload],
-                    engineOrder: [String]) throws(FileError) -> [Outcome] {
+    public func run(
+        directory: String, outdir: String, cores: Int, workloads: [any Workload],
+        engineOrder: [String]
+    ) throws(FileError) -> [Outcome] {
         try Files.makeDirectories(outdir)
         let names = plottable(in: directory, order: workloads.map(\.name))
         let tables = names.map { name in Files.read("\(directory)/\(name).csv").flatMap(ResultsCSV.init) }
@@ -98,8 +100,9 @@ public struct GnuplotRunner: Sendable {
                 continue
             }
             let script = script(for: name)
-            var variables = Self.variables(csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
-                                           scripts: scripts)
+            var variables = Self.variables(
+                csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
+                scripts: scripts)
             if script == Self.genericScript {
                 guard access("\(scripts)/\(script)", R_OK) == 0 else {
                     outcomes.append(Outcome(workload: name, script: script, errors: "no \(script) in \(scripts)", succeeded: false))
@@ -136,8 +139,10 @@ public struct GnuplotRunner: Sendable {
     /// identifiers), `param_columns` (their CSV columns) and `values_<name>` for each (its values in point order).
     /// Lists are space-separated words; a word holding a blank is double-quoted (gnuplot's `word` and `for [s in …]`
     /// read it as one).
-    public static func variables(csv: ResultsCSV, path: String, outdir: String, engineOrder: [String], cores: Int,
-                                 scripts: String) -> [String] {
+    public static func variables(
+        csv: ResultsCSV, path: String, outdir: String, engineOrder: [String], cores: Int,
+        scripts: String
+    ) -> [String] {
         let present = csv.engines
         let engines = engineOrder.filter(present.contains) + present.filter { !engineOrder.contains($0) }
         var variables = [
@@ -177,10 +182,11 @@ public struct GnuplotRunner: Sendable {
     public static func identifiers(_ names: [String]) -> [String] {
         var taken: [String] = []
         return names.map { name in
-            var identifier = String(name.unicodeScalars.map { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) || scalar == "_"
-                    ? Character(scalar) : "_"
-            })
+            var identifier = String(
+                name.unicodeScalars.map { scalar in
+                    scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) || scalar == "_"
+                        ? Character(scalar) : "_"
+                })
             if identifier.first.map({ $0.isNumber }) ?? true { identifier = "_" + identifier }
             var unique = identifier
             var suffix = 2

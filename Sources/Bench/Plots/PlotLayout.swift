@@ -58,7 +58,8 @@ public struct PlotLayout: Sendable, Equatable {
             return false
         }
         let candidates = varying.filter { $0.isNumeric && variesWithinAPanel($0) }
-        let axis = candidates.first { $0.name == axisHint }
+        let axis =
+            candidates.first { $0.name == axisHint }
             ?? candidates.reduce(nil) { best, next in best.map { next.values.count > $0.values.count ? next : $0 } ?? next }
         x = axis?.name
         xValues = (axis?.values.compactMap(Double.init) ?? []).sorted()

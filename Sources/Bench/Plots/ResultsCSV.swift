@@ -32,11 +32,11 @@ public struct ResultsCSV: Sendable {
     public init?(_ text: String) {
         let records = Self.records(text)
         guard let header = records.first, header.first == "engine",
-              let threads = header.indices.first(where: { index in
-                  header[index] == "threads" && index + 2 < header.count
-                      && header[index + 1] == "metric" && header[index + 2] == "median"
-              }),
-              header.contains("min"), header.contains("max")
+            let threads = header.indices.first(where: { index in
+                header[index] == "threads" && index + 2 < header.count
+                    && header[index + 1] == "metric" && header[index + 2] == "median"
+            }),
+            header.contains("min"), header.contains("max")
         else { return nil }
         self.header = header
         let rows = records.dropFirst().filter { $0 != [""] }.map { row in

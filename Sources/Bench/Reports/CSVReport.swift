@@ -55,18 +55,24 @@ public enum CSVReport {
             cells += parameterNames.map { cell(result.point[$0] ?? "") }
             cells += [String(result.point.threads), cell(headline.title)]
             let summary = statistics.headlineSummary
-            cells += [summary?.median, summary?.mean, summary?.standardDeviation, summary?.coefficientOfVariation,
-                      summary?.min, summary?.max, summary?.confidenceLow, summary?.confidenceHigh].map(number)
-            cells += [statistics.realNanosecondsPerOperation?.median, statistics.cpuNanosecondsPerOperation?.median,
-                      statistics.itemsPerSecond?.median].map(number)
+            cells += [
+                summary?.median, summary?.mean, summary?.standardDeviation, summary?.coefficientOfVariation,
+                summary?.min, summary?.max, summary?.confidenceLow, summary?.confidenceHigh,
+            ].map(number)
+            cells += [
+                statistics.realNanosecondsPerOperation?.median, statistics.cpuNanosecondsPerOperation?.median,
+                statistics.itemsPerSecond?.median,
+            ].map(number)
             let latency = result.succeeded ? result.latency : nil
             cells += [latency?.p50, latency?.p90, latency?.p99, latency?.max].map(number)
             cells += counterNames.map { number(statistics.counters[$0]?.median) }
             cells.append(quoted(statistics.flags.joined(separator: "; ")))
             let resources = result.resources
-            cells += [resources.map { String($0.peakThreads) } ?? "", number(resources?.userSeconds),
-                      number(resources?.systemSeconds), resources.map { String($0.voluntarySwitches) } ?? "",
-                      resources.map { String($0.involuntarySwitches) } ?? "", resources.map { String($0.peakResidentKiB) } ?? ""]
+            cells += [
+                resources.map { String($0.peakThreads) } ?? "", number(resources?.userSeconds),
+                number(resources?.systemSeconds), resources.map { String($0.voluntarySwitches) } ?? "",
+                resources.map { String($0.involuntarySwitches) } ?? "", resources.map { String($0.peakResidentKiB) } ?? "",
+            ]
             lines.append(cells.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -20,7 +20,8 @@ public enum ComparisonReport {
         for row in comparison.rows { counts[row.verdict, default: 0] += 1 }
         let order: [Comparison.Verdict] = [.same, .improved, .regressed, .failed, .fixed, .bothFailed, .missing]
         let summary = order.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
-        text += "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
+        text +=
+            "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
             + "; threshold \(ConsoleReport.fixed(comparison.threshold * 100, 1))% in each headline's direction"
             + " (p: two-sided Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions))\n"
         return text

@@ -59,11 +59,13 @@ public enum ConsoleReport {
         var points: [String] = []
         for (result, _) in speedups where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
         let rows = points.map { path in
-            [path.isEmpty ? "-" : path] + shown.map { engine in
-                speedups.first { $0.0.engine == engine && $0.0.point.parameterPath == path }.map { ratio($0.1) } ?? ""
-            }
+            [path.isEmpty ? "-" : path]
+                + shown.map { engine in
+                    speedups.first { $0.0.engine == engine && $0.0.point.parameterPath == path }.map { ratio($0.1) } ?? ""
+                }
         }
-        let title = "\(workload.name): speedup over the baseline without the engine (a plain loop, measured in the same "
+        let title =
+            "\(workload.name): speedup over the baseline without the engine (a plain loop, measured in the same "
             + "process: `baseline_ns_per_op`), median over repetitions; higher is better"
         return Grid(title: title, header: ["point"] + shown, rows: rows, notes: [])
     }
@@ -78,19 +80,20 @@ public enum ConsoleReport {
         let rows = points.map { path in
             let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
                 .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
-            return [path.isEmpty ? "-" : path] + shown.map { engine in
-                guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
-                if let failure = result.failure {
-                    notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
-                    return failure.kind.rawValue
+            return [path.isEmpty ? "-" : path]
+                + shown.map { engine in
+                    guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
+                    if let failure = result.failure {
+                        notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
+                        return failure.kind.rawValue
+                    }
+                    let statistics = PointStatistics(result, headline: workload.headline)
+                    guard let summary = statistics.headlineSummary else { return "" }
+                    var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
+                    if statistics.isNoisy { cell += "!"; noisy = true }
+                    if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
+                    return cell
                 }
-                let statistics = PointStatistics(result, headline: workload.headline)
-                guard let summary = statistics.headlineSummary else { return "" }
-                var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
-                if statistics.isNoisy { cell += "!"; noisy = true }
-                if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
-                return cell
-            }
         }
         let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
         let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
@@ -103,12 +106,13 @@ public enum ConsoleReport {
     /// A number with three significant digits and an SI suffix (12.3k, 4.56M).
     static func format(_ value: Double) -> String {
         let magnitude = abs(value)
-        let (scaled, suffix): (Double, String) = switch magnitude {
-        case 1e9...: (value / 1e9, "G")
-        case 1e6...: (value / 1e6, "M")
-        case 1e3...: (value / 1e3, "k")
-        default: (value, "")
-        }
+        let (scaled, suffix): (Double, String) =
+            switch magnitude {
+            case 1e9...: (value / 1e9, "G")
+            case 1e6...: (value / 1e6, "M")
+            case 1e3...: (value / 1e3, "k")
+            default: (value, "")
+            }
         let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
         return fixed(scaled, digits) + suffix
     }

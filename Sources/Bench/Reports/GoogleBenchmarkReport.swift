@@ -58,14 +58,18 @@ public enum GoogleBenchmarkReport {
             ("num_cpus", .int(context.numCPUs)),
             ("mhz_per_cpu", .int(context.mhzPerCPU)),
             ("cpu_scaling_enabled", .bool(context.cpuScalingEnabled)),
-            ("caches", .array(context.caches.map { cache in
-                .object([
-                    ("type", .string(cache.type)),
-                    ("level", .int(cache.level)),
-                    ("size", .int(cache.size)),
-                    ("num_sharing", .int(cache.numSharing)),
-                ])
-            })),
+            (
+                "caches",
+                .array(
+                    context.caches.map { cache in
+                        .object([
+                            ("type", .string(cache.type)),
+                            ("level", .int(cache.level)),
+                            ("size", .int(cache.size)),
+                            ("num_sharing", .int(cache.numSharing)),
+                        ])
+                    })
+            ),
             ("load_avg", .array(context.loadAverage.map { .double($0) })),
             ("library_version", .string(context.libraryVersion)),
             ("library_build_type", .string(context.libraryBuildType)),
@@ -88,18 +92,21 @@ public enum GoogleBenchmarkReport {
             // Zero times, as Google Benchmark writes for a run with an error: compare.py reads `real_time`,
             // `cpu_time` and `time_unit` of every entry (its geometric mean takes all iterations) and fails with a
             // KeyError on an entry without them, which would make one failed point spoil a whole comparison.
-            return [.object([("name", .string(name))] + identity + [
-                ("run_type", .string("iteration")),
-                ("repetitions", .int(result.settings.repetitions)),
-                ("repetition_index", .int(0)),
-                ("threads", .int(result.point.threads)),
-                ("error_occurred", .bool(true)),
-                ("error_message", .string(statistics.flags.first ?? "error: no repetitions")),
-                ("iterations", .int(0)),
-                ("real_time", .double(0)),
-                ("cpu_time", .double(0)),
-                ("time_unit", .string("ns")),
-            ])]
+            return [
+                .object(
+                    [("name", .string(name))] + identity + [
+                        ("run_type", .string("iteration")),
+                        ("repetitions", .int(result.settings.repetitions)),
+                        ("repetition_index", .int(0)),
+                        ("threads", .int(result.point.threads)),
+                        ("error_occurred", .bool(true)),
+                        ("error_message", .string(statistics.flags.first ?? "error: no repetitions")),
+                        ("iterations", .int(0)),
+                        ("real_time", .double(0)),
+                        ("cpu_time", .double(0)),
+                        ("time_unit", .string("ns")),
+                    ])
+            ]
         }
 
         let repetitions = result.repetitions
@@ -109,16 +116,17 @@ public enum GoogleBenchmarkReport {
 
         var entries: [JSONValue] = []
         for (index, row) in rows.enumerated() {
-            var fields: [(String, JSONValue)] = [("name", .string(name))] + identity + [
-                ("run_type", .string("iteration")),
-                ("repetitions", .int(repetitions.count)),
-                ("repetition_index", .int(index)),
-                ("threads", .int(result.point.threads)),
-                ("iterations", .int(repetitions[index].operations)),
-                ("real_time", .double(row.realTime)),
-                ("cpu_time", .double(row.cpuTime)),
-                ("time_unit", .string("ns")),
-            ]
+            var fields: [(String, JSONValue)] =
+                [("name", .string(name))] + identity + [
+                    ("run_type", .string("iteration")),
+                    ("repetitions", .int(repetitions.count)),
+                    ("repetition_index", .int(index)),
+                    ("threads", .int(result.point.threads)),
+                    ("iterations", .int(repetitions[index].operations)),
+                    ("real_time", .double(row.realTime)),
+                    ("cpu_time", .double(row.cpuTime)),
+                    ("time_unit", .string("ns")),
+                ]
             for (field, value) in row.extras { if let value { fields.append((field, .double(value))) } }
             entries.append(.object(fields + label))
         }
@@ -128,17 +136,18 @@ public enum GoogleBenchmarkReport {
         let fieldNames = rows[0].extras.map(\.name)
         for aggregate in Aggregate.allCases {
             func value(_ values: [Double]) -> Double? { Summary(values).map(aggregate.pick) }
-            var fields: [(String, JSONValue)] = [("name", .string("\(name)_\(aggregate.rawValue)"))] + identity + [
-                ("run_type", .string("aggregate")),
-                ("repetitions", .int(repetitions.count)),
-                ("threads", .int(result.point.threads)),
-                ("aggregate_name", .string(aggregate.rawValue)),
-                ("aggregate_unit", .string(aggregate == .cv ? "percentage" : "time")),
-                ("iterations", .int(repetitions.count)),
-                ("real_time", .double(value(rows.map(\.realTime)) ?? 0)),
-                ("cpu_time", .double(value(rows.map(\.cpuTime)) ?? 0)),
-                ("time_unit", .string("ns")),
-            ]
+            var fields: [(String, JSONValue)] =
+                [("name", .string("\(name)_\(aggregate.rawValue)"))] + identity + [
+                    ("run_type", .string("aggregate")),
+                    ("repetitions", .int(repetitions.count)),
+                    ("threads", .int(result.point.threads)),
+                    ("aggregate_name", .string(aggregate.rawValue)),
+                    ("aggregate_unit", .string(aggregate == .cv ? "percentage" : "time")),
+                    ("iterations", .int(repetitions.count)),
+                    ("real_time", .double(value(rows.map(\.realTime)) ?? 0)),
+                    ("cpu_time", .double(value(rows.map(\.cpuTime)) ?? 0)),
+                    ("time_unit", .string("ns")),
+                ]
             for (position, field) in fieldNames.enumerated() {
                 if let aggregated = value(rows.compactMap { $0.extras[position].value }) { fields.append((field, .double(aggregated))) }
             }

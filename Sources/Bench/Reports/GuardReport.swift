@@ -15,17 +15,20 @@ enum GuardReport {
             for engine in engines {
                 let points = results.filter { $0.engine == engine && $0.point["tasks"] == tasks }
                 guard !points.isEmpty else { continue }
-                let medians = Dictionary(points.compactMap { result -> (String, Double)? in
-                    guard result.failure == nil, let guarding = result.point["guard"],
-                          let median = PointStatistics(result, headline: workload.headline).headlineSummary?.median else { return nil }
-                    return (guarding, median)
-                }, uniquingKeysWith: { first, _ in first })
+                let medians = Dictionary(
+                    points.compactMap { result -> (String, Double)? in
+                        guard result.failure == nil, let guarding = result.point["guard"],
+                            let median = PointStatistics(result, headline: workload.headline).headlineSummary?.median
+                        else { return nil }
+                        return (guarding, median)
+                    }, uniquingKeysWith: { first, _ in first })
                 let fastest = medians.max { $0.value < $1.value }
                 let cells = guards.map { guarding -> String in
                     if let failure = points.first(where: { $0.point["guard"] == guarding })?.failure { return failure.kind.rawValue }
                     guard let median = medians[guarding], let fastest, median > 0 else { return "" }
                     let slower = fastest.value / median
-                    return ConsoleReport.format(median) + (guarding == fastest.key ? " (fastest)" : " (÷" + ConsoleReport.format(slower) + ")")
+                    return ConsoleReport.format(median)
+                        + (guarding == fastest.key ? " (fastest)" : " (÷" + ConsoleReport.format(slower) + ")")
                 }
                 rows.append([tasks, engine] + cells + [fastest?.key ?? ""])
             }

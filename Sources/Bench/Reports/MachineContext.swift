@@ -66,9 +66,11 @@ public struct MachineContext: Sendable, Codable, Equatable {
 
     /// A context with every field given, for tests and for contexts read back from elsewhere; measuring code uses
     /// `current(executable:)`.
-    public init(date: String, hostName: String, executable: String, numCPUs: Int, mhzPerCPU: Int,
-                cpuScalingEnabled: Bool, caches: [Cache], loadAverage: [Double], libraryVersion: String,
-                libraryBuildType: String, jsonSchemaVersion: Int = 1, swiftVersion: String, kernel: String) {
+    public init(
+        date: String, hostName: String, executable: String, numCPUs: Int, mhzPerCPU: Int,
+        cpuScalingEnabled: Bool, caches: [Cache], loadAverage: [Double], libraryVersion: String,
+        libraryBuildType: String, jsonSchemaVersion: Int = 1, swiftVersion: String, kernel: String
+    ) {
         self.date = date
         self.hostName = hostName
         self.executable = executable
@@ -114,24 +116,24 @@ public struct MachineContext: Sendable, Codable, Equatable {
     }
 
     #if DEBUG
-    static let buildType = "debug"
+        static let buildType = "debug"
     #else
-    static let buildType = "release"
+        static let buildType = "release"
     #endif
 
     // The compiler that built this file, decided at compile time: there is no run-time query for it.
     #if compiler(>=7.0)
-    static let compilerVersion = "7.0 or later"
+        static let compilerVersion = "7.0 or later"
     #elseif compiler(>=6.5)
-    static let compilerVersion = "6.5"
+        static let compilerVersion = "6.5"
     #elseif compiler(>=6.4)
-    static let compilerVersion = "6.4"
+        static let compilerVersion = "6.4"
     #elseif compiler(>=6.3)
-    static let compilerVersion = "6.3"
+        static let compilerVersion = "6.3"
     #elseif compiler(>=6.2)
-    static let compilerVersion = "6.2"
+        static let compilerVersion = "6.2"
     #else
-    static let compilerVersion = "before 6.2"
+        static let compilerVersion = "before 6.2"
     #endif
 
     /// Now as "2026-11-22T10:11:12+00:00", the way Google Benchmark writes it: local time, then the offset with a
@@ -185,8 +187,8 @@ public struct MachineContext: Sendable, Codable, Equatable {
         for index in 0..<16 {
             let directory = "/sys/devices/system/cpu/cpu0/cache/index\(index)/"
             guard let type = Files.read(directory + "type")?.trimmingWhitespace(),
-                  let level = Files.read(directory + "level").flatMap({ Int($0.trimmingWhitespace()) }),
-                  let size = Files.read(directory + "size").flatMap({ bytes(fromSize: $0.trimmingWhitespace()) })
+                let level = Files.read(directory + "level").flatMap({ Int($0.trimmingWhitespace()) }),
+                let size = Files.read(directory + "size").flatMap({ bytes(fromSize: $0.trimmingWhitespace()) })
             else { break }
             let sharing = Files.read(directory + "shared_cpu_map").map { countBits(inCPUMap: $0.trimmingWhitespace()) } ?? 1
             caches.append(Cache(type: String(type), level: level, size: size, numSharing: max(1, sharing)))
@@ -197,12 +199,13 @@ public struct MachineContext: Sendable, Codable, Equatable {
     /// "32K" → 32768, "1024K", "36M", or plain bytes.
     static func bytes(fromSize text: Substring) -> Int? {
         guard let last = text.last else { return nil }
-        let multiplier = switch last {
-        case "K", "k": 1024
-        case "M", "m": 1024 * 1024
-        case "G", "g": 1024 * 1024 * 1024
-        default: 1
-        }
+        let multiplier =
+            switch last {
+            case "K", "k": 1024
+            case "M", "m": 1024 * 1024
+            case "G", "g": 1024 * 1024 * 1024
+            default: 1
+            }
         return Int(multiplier == 1 ? text : text.dropLast()).map { $0 * multiplier }
     }
 

@@ -47,8 +47,10 @@ enum PoolRampReport {
         ]
         return ConsoleReport.Grid(
             title: "\(workload.name): the round's figures, median over repetitions, against the target",
-            header: ["blocks", "engine", "finish (ms)", "first start (ms)", "engine threads", "target", "meets target",
-                     "fixed pool (ms)", "pool"],
+            header: [
+                "blocks", "engine", "finish (ms)", "first start (ms)", "engine threads", "target", "meets target",
+                "fixed pool (ms)", "pool",
+            ],
             rows: rows, notes: notes, leftAligned: [1, 5, 6, 8])
     }
 
@@ -57,8 +59,9 @@ enum PoolRampReport {
         if let failure = result.failure { return [label, result.engine, "", "", "", "", "", "", failure.kind.rawValue] }
         let medians = PointStatistics(result, headline: headline).counters.mapValues(\.median)
         guard let finish = medians["finish_ms"], let start = medians["first_start_ms"],
-              let threads = medians["peak_engine_threads"], let target = medians["target_ms"],
-              let targetThreads = medians["target_threads"], let fixedPool = medians["fixed_pool_ms"] else {
+            let threads = medians["peak_engine_threads"], let target = medians["target_ms"],
+            let targetThreads = medians["target_threads"], let fixedPool = medians["fixed_pool_ms"]
+        else {
             return [label, result.engine, "", "", "", "", "", "", "counters missing"]
         }
         let meets = finish <= target && threads <= targetThreads

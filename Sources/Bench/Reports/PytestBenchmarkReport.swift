@@ -91,11 +91,14 @@ public enum PytestBenchmarkReport {
             ("node", .string(context.hostName)),
             ("system", .string("Linux")),
             ("release", .string(context.kernel)),
-            ("cpu", .object([
-                ("count", .int(context.numCPUs)),
-                ("mhz_per_cpu", .int(context.mhzPerCPU)),
-                ("cpu_scaling_enabled", .bool(context.cpuScalingEnabled)),
-            ])),
+            (
+                "cpu",
+                .object([
+                    ("count", .int(context.numCPUs)),
+                    ("mhz_per_cpu", .int(context.mhzPerCPU)),
+                    ("cpu_scaling_enabled", .bool(context.cpuScalingEnabled)),
+                ])
+            ),
             ("load_avg", .array(context.loadAverage.map { .double($0) })),
             ("executable", .string(context.executable)),
             ("library_version", .string(context.libraryVersion)),
@@ -136,31 +139,37 @@ public enum PytestBenchmarkReport {
             ("params", .object(params)),
             ("param", .string(id)),
             ("extra_info", .object(extra)),
-            ("options", .object([
-                ("min_rounds", .int(settings.repetitions)),
-                ("min_time", .double(settings.minimumSeconds)),
-                ("max_time", .double(settings.budgetSeconds)),
-            ])),
-            ("stats", .object([
-                ("min", .double(stats.min)),
-                ("max", .double(stats.max)),
-                ("mean", .double(stats.mean)),
-                ("stddev", .double(stats.standardDeviation)),
-                ("rounds", .int(stats.rounds)),
-                ("median", .double(stats.median)),
-                ("iqr", .double(stats.q3 - stats.q1)),
-                ("q1", .double(stats.q1)),
-                ("q3", .double(stats.q3)),
-                ("iqr_outliers", .int(stats.iqrOutliers)),
-                ("stddev_outliers", .int(stats.standardDeviationOutliers)),
-                ("outliers", .string("\(stats.standardDeviationOutliers);\(stats.iqrOutliers)")),
-                ("ld15iqr", .double(stats.lowestWithinFence)),
-                ("hd15iqr", .double(stats.highestFence)),
-                ("ops", .double(stats.total == 0 ? 0 : Double(stats.rounds) / stats.total)),
-                ("total", .double(stats.total)),
-                ("data", .array(rounds.map { .double($0) })),
-                ("iterations", .int(result.repetitions.map(\.operations).min() ?? 1)),
-            ])),
+            (
+                "options",
+                .object([
+                    ("min_rounds", .int(settings.repetitions)),
+                    ("min_time", .double(settings.minimumSeconds)),
+                    ("max_time", .double(settings.budgetSeconds)),
+                ])
+            ),
+            (
+                "stats",
+                .object([
+                    ("min", .double(stats.min)),
+                    ("max", .double(stats.max)),
+                    ("mean", .double(stats.mean)),
+                    ("stddev", .double(stats.standardDeviation)),
+                    ("rounds", .int(stats.rounds)),
+                    ("median", .double(stats.median)),
+                    ("iqr", .double(stats.q3 - stats.q1)),
+                    ("q1", .double(stats.q1)),
+                    ("q3", .double(stats.q3)),
+                    ("iqr_outliers", .int(stats.iqrOutliers)),
+                    ("stddev_outliers", .int(stats.standardDeviationOutliers)),
+                    ("outliers", .string("\(stats.standardDeviationOutliers);\(stats.iqrOutliers)")),
+                    ("ld15iqr", .double(stats.lowestWithinFence)),
+                    ("hd15iqr", .double(stats.highestFence)),
+                    ("ops", .double(stats.total == 0 ? 0 : Double(stats.rounds) / stats.total)),
+                    ("total", .double(stats.total)),
+                    ("data", .array(rounds.map { .double($0) })),
+                    ("iterations", .int(result.repetitions.map(\.operations).min() ?? 1)),
+                ])
+            ),
         ])
     }
 

@@ -14,8 +14,10 @@ public struct RunReport: Sendable {
     /// The instructions per operation (`arena instructions`, the folder's `instructions.json`), when counted.
     public let instructions: InstructionTable?
 
-    public init(folder: ResultsFolder, conformance: String?, plots: [String], provenance: [String],
-                instructions: InstructionTable? = nil) {
+    public init(
+        folder: ResultsFolder, conformance: String?, plots: [String], provenance: [String],
+        instructions: InstructionTable? = nil
+    ) {
         self.folder = folder
         self.conformance = conformance
         self.plots = plots
@@ -32,7 +34,8 @@ public struct RunReport: Sendable {
         for line in provenance { text += line + "\n" }
         if !provenance.isEmpty { text += "\n" }
         text += "Engines: " + folder.engines.map { "`\($0)`" }.joined(separator: ", ")
-        text += ". `c-dispatch` and `c-mutex` are the native C floor (libdispatch's C API and a pthread mutex, measured by "
+        text +=
+            ". `c-dispatch` and `c-mutex` are the native C floor (libdispatch's C API and a pthread mutex, measured by "
             + "Google Benchmark), the distance to the limit. Cells are the median over repetitions ±CV, with the ratio to "
             + "`system` measured in the same run; a ratio above 1 is better when higher is better and worse otherwise.\n\n"
 
@@ -40,8 +43,12 @@ public struct RunReport: Sendable {
         if let context {
             let caches = context.caches.map { "L\($0.level) \($0.type.lowercased()) \($0.size / 1024) KiB" }.joined(separator: ", ")
             let rows: [(String, String)] = [
-                ("Host", context.hostName), ("Date", context.date), ("CPUs", "\(context.numCPUs)"
-                    + (context.mhzPerCPU > 0 ? " at \(context.mhzPerCPU) MHz" : "")),
+                ("Host", context.hostName), ("Date", context.date),
+                (
+                    "CPUs",
+                    "\(context.numCPUs)"
+                        + (context.mhzPerCPU > 0 ? " at \(context.mhzPerCPU) MHz" : "")
+                ),
                 ("Frequency scaling", context.cpuScalingEnabled ? "on (numbers may drift)" : "off or not exposed"),
                 ("Caches", caches.isEmpty ? "not reported" : caches),
                 ("Load average at start", context.loadAverage.map { ConsoleReport.fixed($0, 2) }.joined(separator: ", ")),
@@ -70,11 +77,13 @@ public struct RunReport: Sendable {
         }
 
         text += "## Threads\n\n"
-        text += context.map { context in
-            ThreadReport.markdown(folder.workloads.map { ($0.workload, $0.results) }, engines: engines, cores: context.numCPUs)
-        } ?? "No machine context, so no core count to hold the threads against.\n"
+        text +=
+            context.map { context in
+                ThreadReport.markdown(folder.workloads.map { ($0.workload, $0.results) }, engines: engines, cores: context.numCPUs)
+            } ?? "No machine context, so no core count to hold the threads against.\n"
         text += "\n## Instructions per operation\n\n"
-        text += instructions?.markdownSection()
+        text +=
+            instructions?.markdownSection()
             ?? "Not counted for this folder: `arena instructions --out DIR` counts them under valgrind (`scripts/report.sh "
             + "--full` does; `--quick` skips them to keep within CI's time).\n"
         text += "\n## Warnings\n\n"
@@ -89,7 +98,8 @@ public struct RunReport: Sendable {
         if warnings.isEmpty {
             text += "None: every point has a number and a CV within \(Int(Summary.cvThreshold * 100))%.\n"
         } else {
-            text += "Every point with a CV above \(Int(Summary.cvThreshold * 100))% (the repetitions disagree: read it loosely), "
+            text +=
+                "Every point with a CV above \(Int(Summary.cvThreshold * 100))% (the repetitions disagree: read it loosely), "
                 + "an error or a stop:\n\n" + warnings.joined(separator: "\n") + "\n"
         }
         return text

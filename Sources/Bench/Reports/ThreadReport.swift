@@ -7,14 +7,17 @@ public enum ThreadReport {
     public static func bound(cores: Int) -> Int { cores + 2 }
 
     /// The Markdown section body: the table, its notes, and the points over the bound.
-    public static func markdown(_ workloads: [(workload: any Workload, results: [PointResult])], engines: [String],
-                                cores: Int) -> String {
+    public static func markdown(
+        _ workloads: [(workload: any Workload, results: [PointResult])], engines: [String],
+        cores: Int
+    ) -> String {
         let bound = bound(cores: cores)
         let shown = engines.filter { engine in
             workloads.contains { $0.results.contains { $0.engine == engine && peak(of: $0) != nil } }
         }
         guard !shown.isEmpty else { return "Not counted in this folder's results.\n" }
-        var text = "The most threads each engine had at once in a workload's points: the process's threads, sampled "
+        var text =
+            "The most threads each engine had at once in a workload's points: the process's threads, sampled "
             + "every 5 ms, less the main thread and the harness's own (the workload's callers, the sampler). An engine "
             + "whose blocks do not block needs a worker per core and at most two threads of its own: at most "
             + "\(bound) here (\(cores) cores + 2). **Bold**: over that bound.\n\n"
@@ -34,7 +37,8 @@ public enum ThreadReport {
                 let boundedMost = mine.filter(bounded).compactMap(peak(of:)).max() ?? 0
                 return limit.map { boundedMost > $0 } == true ? "**\(most)**" : "\(most)"
             }
-            text += "| \(workload.name) | " + (limit.map { "≤ \($0)" } ?? "none: its blocks block") + " | "
+            text +=
+                "| \(workload.name) | " + (limit.map { "≤ \($0)" } ?? "none: its blocks block") + " | "
                 + cells.joined(separator: " | ") + " |\n"
             guard let limit else { continue }
             for result in results where shown.contains(result.engine) && bounded(result) {
@@ -42,10 +46,12 @@ public enum ThreadReport {
             }
         }
         if blockingPoints {
-            text += "\nPoints that need `blocking-in-blocks` (tasks waiting in an engine's `sync`) are shown but not held "
+            text +=
+                "\nPoints that need `blocking-in-blocks` (tasks waiting in an engine's `sync`) are shown but not held "
                 + "to the bound: a pool rightly adds threads for them.\n"
         }
-        text += over.isEmpty
+        text +=
+            over.isEmpty
             ? "\nNo point of a workload whose blocks do not block went over the bound.\n"
             : "\nPoints over the bound:\n\n" + over.joined(separator: "\n") + "\n"
         return text

@@ -113,7 +113,9 @@ public enum GoogleBenchmarkReader {
         var settings = BenchSettings()
         if let failed = entries.first(where: { $0["error_occurred"]?.bool == true }) {
             let message = failed["error_message"]?.string ?? "error"
-            let failure = message.hasPrefix("stopped: ") ? Failure(.stopped, String(message.dropFirst(9)))
+            let failure =
+                message.hasPrefix("stopped: ")
+                ? Failure(.stopped, String(message.dropFirst(9)))
                 : Failure(.error, message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message)
             settings.repetitions = Int(failed["repetitions"]?.number ?? 1)
             return PointResult(engine: engine, point: point, settings: settings, failure: failure)
@@ -136,20 +138,25 @@ public enum GoogleBenchmarkReader {
             }
             var latency: LatencyPercentiles?
             if let p50 = entry["p50_ns"]?.number, let p90 = entry["p90_ns"]?.number, let p99 = entry["p99_ns"]?.number,
-               let max = entry["max_ns"]?.number {
+                let max = entry["max_ns"]?.number
+            {
                 latency = LatencyPercentiles(count: Int(iterations), p50: p50, p90: p90, p99: p99, max: max)
             }
-            repetitions.append(Repetition(operations: Int(iterations), items: Int(items),
-                                          wallNanoseconds: UInt64(max(0, wall.rounded())),
-                                          cpuNanoseconds: UInt64(max(0, cpu.rounded())), latency: latency,
-                                          counters: counters))
+            repetitions.append(
+                Repetition(
+                    operations: Int(iterations), items: Int(items),
+                    wallNanoseconds: UInt64(max(0, wall.rounded())),
+                    cpuNanoseconds: UInt64(max(0, cpu.rounded())), latency: latency,
+                    counters: counters))
         }
         settings.repetitions = repetitions.count
         let latencies = repetitions.compactMap(\.latency)
-        let merged = latencies.count == repetitions.count && !latencies.isEmpty
-            ? LatencyPercentiles(count: latencies.reduce(0) { $0 + $1.count }, p50: median(latencies.map(\.p50)),
-                                 p90: median(latencies.map(\.p90)), p99: median(latencies.map(\.p99)),
-                                 max: latencies.map(\.max).max()!)
+        let merged =
+            latencies.count == repetitions.count && !latencies.isEmpty
+            ? LatencyPercentiles(
+                count: latencies.reduce(0) { $0 + $1.count }, p50: median(latencies.map(\.p50)),
+                p90: median(latencies.map(\.p90)), p99: median(latencies.map(\.p99)),
+                max: latencies.map(\.max).max()!)
             : nil
         return PointResult(engine: engine, point: point, settings: settings, repetitions: repetitions, latency: merged)
     }
@@ -178,12 +185,19 @@ enum JSON: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSON].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSON].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSON].self))
+        }
     }
 
     var number: Double? { if case .number(let value) = self { value } else { nil } }

@@ -8,8 +8,10 @@ public enum NativeFloor {
 
     /// The floor's points of `workload` that match a point the run measures under `settings`; the others (another
     /// thread list, another size) are returned apart, by name, so the caller can say they were left out.
-    public static func points(of workload: any Workload, in document: GoogleBenchmarkReader.Document,
-                              settings: BenchSettings) -> (matching: [PointResult], unmatched: [String]) {
+    public static func points(
+        of workload: any Workload, in document: GoogleBenchmarkReader.Document,
+        settings: BenchSettings
+    ) -> (matching: [PointResult], unmatched: [String]) {
         let paths = Set(workload.points(settings).map(\.parameterPath))
         var matching: [PointResult] = []
         var unmatched: [String] = []

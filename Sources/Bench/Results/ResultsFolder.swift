@@ -24,9 +24,12 @@ public struct ResultsFolder: Sendable {
     /// one is skipped, other files are ignored. The caller says which workloads to look for (the catalog's, or a
     /// lineup's with the user's own). Throws when the folder is missing or a workload file cannot be read. Costs one
     /// read and parse per file found.
-    public static func load(_ directory: String, workloads: [any Workload],
-                            format: any ReadableResultsFormat = ResultsFormats.readBack)
-        throws(ResultsReadError) -> ResultsFolder {
+    public static func load(
+        _ directory: String, workloads: [any Workload],
+        format: any ReadableResultsFormat = ResultsFormats.readBack
+    )
+        throws(ResultsReadError) -> ResultsFolder
+    {
         guard Files.isDirectory(directory) else { throw .init("'\(directory)' is not a directory") }
         var context: MachineContext?
         var found: [WorkloadResults] = []

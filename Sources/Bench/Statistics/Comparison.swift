@@ -79,8 +79,10 @@ public struct Comparison: Sendable {
                     let significant = significance.map { level in pValue.map { $0 < level } ?? true } ?? true
                     verdict = !(beyond && significant) ? .same : change < 0 ? .regressed : .improved
                 }
-                rows.append(Row(workload: entry.workload.name, name: before.name, unit: headline.title,
-                                baseline: oldMedian, candidate: newMedian, ratio: ratio, pValue: pValue, verdict: verdict))
+                rows.append(
+                    Row(
+                        workload: entry.workload.name, name: before.name, unit: headline.title,
+                        baseline: oldMedian, candidate: newMedian, ratio: ratio, pValue: pValue, verdict: verdict))
             }
         }
         self.rows = rows

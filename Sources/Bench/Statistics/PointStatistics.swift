@@ -48,8 +48,9 @@ public struct PointStatistics: Sendable, Equatable {
                 flags.append("counter '\(name)' missing in \(repetitions.count - headlineValues.count) of \(repetitions.count) repetitions")
             }
             if let summary = headlineSummary, summary.isNoisy {
-                flags.append("cv \(formatFixed(summary.coefficientOfVariation * 100, digits: 1))% > "
-                    + "\(formatFixed(Summary.cvThreshold * 100, digits: 0))%")
+                flags.append(
+                    "cv \(formatFixed(summary.coefficientOfVariation * 100, digits: 1))% > "
+                        + "\(formatFixed(Summary.cvThreshold * 100, digits: 0))%")
             }
         }
         self.flags = flags

@@ -21,7 +21,8 @@ import Synchronization
 /// pool wedged at 4 tasks).
 public struct ActorContentionWorkload: Workload {
     public let name = "actor-contention"
-    public let summary = "T tasks on the engine's pool increment one counter behind an actor, a Mutex, a pthread mutex or a serial queue's sync"
+    public let summary =
+        "T tasks on the engine's pool increment one counter behind an actor, a Mutex, a pthread mutex or a serial queue's sync"
     public let headline = Headline.throughput(unit: "increments/s")
     public var requirements: Set<Capability> { [.executors] }
 
@@ -48,8 +49,10 @@ public struct ActorContentionWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 1_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let tasks = point.integer("tasks")
         let each = max(1, (operations + tasks - 1) / tasks)
         let layer = engine.executors
@@ -90,8 +93,10 @@ public struct ActorContentionWorkload: Workload {
 
     /// `tasks` tasks calling `actor.increment()` `each` times.
     @inlinable
-    static func contend<A: CountingActor, P: LayerTaskExecutor>(_ actor: A, _ tasks: Int, _ each: Int, on pool: P,
-                                                                context: TrialContext) throws(WorkloadError) -> (Stopwatch.Reading, Int) {
+    static func contend<A: CountingActor, P: LayerTaskExecutor>(
+        _ actor: A, _ tasks: Int, _ each: Int, on pool: P,
+        context: TrialContext
+    ) throws(WorkloadError) -> (Stopwatch.Reading, Int) {
         try race(tasks, each, on: pool, context: context, total: { await actor.count }) { count in
             for _ in 0..<count { await actor.increment() }
         }
@@ -100,9 +105,11 @@ public struct ActorContentionWorkload: Workload {
     /// Runs `body(each)` in `tasks` child tasks of one group preferring `pool`, then `total()` in the parent: the
     /// time from the first task's creation until the group ended, and the counter's total.
     @inlinable
-    static func race<P: LayerTaskExecutor>(_ tasks: Int, _ each: Int, on pool: P, context: TrialContext,
-                                           total: @escaping @Sendable () async -> Int,
-                                           _ body: @escaping @Sendable (Int) async -> Void) throws(WorkloadError) -> (Stopwatch.Reading, Int) {
+    static func race<P: LayerTaskExecutor>(
+        _ tasks: Int, _ each: Int, on pool: P, context: TrialContext,
+        total: @escaping @Sendable () async -> Int,
+        _ body: @escaping @Sendable (Int) async -> Void
+    ) throws(WorkloadError) -> (Stopwatch.Reading, Int) {
         try AsyncTrial.run(preferring: pool, until: context.deadline, waitingFor: "\(tasks) tasks of \(each) increments") {
             let watch = Stopwatch()
             await withTaskGroup(of: Void.self) { group in

@@ -28,8 +28,10 @@ public struct ActorHopWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 500 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let layer = engine.executors
         if let executor = layer.makeActorExecutor(label: "actor-hop") {
             return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: layer.poolExecutor, context: context)
@@ -39,10 +41,14 @@ public struct ActorHopWorkload: Workload {
 
     /// `count` round trips from a task preferring `pool` into `actor`, timed and checked.
     @inlinable
-    static func roundTrips<A: CountingActor, P: LayerTaskExecutor>(_ count: Int, to actor: A, from pool: P,
-                                                                   context: TrialContext) throws(WorkloadError) -> Trial {
-        let run = try AsyncTrial.run(preferring: pool, until: context.deadline,
-                                     waitingFor: "\(count) round trips into the actor") { () async -> HopRun in
+    static func roundTrips<A: CountingActor, P: LayerTaskExecutor>(
+        _ count: Int, to actor: A, from pool: P,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
+        let run = try AsyncTrial.run(
+            preferring: pool, until: context.deadline,
+            waitingFor: "\(count) round trips into the actor"
+        ) { () async -> HopRun in
             var latencies = LatencyRecorder()
             var offPool = 0
             let watch = Stopwatch()
@@ -53,8 +59,9 @@ public struct ActorHopWorkload: Workload {
                 if !pool.isCurrent { offPool &+= 1 }
             }
             let elapsed = watch.read()
-            return HopRun(elapsed: elapsed, latencies: latencies, offPool: offPool,
-                          calls: await actor.count, offExecutor: await actor.isolationMisses)
+            return HopRun(
+                elapsed: elapsed, latencies: latencies, offPool: offPool,
+                calls: await actor.count, offExecutor: await actor.isolationMisses)
         }
         try WorkloadError.check("the calls the actor counted", run.calls, expected: count)
         try WorkloadError.check("calls that ran off the actor's serial executor", run.offExecutor, expected: 0)

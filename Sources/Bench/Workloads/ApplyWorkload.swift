@@ -13,7 +13,9 @@ public struct ApplyWorkload: Workload {
     public let headline = Headline.throughput(unit: "iterations/s")
 
     /// Work per iteration, in nanoseconds, with the label names and CSV cells use.
-    @usableFromInline static let works: [(label: String, nanoseconds: Int)] = [("0ns", 0), ("100ns", 100), ("1us", 1_000), ("10us", 10_000)]
+    @usableFromInline static let works: [(label: String, nanoseconds: Int)] = [
+        ("0ns", 0), ("100ns", 100), ("1us", 1_000), ("10us", 10_000),
+    ]
 
     public init() {}
 
@@ -23,15 +25,18 @@ public struct ApplyWorkload: Workload {
         return sizes.flatMap { n in
             works.compactMap { work in
                 // A quick run skips the one point that would take seconds per call.
-                settings.quick && n * work.nanoseconds > 100_000_000 ? nil
+                settings.quick && n * work.nanoseconds > 100_000_000
+                    ? nil
                     : Point(workload: name, parameters: [Parameter("n", n), Parameter("work", work.label)])
             }
         }
     }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let (n, steps) = size(of: point, context)
         let hits = HitCounts(n)
         defer { hits.deallocate() }

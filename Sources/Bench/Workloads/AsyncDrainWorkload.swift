@@ -22,8 +22,9 @@ public struct AsyncDrainWorkload: Workload {
     public func points(_ settings: BenchSettings) -> [Point] {
         [Point(workload: name, parameters: [Parameter("queue", "serial"), Parameter("producers", 1)], threads: 1)]
             + settings.threads.map { producers in
-                Point(workload: name, parameters: [Parameter("queue", "concurrent"), Parameter("producers", producers)],
-                      threads: producers)
+                Point(
+                    workload: name, parameters: [Parameter("queue", "concurrent"), Parameter("producers", producers)],
+                    threads: producers)
             }
     }
 
@@ -31,8 +32,10 @@ public struct AsyncDrainWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 2_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let producers = point.integer("producers")
         let perProducer = max(1, (operations + producers - 1) / producers)
         let total = perProducer * producers
@@ -47,26 +50,31 @@ public struct AsyncDrainWorkload: Workload {
             return { counters.add(producer) }
         }
         var finished = false
-        let elapsed = try Crew.run(producers, until: context.deadline, finish: {
-            // On the concurrent queue a barrier starts only after every earlier block finished; on the serial queue
-            // any block does. Either way, when it runs the queue has drained.
-            let drain: @Sendable () -> Void = {
-                counters.recordDrain()
-                drained.countDown()
+        let elapsed = try Crew.run(
+            producers, until: context.deadline,
+            finish: {
+                // On the concurrent queue a barrier starts only after every earlier block finished; on the serial queue
+                // any block does. Either way, when it runs the queue has drained.
+                let drain: @Sendable () -> Void = {
+                    counters.recordDrain()
+                    drained.countDown()
+                }
+                if serial { queue.async(drain) } else { queue.barrierAsync(drain) }
+                finished = drained.wait(until: context.deadline)
             }
-            if serial { queue.async(drain) } else { queue.barrierAsync(drain) }
-            finished = drained.wait(until: context.deadline)
-        }) { producer in
+        ) { producer in
             let block = blocks[producer]
             for _ in 0..<perProducer { queue.async(block) }
         }
         if !finished {
-            throw WorkloadError("timed out waiting for the \(serial ? "serial" : "concurrent") queue to drain",
-                                timedOut: true)
+            throw WorkloadError(
+                "timed out waiting for the \(serial ? "serial" : "concurrent") queue to drain",
+                timedOut: true)
         }
         for producer in 0..<producers {
-            try WorkloadError.check("the blocks run of producer \(producer)", counters.value(producer),
-                                    expected: perProducer)
+            try WorkloadError.check(
+                "the blocks run of producer \(producer)", counters.value(producer),
+                expected: perProducer)
         }
         try WorkloadError.check("the blocks run before the drain block", counters.atDrain, expected: total)
         try WorkloadError.check("blocks of the serial queue that overlapped another", counters.overlaps, expected: 0)

@@ -26,8 +26,10 @@ public struct ContentionWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 1000 * point.threads }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let threads = point.threads
         let perThread = max(2, (operations + threads - 1) / threads) & ~1  // even, so async-write halves exactly
         let queue = engine.makeQueue(label: "contention", kind: .serial)

@@ -27,8 +27,10 @@ public struct FanoutWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { max(1, 2_000 / point.integer("blocks")) }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let blocks = point.integer("blocks")
         let queue = engine.makeQueue(label: "fanout", kind: .concurrent)
         let group = engine.makeGroup(label: "fanout")
@@ -42,13 +44,15 @@ public struct FanoutWorkload: Workload {
             group.notify(queue: queue, notify)
             try WorkloadError.check(group.wait(until: context.deadline), waitingFor: "the blocks of round \(round)")
             // The group is empty and the next round not submitted: the count is exact here.
-            try WorkloadError.check("the blocks run after round \(round)", tally.blocksRun,
-                                    expected: (round + 1) * blocks)
+            try WorkloadError.check(
+                "the blocks run after round \(round)", tally.blocksRun,
+                expected: (round + 1) * blocks)
         }
         // A notify runs after the wait may return, so the last one is waited for on its own.
         guard tally.allNotified.wait(until: context.deadline) else {
-            throw WorkloadError("timed out waiting for the notify blocks: \(tally.notifiesRun) of \(operations) ran",
-                                timedOut: true)
+            throw WorkloadError(
+                "timed out waiting for the notify blocks: \(tally.notifiesRun) of \(operations) ran",
+                timedOut: true)
         }
         let elapsed = watch.read()
         try WorkloadError.check("the notify blocks run", tally.notifiesRun, expected: operations)

@@ -24,7 +24,8 @@ import Harness
 /// descriptor) before the trial returned.
 public struct IOThroughputWorkload: Workload {
     public let name = "io-throughput"
-    public let summary = "N MiB copied through a pipe or loopback TCP by two I/O channels at each read size (the "
+    public let summary =
+        "N MiB copied through a pipe or loopback TCP by two I/O channels at each read size (the "
         + "water marks), beside a blocking read/write loop on two threads (baseline_ns_per_op, speedup); MB/s"
     public let headline = Headline.counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false)
 
@@ -47,8 +48,10 @@ public struct IOThroughputWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 8 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let readSize = point.integer("read_size")
         let ends = try Self.connect(point, until: context.deadline)
         // A second descriptor on the reading side, closed once the writer's channel let go of its end: a write never
@@ -58,13 +61,17 @@ public struct IOThroughputWorkload: Workload {
         let copy = ChannelCopy(pattern: pattern, readSize: readSize, writes: operations)
         let writerQueue = engine.makeQueue(label: "io-throughput.writer")
         let readerQueue = engine.makeQueue(label: "io-throughput.reader")
-        let writer = engine.makeIOChannel(label: "io-throughput.writer", kind: .stream, fileDescriptor: ends.write,
-                                          queue: writerQueue) { error in
+        let writer = engine.makeIOChannel(
+            label: "io-throughput.writer", kind: .stream, fileDescriptor: ends.write,
+            queue: writerQueue
+        ) { error in
             Glibc.close(ends.write)
             copy.cleanedUp(error)
         }
-        let reader = engine.makeIOChannel(label: "io-throughput.reader", kind: .stream, fileDescriptor: ends.read,
-                                          queue: readerQueue) { error in
+        let reader = engine.makeIOChannel(
+            label: "io-throughput.reader", kind: .stream, fileDescriptor: ends.read,
+            queue: readerQueue
+        ) { error in
             Glibc.close(ends.read)
             copy.cleanedUp(error)
         }
@@ -87,22 +94,26 @@ public struct IOThroughputWorkload: Workload {
         let arrived = copy.readEnded.wait(until: context.deadline)
         let elapsed = watch.read()
 
-        let tidy = arrived && copy.writesEnded.wait(until: context.deadline)
+        let tidy =
+            arrived && copy.writesEnded.wait(until: context.deadline)
             && copy.cleanups.wait(until: context.deadline)
         if !tidy {
             writer.close(stop: true)
             reader.close(stop: true)
             // The descriptors are the channels' until their cleanup: the keeper stays open unless both ran.
             if copy.cleanups.wait(until: .now() + .seconds(1)) { Glibc.close(keeper) }
-            throw WorkloadError(arrived ? "timed out waiting for the writes to end and both cleanup handlers"
-                                        : "timed out waiting for the read of \(operations) MiB to reach end of file",
-                                timedOut: true)
+            throw WorkloadError(
+                arrived
+                    ? "timed out waiting for the writes to end and both cleanup handlers"
+                    : "timed out waiting for the read of \(operations) MiB to reach end of file",
+                timedOut: true)
         }
         Glibc.close(keeper)
         try copy.verify(bytes: operations * Self.chunk)
         let bytes = operations * Self.chunk
-        return Trial(operations: operations, items: bytes, elapsed: elapsed,
-                     counters: ["mb_per_s": Double(bytes) * 1e3 / Double(max(elapsed.wallNanoseconds, 1))])
+        return Trial(
+            operations: operations, items: bytes, elapsed: elapsed,
+            counters: ["mb_per_s": Double(bytes) * 1e3 / Double(max(elapsed.wallNanoseconds, 1))])
     }
 
     /// The floor: the same copy by a plain blocking loop, `write(2)` (`send`) of the 1 MiB pattern on one plain
@@ -141,7 +152,8 @@ public struct IOThroughputWorkload: Workload {
     /// The two ends of the point's transport: a pipe, or a loopback TCP connection (the writer connects, the reader
     /// was accepted).
     @usableFromInline static func connect(_ point: Point, until deadline: Deadline)
-        throws(WorkloadError) -> (read: Int32, write: Int32, socket: Bool) {
+        throws(WorkloadError) -> (read: Int32, write: Int32, socket: Bool)
+    {
         if point["transport"] == "tcp" {
             let (client, server) = try IODescriptors.tcpPair(until: deadline)
             return (server, client, true)
@@ -214,8 +226,9 @@ public struct IOThroughputWorkload: Workload {
         try WorkloadError.check("the bytes read before end of file", check.offset, expected: bytes)
         try WorkloadError.check("the read's error", readError, expected: 0)
         if let wrongSize {
-            throw WorkloadError("read handler call \(wrongSize.call) carried \(wrongSize.bytes) bytes, "
-                + "not the read size \(readSize) (both water marks)")
+            throw WorkloadError(
+                "read handler call \(wrongSize.call) carried \(wrongSize.bytes) bytes, "
+                    + "not the read size \(readSize) (both water marks)")
         }
         let writes = writes.snapshot
         try WorkloadError.check("the writes ended", writes.ended, expected: bytes / IOThroughputWorkload.chunk)

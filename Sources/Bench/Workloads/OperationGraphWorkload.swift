@@ -30,8 +30,10 @@ public struct OperationGraphWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 1 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let width = point.integer("width")
         let depth = point.integer("depth")
         let layer = engine.operations
@@ -60,7 +62,8 @@ public struct OperationGraphWorkload: Workload {
             queue.addOperation(sink)
             guard sinkRan.wait(until: context.deadline) else {
                 // Say where the round stopped: a sink that is ready but never started is the queue's loss.
-                throw WorkloadError("""
+                throw WorkloadError(
+                    """
                     timed out waiting for round \(round): \(tally.ran) of \(width * depth) operations ran; the sink \
                     reports isReady \(sink.isReady), isExecuting \(sink.isExecuting), isFinished \(sink.isFinished); \
                     operationCount \(queue.operationCount)

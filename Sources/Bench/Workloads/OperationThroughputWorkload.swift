@@ -1,7 +1,7 @@
 import ArenaContract
 import Contenders
-import Harness
 import Glibc
+import Harness
 import Synchronization
 
 /// `op-throughput`: N independent block operations added to one operation queue of the contender's operation layer
@@ -28,15 +28,18 @@ public struct OperationThroughputWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 1_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let layer = engine.operations
         let queue = layer.makeQueue(label: "op-throughput")
-        let width: Int? = switch point["width"] {
-        case "1": 1
-        case "cores": max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        default: nil
-        }
+        let width: Int? =
+            switch point["width"] {
+            case "1": 1
+            case "cores": max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            default: nil
+            }
         queue.maxConcurrentOperationCount = width ?? E.Operations.Queue.unlimited
         let tally = ThroughputTally()
         let block: @Sendable () -> Void = { tally.run() }

@@ -25,10 +25,13 @@ public struct PingPongWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 500 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
-        let rally = Rally(a: engine.makeQueue(label: "pingpong.a", kind: .serial),
-                          b: engine.makeQueue(label: "pingpong.b", kind: .serial), roundTrips: operations)
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
+        let rally = Rally(
+            a: engine.makeQueue(label: "pingpong.a", kind: .serial),
+            b: engine.makeQueue(label: "pingpong.b", kind: .serial), roundTrips: operations)
         let watch = Stopwatch()
         rally.serve()
         guard rally.finished.wait(until: context.deadline) else {

@@ -45,7 +45,8 @@ import Synchronization
 /// than a timeout would, and a timeout is kept for an engine that loses a block or stops running them.
 public struct PoolRampWorkload: Workload {
     public let name = "pool-ramp"
-    public let summary = "K blocks that each sleep 50 ms, submitted at once to the default global queue: when all have "
+    public let summary =
+        "K blocks that each sleep 50 ms, submitted at once to the default global queue: when all have "
         + "finished, the engine's peak threads, and when a trivial block submitted after them starts"
     public let headline = Headline.counter(name: "finish_ms", unit: "ms", lowerIsBetter: true)
 
@@ -72,8 +73,10 @@ public struct PoolRampWorkload: Workload {
     public static var targetMilliseconds: Int { 2 * blockingMilliseconds + 50 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let blocks = point.integer("blocks")
         let queue = engine.globalQueue
         let blocking = Duration.milliseconds(Self.blockingMilliseconds)
@@ -102,8 +105,9 @@ public struct PoolRampWorkload: Workload {
             let allFinished = finished.wait(until: context.deadline)
             let trivialStarted = trivialRan.wait(until: context.deadline)
             let peak = sampler.stop().all
-            try WorkloadError.check(allFinished ? .success : .timedOut,
-                                    waitingFor: "\(finished.remainingCount) of \(blocks) blocking blocks")
+            try WorkloadError.check(
+                allFinished ? .success : .timedOut,
+                waitingFor: "\(finished.remainingCount) of \(blocks) blocking blocks")
             try WorkloadError.check(trivialStarted ? .success : .timedOut, waitingFor: "the trivial block")
             try log.check()
             finishTotal += Double(log.lastEnd - start.nanoseconds) / 1e6
@@ -113,14 +117,16 @@ public struct PoolRampWorkload: Workload {
         }
         let elapsed = watch.read()
         let rounds = Double(operations)
-        return Trial(operations: operations, items: operations * blocks, elapsed: elapsed, counters: [
-            "finish_ms": finishTotal / rounds,
-            "first_start_ms": firstStartTotal / rounds,
-            "peak_engine_threads": Double(peakThreads),
-            "target_ms": Double(Self.targetMilliseconds),
-            "target_threads": Double(blocks + StressLoad.cores + 2),
-            "fixed_pool_ms": Double((blocks + StressLoad.cores - 1) / StressLoad.cores * Self.blockingMilliseconds),
-        ])
+        return Trial(
+            operations: operations, items: operations * blocks, elapsed: elapsed,
+            counters: [
+                "finish_ms": finishTotal / rounds,
+                "first_start_ms": firstStartTotal / rounds,
+                "peak_engine_threads": Double(peakThreads),
+                "target_ms": Double(Self.targetMilliseconds),
+                "target_threads": Double(blocks + StressLoad.cores + 2),
+                "fixed_pool_ms": Double((blocks + StressLoad.cores - 1) / StressLoad.cores * Self.blockingMilliseconds),
+            ])
     }
 }
 
@@ -180,4 +186,3 @@ public struct PoolRampWorkload: Workload {
         try WorkloadError.check("runs of the trivial block", trivialRuns.load(ordering: .relaxed), expected: 1)
     }
 }
-

@@ -36,8 +36,10 @@ public struct ProtocolCostWorkload: Workload {
     @usableFromInline enum Path: CaseIterable { case generic, witness, concrete, dispatch }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let asynchronous = point["op"] == "async"
         let rounds = 10
         let share = max(1, operations / (rounds * Path.allCases.count))
@@ -53,12 +55,13 @@ public struct ProtocolCostWorkload: Workload {
                 let path = Path.allCases[(round + offset) % Path.allCases.count]
                 // The final `sync` of an async loop is its drain; it has no deadline, which is safe on the one engine
                 // measured (libdispatch, the reference).
-                let reading = switch path {
-                case .generic: Self.generic(generic, asynchronous: asynchronous, operations: share, counter: counter)
-                case .witness: Self.witness(witness, asynchronous: asynchronous, operations: share, counter: counter)
-                case .concrete: Self.concrete(concrete, asynchronous: asynchronous, operations: share, counter: counter)
-                case .dispatch: Self.dispatch(dispatch, asynchronous: asynchronous, operations: share, counter: counter)
-                }
+                let reading =
+                    switch path {
+                    case .generic: Self.generic(generic, asynchronous: asynchronous, operations: share, counter: counter)
+                    case .witness: Self.witness(witness, asynchronous: asynchronous, operations: share, counter: counter)
+                    case .concrete: Self.concrete(concrete, asynchronous: asynchronous, operations: share, counter: counter)
+                    case .dispatch: Self.dispatch(dispatch, asynchronous: asynchronous, operations: share, counter: counter)
+                    }
                 nanoseconds[path, default: 0] += reading.wallNanoseconds
                 total.wallNanoseconds += reading.wallNanoseconds
                 total.cpuNanoseconds += reading.cpuNanoseconds
@@ -68,39 +71,48 @@ public struct ProtocolCostWorkload: Workload {
         try WorkloadError.check("the blocks run", counter.value, expected: share * rounds * Path.allCases.count)
         func perOperation(_ path: Path) -> Double { Double(nanoseconds[path] ?? 0) / Double(share * rounds) }
         func overhead(_ path: Path, over base: Path) -> Double { (perOperation(path) / perOperation(base) - 1) * 100 }
-        return Trial(operations: share * rounds * Path.allCases.count, elapsed: total, counters: [
-            "generic_ns": perOperation(.generic), "witness_ns": perOperation(.witness),
-            "concrete_ns": perOperation(.concrete), "dispatch_ns": perOperation(.dispatch),
-            "protocol_overhead_pct": overhead(.generic, over: .concrete),
-            "witness_overhead_pct": overhead(.witness, over: .concrete),
-            "wrapper_overhead_pct": overhead(.concrete, over: .dispatch),
-        ])
+        return Trial(
+            operations: share * rounds * Path.allCases.count, elapsed: total,
+            counters: [
+                "generic_ns": perOperation(.generic), "witness_ns": perOperation(.witness),
+                "concrete_ns": perOperation(.concrete), "dispatch_ns": perOperation(.dispatch),
+                "protocol_overhead_pct": overhead(.generic, over: .concrete),
+                "witness_overhead_pct": overhead(.witness, over: .concrete),
+                "wrapper_overhead_pct": overhead(.concrete, over: .dispatch),
+            ])
     }
 
     /// The loop as every workload calls an engine: generic over the queue type, specialised where the caller knows it.
     /// Public, with `witness`, so that an executor author can pair both with a loop of their own on their concrete
     /// queue type (docs/EXTENDING.md shows how): a few ns of bookkeeping beside `operations` calls of the queue.
     @inline(never)
-    @inlinable public static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable public static func generic<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter)
+        -> Stopwatch.Reading
+    {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop, never specialised: each call goes through the queue type's witness table.
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
-    @inlinable public static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable public static func witness<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter)
+        -> Stopwatch.Reading
+    {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The same loop on the concrete wrapper type: `SystemQueue` methods called directly.
     @inline(never)
-    @inlinable static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func concrete(_ queue: SystemQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading
+    {
         loop(queue, asynchronous: asynchronous, operations: operations, counter: counter)
     }
 
     /// The loop the three engine paths share; always inlined, so each path compiles it as that path calls the queue.
     @inline(__always)
-    @inlinable static func loop<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func loop<Q: EngineQueue>(_ queue: Q, asynchronous: Bool, operations: Int, counter: SharedCounter)
+        -> Stopwatch.Reading
+    {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }
@@ -113,7 +125,9 @@ public struct ProtocolCostWorkload: Workload {
 
     /// The same loop on `Dispatch` itself, with no wrapper.
     @inline(never)
-    @inlinable static func dispatch(_ queue: DispatchQueue, asynchronous: Bool, operations: Int, counter: SharedCounter) -> Stopwatch.Reading {
+    @inlinable static func dispatch(_ queue: DispatchQueue, asynchronous: Bool, operations: Int, counter: SharedCounter)
+        -> Stopwatch.Reading
+    {
         let watch = Stopwatch()
         if asynchronous {
             for _ in 0..<operations { queue.async { counter.value &+= 1 } }

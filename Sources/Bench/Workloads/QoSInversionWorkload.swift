@@ -34,8 +34,10 @@ public struct QoSInversionWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 10 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let steps = context.spinner.steps(forNanoseconds: Self.blockMicroseconds * 1000)
         let flood = point["pool"] == "saturated" ? StressLoad.cores * Self.floodPerCore : 0
         let low = engine.makeQueue(label: "qos-inversion.low", kind: .serial, qos: .background, startsInactive: false, target: nil)
@@ -74,15 +76,18 @@ public struct QoSInversionWorkload: Workload {
             try WorkloadError.check(returned.wait(until: deadline) ? .success : .timedOut, waitingFor: "the caller's sync to return")
             try WorkloadError.check(flooded.wait(until: deadline) ? .success : .timedOut, waitingFor: "\(flood) flood blocks")
             let (wait, seen) = log.last
-            try WorkloadError.check("backlog blocks run before the sync's block (round \(round))", seen, expected: Self.backlog * (round + 1))
+            try WorkloadError.check(
+                "backlog blocks run before the sync's block (round \(round))", seen, expected: Self.backlog * (round + 1))
             latencies.record(nanoseconds: wait)
         }
         let elapsed = watch.read()
         let percentiles = latencies.percentiles
-        return Trial(operations: operations, elapsed: elapsed, latencies: latencies, counters: [
-            "wait_p50_us": (percentiles?.p50 ?? 0) / 1000,
-            "wait_p99_us": (percentiles?.p99 ?? 0) / 1000,
-        ])
+        return Trial(
+            operations: operations, elapsed: elapsed, latencies: latencies,
+            counters: [
+                "wait_p50_us": (percentiles?.p50 ?? 0) / 1000,
+                "wait_p99_us": (percentiles?.p99 ?? 0) / 1000,
+            ])
     }
 }
 

@@ -34,8 +34,10 @@ public struct ReaderWriterWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 1_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let threads = point.threads
         let period = 100 / (100 - point.integer("reads"))
         // A whole number of write periods per thread, so the writes issued are exactly perThread / period each.
@@ -48,10 +50,13 @@ public struct ReaderWriterWorkload: Workload {
         var drainedInTime = false
         // The drain is a barrier after every thread's last operation: the timed region includes the last writes, and
         // the latch (rather than a barrierSync) lets the wait end at the deadline.
-        let elapsed = try Crew.run(threads, until: context.deadline, finish: {
-            queue.barrierAsync { drained.countDown() }
-            drainedInTime = drained.wait(until: context.deadline)
-        }) { _ in
+        let elapsed = try Crew.run(
+            threads, until: context.deadline,
+            finish: {
+                queue.barrierAsync { drained.countDown() }
+                drainedInTime = drained.wait(until: context.deadline)
+            }
+        ) { _ in
             var written = 0
             var bad = 0
             for step in 1...perThread {

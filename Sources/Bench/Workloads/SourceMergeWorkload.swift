@@ -27,8 +27,10 @@ public struct SourceMergeWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 5_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let threads = point.threads
         let perThread = max(1, (operations + threads - 1) / threads)
         let merges = perThread * threads
@@ -46,9 +48,12 @@ public struct SourceMergeWorkload: Workload {
         let elapsed: Stopwatch.Reading
         do {
             // The handler calls after the last merge are part of the work: the clock stops when the sum arrived.
-            elapsed = try Crew.run(threads, until: context.deadline, finish: {
-                arrived = tally.arrived.wait(until: context.deadline)
-            }) { _ in
+            elapsed = try Crew.run(
+                threads, until: context.deadline,
+                finish: {
+                    arrived = tally.arrived.wait(until: context.deadline)
+                }
+            ) { _ in
                 for _ in 0..<perThread { source.merge(1) }
             }
         } catch {
@@ -57,12 +62,14 @@ public struct SourceMergeWorkload: Workload {
         }
         source.cancel()
         try WorkloadError.check(arrived ? .success : .timedOut, waitingFor: "the handler to see all \(merges) merges")
-        try WorkloadError.check(cancelled.wait(until: context.deadline) ? .success : .timedOut,
-                                waitingFor: "the cancel handler")
+        try WorkloadError.check(
+            cancelled.wait(until: context.deadline) ? .success : .timedOut,
+            waitingFor: "the cancel handler")
         // The cancel handler runs after the last event handler call, and the latch orders these reads after it.
         try WorkloadError.check("the data summed over handler calls", tally.sum, expected: merges)
-        return Trial(operations: merges, elapsed: elapsed,
-                     counters: ["handler_calls_per_merge": Double(tally.calls) / Double(merges)])
+        return Trial(
+            operations: merges, elapsed: elapsed,
+            counters: ["handler_calls_per_merge": Double(tally.calls) / Double(merges)])
     }
 }
 

@@ -28,8 +28,10 @@ public struct StarfishWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 2_000 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let queueCount = point.integer("queues")
         let budget = max(1, (operations + queueCount - 1) / queueCount)
         let queues = (0..<queueCount).map { engine.makeQueue(label: "starfish.\($0)", kind: .serial) }
@@ -42,8 +44,9 @@ public struct StarfishWorkload: Workload {
         for message in messages { message.send() }
         guard arrived.wait(until: context.deadline) else {
             // Blocks may still be in flight: the messages stay alive (their closures hold them) and are leaked.
-            throw WorkloadError("timed out: \(arrived.remainingCount) of \(queueCount) messages never made their "
-                                + "\(budget) hops", timedOut: true)
+            throw WorkloadError(
+                "timed out: \(arrived.remainingCount) of \(queueCount) messages never made their "
+                    + "\(budget) hops", timedOut: true)
         }
         let elapsed = watch.read()
         for message in messages { message.release() }
@@ -51,8 +54,9 @@ public struct StarfishWorkload: Workload {
             try WorkloadError.check("the hops of message \(index)", message.hops, expected: budget)
         }
         try WorkloadError.check("the deliveries counted on the queues", deliveries.total, expected: budget * queueCount)
-        try WorkloadError.check("blocks that overlapped another block of their serial queue", deliveries.overlaps,
-                                expected: 0)
+        try WorkloadError.check(
+            "blocks that overlapped another block of their serial queue", deliveries.overlaps,
+            expected: 0)
         return Trial(operations: budget * queueCount, elapsed: elapsed)
     }
 }

@@ -25,7 +25,8 @@ import Harness
 /// C connections, and no server read or write ended with an error.
 public struct TCPEchoWorkload: Workload {
     public let name = "tcp-echo"
-    public let summary = "C blocking clients make 64-byte round trips to a loopback TCP echo server on one engine "
+    public let summary =
+        "C blocking clients make 64-byte round trips to a loopback TCP echo server on one engine "
         + "(a read source accepting, a channel per connection); round trips/s, latency percentiles"
     public let headline = Headline.throughput(unit: "round trips/s")
 
@@ -45,8 +46,10 @@ public struct TCPEchoWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 20 * point.threads }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let clientCount = point.threads
         let perClient = max(1, (operations + clientCount - 1) / clientCount)
         let deadline = context.deadline
@@ -66,8 +69,9 @@ public struct TCPEchoWorkload: Workload {
             for _ in 0..<clientCount {
                 clients.sockets.append(try IODescriptors.connectLoopback(port: port, until: deadline, noDelay: true))
             }
-            try WorkloadError.check(server.accepted.wait(until: deadline) ? .success : .timedOut,
-                                    waitingFor: "the server to accept \(clientCount) connections")
+            try WorkloadError.check(
+                server.accepted.wait(until: deadline) ? .success : .timedOut,
+                waitingFor: "the server to accept \(clientCount) connections")
             released = true
             elapsed = try Crew.run(clientCount, until: deadline) { index in clients.run(index) }
         } catch {
@@ -98,10 +102,12 @@ public struct TCPEchoWorkload: Workload {
         if let error = clients.firstError { throw WorkloadError(error, timedOut: failure?.timedOut ?? false) }
         if let failure { throw failure }
         try WorkloadError.check(clientsEnded ? .success : .timedOut, waitingFor: "\(clientCount) clients to finish")
-        try WorkloadError.check(listenerFree ? .success : .timedOut,
-                                waitingFor: "the accepting source's cancel handler")
-        try WorkloadError.check(connectionsClosed ? .success : .timedOut,
-                                waitingFor: "every connection's channel to close and run its cleanup handler")
+        try WorkloadError.check(
+            listenerFree ? .success : .timedOut,
+            waitingFor: "the accepting source's cancel handler")
+        try WorkloadError.check(
+            connectionsClosed ? .success : .timedOut,
+            waitingFor: "every connection's channel to close and run its cleanup handler")
         if let error = server.firstError { throw WorkloadError(error) }
         try WorkloadError.check("the connections the server accepted", server.acceptedCount, expected: clientCount)
         let latencies = clients.mergedLatencies()
@@ -160,8 +166,10 @@ public struct TCPEchoWorkload: Workload {
     /// Echoes `connection` through a channel of its own until end of file.
     @inlinable func serve(_ connection: Int32) {
         let connectionQueue = engine.makeQueue(label: "tcp-echo.connection")
-        let channel = engine.makeIOChannel(label: "tcp-echo.connection", kind: .stream, fileDescriptor: connection,
-                                           queue: connectionQueue) { [self] error in
+        let channel = engine.makeIOChannel(
+            label: "tcp-echo.connection", kind: .stream, fileDescriptor: connection,
+            queue: connectionQueue
+        ) { [self] error in
             Glibc.close(connection)
             if error != 0 { fail("a connection's cleanup handler got error \(error)") }
             state.update { open -= 1 }

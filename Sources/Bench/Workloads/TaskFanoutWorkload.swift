@@ -26,13 +26,17 @@ public struct TaskFanoutWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { max(1, 2_000 / point.integer("children")) }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let children = point.integer("children")
         let pool = engine.executors.poolExecutor
         let expected = children * (children - 1) / 2
-        let run = try AsyncTrial.run(preferring: pool, until: context.deadline,
-                                     waitingFor: "\(operations) rounds of \(children) child tasks") { () async -> FanoutRun in
+        let run = try AsyncTrial.run(
+            preferring: pool, until: context.deadline,
+            waitingFor: "\(operations) rounds of \(children) child tasks"
+        ) { () async -> FanoutRun in
             var run = FanoutRun()
             let watch = Stopwatch()
             for round in 0..<operations {

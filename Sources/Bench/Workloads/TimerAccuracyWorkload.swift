@@ -32,8 +32,10 @@ public struct TimerAccuracyWorkload: Workload {
     public func initialOperations(_ point: Point) -> Int { 5 }
 
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let label = point["interval"] ?? "1ms"
         let interval = Duration.milliseconds(Self.intervals.first { $0.label == label }?.milliseconds ?? 1)
         let usesSource = point["kind"] == "timer"
@@ -65,8 +67,9 @@ public struct TimerAccuracyWorkload: Workload {
                 queue.asyncAfter(deadline: deadline) { log.fire(index, at: .now(), data: 1) }
             }
             guard let firedAt = log.waitForFire(index, until: context.deadline) else {
-                failure = WorkloadError("timed out waiting for timer \(index) of \(operations), due \(interval) after arming",
-                                        timedOut: true)
+                failure = WorkloadError(
+                    "timed out waiting for timer \(index) of \(operations), due \(interval) after arming",
+                    timedOut: true)
                 break
             }
             guard firedAt >= deadline else {
@@ -80,14 +83,17 @@ public struct TimerAccuracyWorkload: Workload {
         // Every source is cancelled, after a failure too, so none stays armed past the trial.
         for timer in timers { timer.cancel() }
         if let failure { throw failure }
-        try WorkloadError.check(log.waitForCancels(timers.count, until: context.deadline) ? .success : .timedOut,
-                                waitingFor: "the cancel handlers of \(timers.count) timers")
+        try WorkloadError.check(
+            log.waitForCancels(timers.count, until: context.deadline) ? .success : .timedOut,
+            waitingFor: "the cancel handlers of \(timers.count) timers")
         try log.checkEachFiredOnce()
         let percentiles = latencies.percentiles
-        return Trial(operations: operations, elapsed: elapsed, latencies: latencies, counters: [
-            "lateness_p50_us": (percentiles?.p50 ?? 0) / 1000,
-            "lateness_p99_us": (percentiles?.p99 ?? 0) / 1000,
-        ])
+        return Trial(
+            operations: operations, elapsed: elapsed, latencies: latencies,
+            counters: [
+                "lateness_p50_us": (percentiles?.p50 ?? 0) / 1000,
+                "lateness_p99_us": (percentiles?.p99 ?? 0) / 1000,
+            ])
     }
 }
 

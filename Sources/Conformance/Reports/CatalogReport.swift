@@ -34,13 +34,16 @@ public enum CatalogReport {
             let misuse: Bool
         }
         let entries = catalog.rules.map {
-            Entry(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
-                  needs: $0.needs.map(\.rawValue), misuse: $0.isMisuse)
+            Entry(
+                id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
+                needs: $0.needs.map(\.rawValue), misuse: $0.isMisuse)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(["rules": entries]), as: UTF8.self) + "\n"
     }
 
-    private static func escape(_ text: String) -> String { text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
+    private static func escape(_ text: String) -> String {
+        text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+    }
 }

@@ -19,8 +19,11 @@ public struct ConformanceReport: Sendable, Codable {
 
     public init(engines: [EngineDescription], rules: [Rule], results: [RuleResult]) {
         self.engines = engines
-        self.rules = rules.map { RuleDescription(id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
-                                                   reference: $0.reference) }
+        self.rules = rules.map {
+            RuleDescription(
+                id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
+                reference: $0.reference)
+        }
         self.results = results
     }
 
@@ -36,10 +39,11 @@ public struct ConformanceReport: Sendable, Codable {
     private func counts(_ engine: String) -> String {
         let own = results.filter { $0.engine == engine }
         let notChecked = rules.count - own.count
-        return (Status.allCases.compactMap { status in
-            let count = own.filter { $0.status == status }.count
-            return count == 0 ? nil : "\(count) \(status.rawValue)"
-        } + (notChecked > 0 ? ["\(notChecked) not checked (-)"] : [])).joined(separator: ", ")
+        return
+            (Status.allCases.compactMap { status in
+                let count = own.filter { $0.status == status }.count
+                return count == 0 ? nil : "\(count) \(status.rawValue)"
+            } + (notChecked > 0 ? ["\(notChecked) not checked (-)"] : [])).joined(separator: ", ")
     }
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
@@ -69,8 +73,10 @@ public struct ConformanceReport: Sendable, Codable {
     /// line per distinct failure with its count.
     private func explanation(_ result: RuleResult) -> (summary: String, failures: [String]) {
         guard result.repeats > 1 else { return (result.detail, []) }
-        return ("\(result.passes) of \(result.repeats) runs passed",
-                result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" })
+        return (
+            "\(result.passes) of \(result.repeats) runs passed",
+            result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" }
+        )
     }
 
     /// A fixed-width matrix for a terminal, with the details of every non-pass below it. A cell is the status and
@@ -103,11 +109,15 @@ public struct ConformanceReport: Sendable, Codable {
 
     /// A Markdown matrix with a details section; with more than one run, cells say how many passed.
     public func markdown() -> String {
-        var lines = ["| Rule | " + engines.map(\.name).joined(separator: " | ") + " |",
-                     "| --- |" + String(repeating: " --- |", count: engines.count)]
+        var lines = [
+            "| Rule | " + engines.map(\.name).joined(separator: " | ") + " |",
+            "| --- |" + String(repeating: " --- |", count: engines.count),
+        ]
         for rule in rules {
             let cells = engines.map { engine in
-                result(engine.name, rule.id).map { $0.repeats > 1 ? "\($0.status.rawValue) (\($0.passes)/\($0.repeats))" : $0.status.rawValue } ?? "-"
+                result(engine.name, rule.id).map {
+                    $0.repeats > 1 ? "\($0.status.rawValue) (\($0.passes)/\($0.repeats))" : $0.status.rawValue
+                } ?? "-"
             }
             lines.append("| `\(rule.id)` | " + cells.joined(separator: " | ") + " |")
         }

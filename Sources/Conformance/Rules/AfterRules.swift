@@ -14,7 +14,8 @@ let lateSlack: Duration = .milliseconds(500)
 enum AfterNotEarly: BehaviourRule {
     static let id = "after.not-early"
     static let title = "asyncAfter never runs before its deadline, and runs close to it (within 500 ms, a generous bound)."
-    static let source = "dispatch_after(3); libdispatch tests/dispatch_after.c (windows around 1 s and 2 s, scaled); seed 002_1559f9c9921a817c.txt ('never before the deadline')"
+    static let source =
+        "dispatch_after(3); libdispatch tests/dispatch_after.c (windows around 1 s and 2 s, scaled); seed 002_1559f9c9921a817c.txt ('never before the deadline')"
 
     static func check<E: Engine>(_ engine: E) throws {
         let serial = engine.makeQueue(label: "arena.after.not-early")
@@ -40,7 +41,8 @@ enum AfterNotEarly: BehaviourRule {
 
 enum AfterZero: BehaviourRule {
     static let id = "after.zero"
-    static let title = "asyncAfter with a deadline now or in the past behaves as async: it runs once, promptly (within 500 ms, a generous bound)."
+    static let title =
+        "asyncAfter with a deadline now or in the past behaves as async: it runs once, promptly (within 500 ms, a generous bound)."
     static let source = "dispatch_after(3): 'DISPATCH_TIME_NOW ... is supported, but not as optimal as calling dispatch_async()'"
 
     static func check<E: Engine>(_ engine: E) throws {

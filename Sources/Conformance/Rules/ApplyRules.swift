@@ -15,7 +15,8 @@ func expectEveryIndexOnce<E: Engine>(_ engine: E, _ count: Int, _ context: Strin
     let hits = IndexCounters(count)
     engine.apply(iterations: count) { index in hits.hit(index) }
     let wrong = hits.wrong()
-    try expect(wrong.isEmpty, "\(context): apply(\(count)) returned with indices run other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
+    try expect(
+        wrong.isEmpty, "\(context): apply(\(count)) returned with indices run other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
 }
 
 enum ApplyEveryIndex: BehaviourRule {

@@ -108,7 +108,8 @@ enum BarrierAlone: BehaviourRule {
 
 enum BarrierSync: BehaviourRule {
     static let id = "barrier.sync"
-    static let title = "A sync barrier returns after it ran; readers (sync) and writers (barrier async) never overlap, and readers do overlap."
+    static let title =
+        "A sync barrier returns after it ran; readers (sync) and writers (barrier async) never overlap, and readers do overlap."
     static let source = "libdispatch tests/dispatch_readsync.c (reader threads with dispatch_sync, writers with dispatch_barrier_async)"
 
     static func check<E: Engine>(_ engine: E) throws {

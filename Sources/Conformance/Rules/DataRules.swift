@@ -42,8 +42,9 @@ enum DataConcatNoCopy: BehaviourRule {
         try expect(joined.bytes == a.bytes + b.bytes, "the concatenation's bytes are not the two buffers' in order")
         let parts = DataRules.regions(a) + DataRules.regions(b)
         let seen = DataRules.regions(joined)
-        try expect(seen.map(\.base) == parts.map(\.base) && seen.map(\.count) == [17, 17],
-                   "the concatenation's \(seen.count) regions are not the originals (bytes were copied)")
+        try expect(
+            seen.map(\.base) == parts.map(\.base) && seen.map(\.count) == [17, 17],
+            "the concatenation's \(seen.count) regions are not the originals (bytes were copied)")
         try expect(seen.map(\.offset) == [0, 17], "region offsets \(seen.map(\.offset)), expected [0, 17]")
     }
 }
@@ -63,17 +64,20 @@ enum DataSubrangeNoCopy: BehaviourRule {
         try expect(middle.bytes == Array(30..<50).map(UInt8.init), "subdata(30..<50) holds \(middle.bytes)")
         let bases = DataRules.regions(whole).map { $0.base! }
         for region in DataRules.regions(middle) {
-            let inside = zip(bases, [40, 40]).contains { base, count in region.base! >= base && region.base! + region.count <= base + count }
+            let inside = zip(bases, [40, 40]).contains { base, count in region.base! >= base && region.base! + region.count <= base + count
+            }
             try expect(inside, "a region of the subrange lies outside the original's regions (bytes were copied)")
         }
         let inFirst = whole.subdata(5..<15)
-        try expect(DataRules.regions(inFirst).first?.base == bases[0] + 5, "subdata(5..<15) does not start 5 bytes into the original region")
+        try expect(
+            DataRules.regions(inFirst).first?.base == bases[0] + 5, "subdata(5..<15) does not start 5 bytes into the original region")
     }
 }
 
 enum DataMapContiguous: BehaviourRule {
     static let id = "data.map-contiguous"
-    static let title = "Mapping a buffer of several regions gives one region of the full size with the same bytes; a one-region buffer maps to itself."
+    static let title =
+        "Mapping a buffer of several regions gives one region of the full size with the same bytes; a one-region buffer maps to itself."
     static let source = """
         dispatch_data_create_map(3) ('a new data object representing a contiguous memory region'); libdispatch tests \
         dispatch_data.c (17 + 17 = 34 bytes, mapped)
@@ -86,15 +90,17 @@ enum DataMapContiguous: BehaviourRule {
         try expect(regions.count == 1 && regions[0].count == 34, "the map has regions of \(regions.map(\.count)) bytes, expected one of 34")
         try expect(mapped.bytes == Array(0..<34).map(UInt8.init), "the map's bytes differ from the buffer's")
         let single = DataRules.bytes(engine, count: 9, from: 0)
-        try expect(DataRules.regions(single.contiguous()).first?.base == DataRules.regions(single).first?.base,
-                   "mapping a one-region buffer copied it")
+        try expect(
+            DataRules.regions(single.contiguous()).first?.base == DataRules.regions(single).first?.base,
+            "mapping a one-region buffer copied it")
     }
 }
 
 enum DataCopyAcrossRegions: BehaviourRule {
     static let id = "data.copy-across-regions"
     static let title = "Copying any range of a buffer of three regions gives exactly those bytes, at every offset and length."
-    static let source = "the Swift overlay's DispatchData tests (copyBytes across regions); dispatch_data_apply(3); libdispatch tests dispatch_data.c"
+    static let source =
+        "the Swift overlay's DispatchData tests (copyBytes across regions); dispatch_data_apply(3); libdispatch tests dispatch_data.c"
 
     static func check<E: Engine>(_ engine: E) throws {
         let three = DataRules.bytes(engine, count: 7, from: 0)
@@ -106,8 +112,9 @@ enum DataCopyAcrossRegions: BehaviourRule {
         for lower in 0...21 {
             for upper in lower...21 {
                 out.withUnsafeMutableBytes { three.copyBytes(to: $0.baseAddress!, from: lower..<upper) }
-                try expect(Array(out[0..<(upper - lower)]) == Array(expected[lower..<upper]),
-                           "copying \(lower)..<\(upper) gave \(Array(out[0..<(upper - lower)]))")
+                try expect(
+                    Array(out[0..<(upper - lower)]) == Array(expected[lower..<upper]),
+                    "copying \(lower)..<\(upper) gave \(Array(out[0..<(upper - lower)]))")
             }
         }
     }
@@ -124,21 +131,29 @@ enum DataEnumerate: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         let empty = engine.makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0))
         var calls = 0
-        let finished = empty.forEachRegion { _, _ in calls += 1; return true }
+        let finished = empty.forEachRegion { _, _ in
+            calls += 1; return true
+        }
         try expect(empty.count == 0 && calls == 0 && finished, "an empty buffer: count \(empty.count), \(calls) applier calls")
         let a = DataRules.bytes(engine, count: 3, from: 0)
-        try expect(a.appending(empty).regionCount == 1 && empty.appending(a).count == 3, "appending the empty buffer added a region or bytes")
+        try expect(
+            a.appending(empty).regionCount == 1 && empty.appending(a).count == 3, "appending the empty buffer added a region or bytes")
         let three = a.appending(DataRules.bytes(engine, count: 4, from: 3)).appending(DataRules.bytes(engine, count: 5, from: 7))
-        try expect(DataRules.regions(three).map(\.offset) == [0, 3, 7], "offsets \(DataRules.regions(three).map(\.offset)), expected [0, 3, 7]")
+        try expect(
+            DataRules.regions(three).map(\.offset) == [0, 3, 7], "offsets \(DataRules.regions(three).map(\.offset)), expected [0, 3, 7]")
         var visited = 0
-        let completed = three.forEachRegion { _, _ in visited += 1; return visited < 2 }
-        try expect(visited == 2 && !completed, "told to stop at the second region, the applier ran \(visited) times (completed: \(completed))")
+        let completed = three.forEachRegion { _, _ in
+            visited += 1; return visited < 2
+        }
+        try expect(
+            visited == 2 && !completed, "told to stop at the second region, the applier ran \(visited) times (completed: \(completed))")
     }
 }
 
 enum DataDeallocatorOnce: BehaviourRule {
     static let id = "data.deallocator-once"
-    static let title = "A buffer taken with a deallocator frees nothing while any buffer shares it, then runs the deallocator once, on its queue."
+    static let title =
+        "A buffer taken with a deallocator frees nothing while any buffer shares it, then runs the deallocator once, on its queue."
     static let source = """
         dispatch_data_create(3) ('the destructor ... is submitted to the specified queue ... when the data object \
         is released'); seed 000_5fb2769de39c4097.txt ("the dispatch_data_t object owns the buffer"); libdispatch \

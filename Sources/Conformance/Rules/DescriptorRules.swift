@@ -53,7 +53,8 @@ struct Pipe {
 enum DescriptorRead: BehaviourRule {
     static let id = "fd.read"
     static let title = "A read source on a pipe fires while bytes are available; its data is the number of bytes available."
-    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ: 'data is an estimated number of bytes available to read'; libdispatch tests/dispatch_read.c"
+    static let source =
+        "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ: 'data is an estimated number of bytes available to read'; libdispatch tests/dispatch_read.c"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -92,14 +93,16 @@ enum DescriptorRead: BehaviourRule {
             try expectEventually("\(total) bytes read") { received.value == total }
         }
         let calls = seen.elements
-        try expect(calls.allSatisfy { $0.data > 0 && Int($0.data) == $0.available },
-                   "a handler's data differed from the bytes available: \(calls.filter { Int($0.data) != $0.available }.prefix(3))")
+        try expect(
+            calls.allSatisfy { $0.data > 0 && Int($0.data) == $0.available },
+            "a handler's data differed from the bytes available: \(calls.filter { Int($0.data) != $0.available }.prefix(3))")
     }
 }
 
 enum DescriptorReadEndOfFile: BehaviourRule {
     static let id = "fd.read-end-of-file"
-    static let title = "Once every writer of a pipe closed, its read source fires once with data 0, so the handler learns of the end; then it stays quiet."
+    static let title =
+        "Once every writer of a pipe closed, its read source fires once with data 0, so the handler learns of the end; then it stays quiet."
     static let source = """
         measured on the reference (libdispatch on Linux: one handler call with data 0 after the writer closed, none in \
         the next 300 ms, the handler reading nothing); dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ; what an \
@@ -182,8 +185,10 @@ enum DescriptorWrite: BehaviourRule {
 
 enum DescriptorCloseInCancel: BehaviourRule {
     static let id = "fd.close-in-cancel"
-    static let title = "The engine leaves the descriptor open until the cancel handler, which may close it; a closed and reused descriptor number does not reach the old source."
-    static let source = "dispatch_source_cancel(3): 'the cancellation handler ... is the appropriate place to close the file descriptor'; seed 000_5fb2769de39c4097.txt (cancel handlers)"
+    static let title =
+        "The engine leaves the descriptor open until the cancel handler, which may close it; a closed and reused descriptor number does not reach the old source."
+    static let source =
+        "dispatch_source_cancel(3): 'the cancellation handler ... is the appropriate place to close the file descriptor'; seed 000_5fb2769de39c4097.txt (cancel handlers)"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -222,8 +227,10 @@ enum DescriptorCloseInCancel: BehaviourRule {
 
 enum SignalCount: BehaviourRule {
     static let id = "signal.count"
-    static let title = "A signal source's data is the number of signals delivered since the last call: signals sent one at a time are each counted; a burst is counted at least once and never more than sent (Linux merges a pending standard signal)."
-    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_SIGNAL: 'data is the number of signals received since the last handler'; signal(7): standard signals do not queue"
+    static let title =
+        "A signal source's data is the number of signals delivered since the last call: signals sent one at a time are each counted; a burst is counted at least once and never more than sent (Linux merges a pending standard signal)."
+    static let source =
+        "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_SIGNAL: 'data is the number of signals received since the last handler'; signal(7): standard signals do not queue"
     static let needs: Set<Capability> = [.signalSources]
 
     /// Signals a run may use, one per run. libdispatch on Linux never delivers a signal to a new source once an

@@ -83,8 +83,10 @@ private func eventually(within timeout: Duration = .seconds(5), _ condition: () 
 
 enum ExecutorSerialFIFO: ExecutorRule {
     static let id = "executor.serial-fifo"
-    static let title = "Jobs enqueued on a serial executor run in the order they were enqueued: tasks made one after another inside an actor on it run in that order."
-    static let source = "SE-0392 Custom Actor Executors ('a serial executor ... executes jobs one at a time', and Dispatch's serial queues, the proposal's example, run them first in, first out); SE-0431 @isolated(any) (a task isolated to an actor is enqueued on its executor as it is made)"
+    static let title =
+        "Jobs enqueued on a serial executor run in the order they were enqueued: tasks made one after another inside an actor on it run in that order."
+    static let source =
+        "SE-0392 Custom Actor Executors ('a serial executor ... executes jobs one at a time', and Dispatch's serial queues, the proposal's example, run them first in, first out); SE-0431 @isolated(any) (a task isolated to an actor is enqueued on its executor as it is made)"
     static let needs: Set<Capability> = [.serialExecutors]
 
     static func check<E: Engine>(_ engine: E) async throws {
@@ -96,7 +98,9 @@ enum ExecutorSerialFIFO: ExecutorRule {
             let order = await probe.order
             try expect(ran, "round \(round): \(order.count) of \(count) tasks ran within 5 s")
             if let wrong = order.indices.first(where: { order[$0] != $0 }) {
-                throw RuleFailure("round \(round): tasks made in order 0..<\(count) ran as \(order[max(0, wrong - 2)..<min(count, wrong + 3)]) at position \(wrong)")
+                throw RuleFailure(
+                    "round \(round): tasks made in order 0..<\(count) ran as \(order[max(0, wrong - 2)..<min(count, wrong + 3)]) at position \(wrong)"
+                )
             }
         }
     }
@@ -104,8 +108,10 @@ enum ExecutorSerialFIFO: ExecutorRule {
 
 enum ExecutorSerialExclusive: ExecutorRule {
     static let id = "executor.serial-exclusive"
-    static let title = "A serial executor runs one job at a time: an actor on it called by many tasks at once never runs two of its methods together, and loses no call."
-    static let source = "SE-0392 Custom Actor Executors ('SerialExecutor ... guarantees mutual exclusion of the jobs it executes'); the standard library's SerialExecutor documentation"
+    static let title =
+        "A serial executor runs one job at a time: an actor on it called by many tasks at once never runs two of its methods together, and loses no call."
+    static let source =
+        "SE-0392 Custom Actor Executors ('SerialExecutor ... guarantees mutual exclusion of the jobs it executes'); the standard library's SerialExecutor documentation"
     static let needs: Set<Capability> = [.serialExecutors]
 
     static func check<E: Engine>(_ engine: E) async throws {
@@ -125,8 +131,10 @@ enum ExecutorSerialExclusive: ExecutorRule {
 
 enum ExecutorActorOnQueue: ExecutorRule {
     static let id = "executor.actor-on-queue"
-    static let title = "An actor on a serial executor runs its methods on the executor's queue: the queue's specific value is visible in them, at entry and after every suspension, and the executor reports them isolated."
-    static let source = "SE-0392 Custom Actor Executors (an actor's unownedExecutor decides where its jobs run; the proposal's DispatchSerialQueue example); libdispatch queue.h dispatch_get_specific"
+    static let title =
+        "An actor on a serial executor runs its methods on the executor's queue: the queue's specific value is visible in them, at entry and after every suspension, and the executor reports them isolated."
+    static let source =
+        "SE-0392 Custom Actor Executors (an actor's unownedExecutor decides where its jobs run; the proposal's DispatchSerialQueue example); libdispatch queue.h dispatch_get_specific"
     static let needs: Set<Capability> = [.serialExecutors]
 
     static func check<E: Engine>(_ engine: E) async throws {
@@ -137,8 +145,12 @@ enum ExecutorActorOnQueue: ExecutorRule {
         for call in 0..<20 {
             let seen = await probe.samples { (engine.currentSpecific(key), executor.isIsolatingCurrentContext()) }
             for (moment, (value, isolated)) in zip(["at entry", "after a yield", "after a sleep"], seen) {
-                try expect(value == "on-queue", "call \(call), \(moment): the queue's specific value read \(value.map { "'\($0)'" } ?? "nil") in the actor's method")
-                try expect(isolated == true, "call \(call), \(moment): the executor reported isolation \(isolated.map(String.init) ?? "nil") in the actor's method")
+                try expect(
+                    value == "on-queue",
+                    "call \(call), \(moment): the queue's specific value read \(value.map { "'\($0)'" } ?? "nil") in the actor's method")
+                try expect(
+                    isolated == true,
+                    "call \(call), \(moment): the executor reported isolation \(isolated.map(String.init) ?? "nil") in the actor's method")
             }
         }
     }
@@ -146,8 +158,10 @@ enum ExecutorActorOnQueue: ExecutorRule {
 
 enum ExecutorAssumeIsolatedInBlock: ExecutorRule {
     static let id = "executor.assume-isolated-in-block"
-    static let title = "In a plain block submitted to a serial executor's queue, assumeIsolated and preconditionIsolated on an actor running on it succeed, and what the block changes is the actor's state."
-    static let source = "SE-0424 Custom isolation checking for SerialExecutor (checkIsolated lets assumeIsolated succeed off a Swift task, on the executor's queue); SE-0392 (Actor.assumeIsolated, preconditionIsolated)"
+    static let title =
+        "In a plain block submitted to a serial executor's queue, assumeIsolated and preconditionIsolated on an actor running on it succeed, and what the block changes is the actor's state."
+    static let source =
+        "SE-0424 Custom isolation checking for SerialExecutor (checkIsolated lets assumeIsolated succeed off a Swift task, on the executor's queue); SE-0392 (Actor.assumeIsolated, preconditionIsolated)"
     static let needs: Set<Capability> = [.serialExecutors]
 
     static func check<E: Engine>(_ engine: E) async throws {
@@ -188,8 +202,10 @@ extension AssumeIsolatedMisuse {
 
 enum ExecutorAssumeIsolatedOffQueue: AssumeIsolatedMisuse {
     static let id = "executor.assume-isolated-off-queue"
-    static let title = "assumeIsolated on an actor running on a serial executor, called from a plain thread, stops the process with a message naming the actor."
-    static let source = "SE-0392 Custom Actor Executors (assumeIsolated: 'if the current context is not running on the actor's serial executor ... this method will crash with a fatal error'); SE-0424"
+    static let title =
+        "assumeIsolated on an actor running on a serial executor, called from a plain thread, stops the process with a message naming the actor."
+    static let source =
+        "SE-0392 Custom Actor Executors (assumeIsolated: 'if the current context is not running on the actor's serial executor ... this method will crash with a fatal error'); SE-0424"
 
     static func trigger<E: Engine>(_ engine: E) {
         guard let executor = engine.executors.makeActorExecutor(label: "arena.executor.off-queue") else { return }
@@ -200,12 +216,15 @@ enum ExecutorAssumeIsolatedOffQueue: AssumeIsolatedMisuse {
 
 enum ExecutorAssumeIsolatedOtherQueue: AssumeIsolatedMisuse {
     static let id = "executor.assume-isolated-other-queue"
-    static let title = "assumeIsolated on an actor, called from a block of another serial executor's queue, stops the process with a message naming the actor: isolation is the actor's own queue, not any queue."
-    static let source = "SE-0392 Custom Actor Executors (assumeIsolated); SE-0424 (checkIsolated must check the specific executor, as dispatch_assert_queue checks the specific queue)"
+    static let title =
+        "assumeIsolated on an actor, called from a block of another serial executor's queue, stops the process with a message naming the actor: isolation is the actor's own queue, not any queue."
+    static let source =
+        "SE-0392 Custom Actor Executors (assumeIsolated); SE-0424 (checkIsolated must check the specific executor, as dispatch_assert_queue checks the specific queue)"
 
     static func trigger<E: Engine>(_ engine: E) {
         guard let mine = engine.executors.makeActorExecutor(label: "arena.executor.mine"),
-              let other = engine.executors.makeActorExecutor(label: "arena.executor.other") else { return }
+            let other = engine.executors.makeActorExecutor(label: "arena.executor.other")
+        else { return }
         let probe = ExecutorProbe(mine)
         let returned = Latch()
         other.submit {
@@ -218,8 +237,10 @@ enum ExecutorAssumeIsolatedOtherQueue: AssumeIsolatedMisuse {
 
 enum ExecutorIsolationOverPreference: ExecutorRule {
     static let id = "executor.isolation-over-preference"
-    static let title = "A task preferring the pool that calls an actor on a serial executor runs the actor's method on the actor's queue, not the pool, and its own code after the call on the pool again."
-    static let source = "SE-0417 Task Executor Preference ('the task executor preference does not override actor isolation': isolated code runs on the actor's executor; non-isolated code on the preferred executor)"
+    static let title =
+        "A task preferring the pool that calls an actor on a serial executor runs the actor's method on the actor's queue, not the pool, and its own code after the call on the pool again."
+    static let source =
+        "SE-0417 Task Executor Preference ('the task executor preference does not override actor isolation': isolated code runs on the actor's executor; non-isolated code on the preferred executor)"
     static let needs: Set<Capability> = [.serialExecutors]
 
     static func check<E: Engine>(_ engine: E) async throws {
@@ -230,8 +251,9 @@ enum ExecutorIsolationOverPreference: ExecutorRule {
         try await withTaskExecutorPreference(pool) {
             for call in 0..<20 {
                 let inside = await probe.samples { (executor.isIsolatingCurrentContext() == true, pool.isCurrent) }
-                try expect(inside.allSatisfy { $0.0 && !$0.1 },
-                           "call \(call): in the actor's method (isolated to its executor, on the pool) it saw \(inside)")
+                try expect(
+                    inside.allSatisfy { $0.0 && !$0.1 },
+                    "call \(call): in the actor's method (isolated to its executor, on the pool) it saw \(inside)")
                 try expect(pool.isCurrent, "call \(call): back from the actor, the preferring task did not run on the pool")
             }
         }
@@ -249,13 +271,16 @@ private nonisolated func poolAfterHop<P: LayerTaskExecutor>(_ pool: P) async -> 
 
 enum ExecutorPreferenceOnPool: ExecutorRule {
     static let id = "executor.preference-on-pool"
-    static let title = "A task run with a preference for the layer's task executor runs its non-isolated code on it: at the start, after every suspension, and in the non-isolated async functions it calls."
-    static let source = "SE-0417 Task Executor Preference (withTaskExecutorPreference: 'the task ... will execute on the given executor' wherever it is not isolated to an actor)"
+    static let title =
+        "A task run with a preference for the layer's task executor runs its non-isolated code on it: at the start, after every suspension, and in the non-isolated async functions it calls."
+    static let source =
+        "SE-0417 Task Executor Preference (withTaskExecutorPreference: 'the task ... will execute on the given executor' wherever it is not isolated to an actor)"
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
-        try expect(!pool.isCurrent || engine.executors.poolIsDefault,
-                   "the check's own task, with no preference, already reported running on the layer's task executor")
+        try expect(
+            !pool.isCurrent || engine.executors.poolIsDefault,
+            "the check's own task, with no preference, already reported running on the layer's task executor")
         try await withTaskExecutorPreference(pool) {
             for round in 0..<20 {
                 var seen = [pool.isCurrent]
@@ -264,8 +289,10 @@ enum ExecutorPreferenceOnPool: ExecutorRule {
                 try? await Task.sleep(for: .microseconds(100))
                 seen.append(pool.isCurrent)
                 seen += await poolAfterHop(pool)
-                try expect(!seen.contains(false),
-                           "round \(round): on the layer's task executor at start, after a yield, after a sleep, in a nonisolated function (before and after a yield): \(seen)")
+                try expect(
+                    !seen.contains(false),
+                    "round \(round): on the layer's task executor at start, after a yield, after a sleep, in a nonisolated function (before and after a yield): \(seen)"
+                )
             }
         }
     }
@@ -273,8 +300,10 @@ enum ExecutorPreferenceOnPool: ExecutorRule {
 
 enum ExecutorChildrenInherit: ExecutorRule {
     static let id = "executor.children-inherit"
-    static let title = "Child tasks of a task preferring the layer's task executor, in a task group or an async let, inherit the preference and run on it."
-    static let source = "SE-0417 Task Executor Preference ('child tasks ... inherit the task executor preference of their parent'; structured concurrency's task groups and async let)"
+    static let title =
+        "Child tasks of a task preferring the layer's task executor, in a task group or an async let, inherit the preference and run on it."
+    static let source =
+        "SE-0417 Task Executor Preference ('child tasks ... inherit the task executor preference of their parent'; structured concurrency's task groups and async let)"
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
@@ -291,7 +320,8 @@ enum ExecutorChildrenInherit: ExecutorRule {
                 }
                 return await group.reduce(0, +)
             }
-            try expect(off == 0, "\(off) of \(children * 2) looks by \(children) task-group children found them off the layer's task executor")
+            try expect(
+                off == 0, "\(off) of \(children * 2) looks by \(children) task-group children found them off the layer's task executor")
             async let first = poolAfterHop(pool)
             async let second = poolAfterHop(pool)
             let seen = await first + second
@@ -302,8 +332,10 @@ enum ExecutorChildrenInherit: ExecutorRule {
 
 enum ExecutorSleep: ExecutorRule {
     static let id = "executor.sleep"
-    static let title = "Task.sleep on each of the layer's executors sleeps at least as long as asked and resumes on the executor it slept on: a task preferring the task executor on it, an actor's method on the actor's queue."
-    static let source = "Swift standard library, Task.sleep(for:tolerance:clock:) ('suspends the current task for at least the given duration'); SE-0417; SE-0392"
+    static let title =
+        "Task.sleep on each of the layer's executors sleeps at least as long as asked and resumes on the executor it slept on: a task preferring the task executor on it, an actor's method on the actor's queue."
+    static let source =
+        "Swift standard library, Task.sleep(for:tolerance:clock:) ('suspends the current task for at least the given duration'); SE-0417; SE-0392"
 
     static func check<E: Engine>(_ engine: E) async throws {
         let layer = engine.executors
@@ -324,16 +356,20 @@ enum ExecutorSleep: ExecutorRule {
         let probe = ExecutorProbe(executor)
         for round in 0..<3 {
             let seen = await probe.samples { engine.currentSpecific(key) }
-            try expect(seen.allSatisfy { $0 == "sleep" },
-                       "round \(round): an actor's method on the executor read the queue's value \(seen) at entry, after a yield and after a sleep")
+            try expect(
+                seen.allSatisfy { $0 == "sleep" },
+                "round \(round): an actor's method on the executor read the queue's value \(seen) at entry, after a yield and after a sleep"
+            )
         }
     }
 }
 
 enum ExecutorCancellation: ExecutorRule {
     static let id = "executor.cancellation"
-    static let title = "Cancelling a task group on the layer's task executor wakes its sleeping children at once with CancellationError, on the executor, and they see Task.isCancelled."
-    static let source = "Swift standard library, Task.sleep ('if the task is canceled before the time ends, this function throws CancellationError'), TaskGroup.cancelAll; SE-0417"
+    static let title =
+        "Cancelling a task group on the layer's task executor wakes its sleeping children at once with CancellationError, on the executor, and they see Task.isCancelled."
+    static let source =
+        "Swift standard library, Task.sleep ('if the task is canceled before the time ends, this function throws CancellationError'), TaskGroup.cancelAll; SE-0417"
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor

@@ -37,10 +37,13 @@ private func openForWatching(_ path: String, directory: Bool = false) throws -> 
 
 /// A file source on `descriptor` asking for `events`, logging the data of every handler call; activated, and
 /// returned once its registration handler ran (from then on it is watching).
-private func watchFile<E: Engine>(_ engine: E, _ descriptor: Int32, _ events: FileEvents,
-                                  label: String) throws -> (source: E.FileSource, calls: Recorder<UInt>) {
-    let source = engine.makeFileSource(label: label, fileDescriptor: descriptor, events: events,
-                                       queue: engine.makeQueue(label: label))
+private func watchFile<E: Engine>(
+    _ engine: E, _ descriptor: Int32, _ events: FileEvents,
+    label: String
+) throws -> (source: E.FileSource, calls: Recorder<UInt>) {
+    let source = engine.makeFileSource(
+        label: label, fileDescriptor: descriptor, events: events,
+        queue: engine.makeQueue(label: label))
     return (source, try activateRecording(source, label: label))
 }
 
@@ -63,7 +66,8 @@ extension Recorder where Element == UInt {
 enum FileWrite: BehaviourRule {
     static let id = "vnode.write"
     static let title = "A file source reports a write to the file as [write], and a write that makes it longer as [write, extend]."
-    static let source = "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
+    static let source =
+        "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -84,15 +88,18 @@ enum FileWrite: BehaviourRule {
         let before = calls.count
         _ = pwrite(writer, "tail", 4, 4)  // past the end: the size grows to 8
         let growing = try calls.awaitEvents([.write, .extend], after: before, "a write growing the file")
-        try expect(growing == [.write, .extend],
-                   "a write growing the file was reported \(growing), not [write, extend]")
+        try expect(
+            growing == [.write, .extend],
+            "a write growing the file was reported \(growing), not [write, extend]")
     }
 }
 
 enum FileRename: BehaviourRule {
     static let id = "vnode.rename"
-    static let title = "Every rename of a watched file is reported: a hundred times, a fresh source on the file, its registration handler awaited, one rename, [rename] reported."
-    static let source = "libdispatch tests/dispatch_vnode.c ('Dispatch VNODE RENAME'): a new DISPATCH_VNODE_RENAME source per iteration, its registration handler awaited, then one rename; notifications must equal iterations"
+    static let title =
+        "Every rename of a watched file is reported: a hundred times, a fresh source on the file, its registration handler awaited, one rename, [rename] reported."
+    static let source =
+        "libdispatch tests/dispatch_vnode.c ('Dispatch VNODE RENAME'): a new DISPATCH_VNODE_RENAME source per iteration, its registration handler awaited, then one rename; notifications must equal iterations"
     static let needs: Set<Capability> = [.fileSources]
     static let iterations = 100
 
@@ -115,8 +122,10 @@ enum FileRename: BehaviourRule {
 
 enum FileDelete: BehaviourRule {
     static let id = "vnode.delete"
-    static let title = "Unlinking a watched file (open, as the source's owner holds it) reports [delete]; the descriptor is still open in the cancel handler, which closes it."
-    static let source = "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
+    static let title =
+        "Unlinking a watched file (open, as the source's owner holds it) reports [delete]; the descriptor is still open in the cancel handler, which closes it."
+    static let source =
+        "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -144,8 +153,10 @@ enum FileDelete: BehaviourRule {
 
 enum FileAttribLink: BehaviourRule {
     static let id = "vnode.attrib-link"
-    static let title = "A file source reports a change of mode as [attrib], and a new hard link to the file as link (its link count changed)."
-    static let source = "dispatch/source.h: DISPATCH_VNODE_ATTRIB 'The filesystem object metadata changed', DISPATCH_VNODE_LINK 'The filesystem object link count changed'"
+    static let title =
+        "A file source reports a change of mode as [attrib], and a new hard link to the file as link (its link count changed)."
+    static let source =
+        "dispatch/source.h: DISPATCH_VNODE_ATTRIB 'The filesystem object metadata changed', DISPATCH_VNODE_LINK 'The filesystem object link count changed'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -170,8 +181,10 @@ enum FileAttribLink: BehaviourRule {
 
 enum FileDirectoryWrite: BehaviourRule {
     static let id = "vnode.directory-write"
-    static let title = "A file source on a directory (a watch folder) reports [write] when an entry is created, renamed or removed in it, and nothing when an entry's contents change."
-    static let source = "seed 000_5fb2769de39c4097.txt, 'Watching Files': a DISPATCH_VNODE_WRITE | DISPATCH_VNODE_DELETE source on a directory, 'The directory changed'; kqueue(2) NOTE_WRITE: 'a write occurred on the file referenced by the descriptor' (a directory's contents are its entries)"
+    static let title =
+        "A file source on a directory (a watch folder) reports [write] when an entry is created, renamed or removed in it, and nothing when an entry's contents change."
+    static let source =
+        "seed 000_5fb2769de39c4097.txt, 'Watching Files': a DISPATCH_VNODE_WRITE | DISPATCH_VNODE_DELETE source on a directory, 'The directory changed'; kqueue(2) NOTE_WRITE: 'a write occurred on the file referenced by the descriptor' (a directory's contents are its entries)"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -191,10 +204,13 @@ enum FileDirectoryWrite: BehaviourRule {
         _ = write(writer, "more", 4)
         close(writer)
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.count == before,
-                   "writing into an entry was reported \(calls.events(from: before)) on the directory")
-        for (what, change) in [("an entry renamed", { rename(path, directory.file("renamed")) }),
-                               ("an entry removed", { unlink(directory.file("renamed")) })] {
+        try expect(
+            calls.count == before,
+            "writing into an entry was reported \(calls.events(from: before)) on the directory")
+        for (what, change) in [
+            ("an entry renamed", { rename(path, directory.file("renamed")) }),
+            ("an entry removed", { unlink(directory.file("renamed")) }),
+        ] {
             before = calls.count
             guard change() == 0 else { throw RuleFailure("\(what): errno \(errno)") }
             let seen = try calls.awaitEvents(.write, after: before, what)
@@ -206,8 +222,10 @@ enum FileDirectoryWrite: BehaviourRule {
 
 enum FileMask: BehaviourRule {
     static let id = "vnode.mask"
-    static let title = "A file source reports only the events asked for: one asking for rename stays quiet through writes and a change of mode, then reports the rename as [rename]."
-    static let source = "dispatch/source.h: DISPATCH_SOURCE_TYPE_VNODE 'The mask is a mask of desired events from dispatch_source_vnode_flags_t'; dispatch_source_get_data: for DISPATCH_SOURCE_TYPE_VNODE, 'dispatch_source_vnode_flags_t'"
+    static let title =
+        "A file source reports only the events asked for: one asking for rename stays quiet through writes and a change of mode, then reports the rename as [rename]."
+    static let source =
+        "dispatch/source.h: DISPATCH_SOURCE_TYPE_VNODE 'The mask is a mask of desired events from dispatch_source_vnode_flags_t'; dispatch_source_get_data: for DISPATCH_SOURCE_TYPE_VNODE, 'dispatch_source_vnode_flags_t'"
     static let needs: Set<Capability> = [.fileSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -224,8 +242,9 @@ enum FileMask: BehaviourRule {
         close(writer)
         chmod(path, 0o600)
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.count == 0,
-                   "a source asking for rename reported \(calls.events()) for a write and a change of mode")
+        try expect(
+            calls.count == 0,
+            "a source asking for rename reported \(calls.events()) for a write and a change of mode")
         guard rename(path, directory.file("renamed")) == 0 else { throw RuleFailure("rename failed: errno \(errno)") }
         let seen = try calls.awaitEvents(.rename, after: 0, "the rename")
         try expect(seen == .rename, "the rename was reported \(seen), not [rename]")

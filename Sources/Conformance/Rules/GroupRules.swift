@@ -75,8 +75,10 @@ enum GroupNotifyEmpty: BehaviourRule {
 
 enum GroupWait: BehaviourRule {
     static let id = "group.wait"
-    static let title = "wait returns once the group is empty; with a deadline it reports timed-out while work is outstanding, and a later wait can succeed."
-    static let source = "dispatch_group_wait(3); libdispatch tests/dispatch_group.c (blocks of 7 s, wait(5 s) times out, the next wait succeeds), scaled to 300 ms and 50 ms"
+    static let title =
+        "wait returns once the group is empty; with a deadline it reports timed-out while work is outstanding, and a later wait can succeed."
+    static let source =
+        "dispatch_group_wait(3); libdispatch tests/dispatch_group.c (blocks of 7 s, wait(5 s) times out, the next wait succeeds), scaled to 300 ms and 50 ms"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.wait", kind: .concurrent)
@@ -108,7 +110,9 @@ enum GroupWait: BehaviourRule {
                 group.leave()
             }
             let result = group.wait(until: .now() + .seconds(5))
-            try expect(result == .success && left.value == 1, "round \(round): wait returned \(result) with leave \(left.value == 1 ? "done" : "not done")")
+            try expect(
+                result == .success && left.value == 1,
+                "round \(round): wait returned \(result) with leave \(left.value == 1 ? "done" : "not done")")
         }
     }
 }
@@ -184,8 +188,10 @@ enum GroupReuse: BehaviourRule {
 
 enum GroupNotifyNextRound: BehaviourRule {
     static let id = "group.notify-next-round"
-    static let title = "A notify registered after a wait returned and new work entered waits for that new work, however close behind the last round's end."
-    static let source = "dispatch_group_notify(3): the block is submitted 'when all blocks associated with the group have completed'; libdispatch src/semaphore.c keeps a generation in the group's state for this; found by the fanout benchmark"
+    static let title =
+        "A notify registered after a wait returned and new work entered waits for that new work, however close behind the last round's end."
+    static let source =
+        "dispatch_group_notify(3): the block is submitted 'when all blocks associated with the group have completed'; libdispatch src/semaphore.c keeps a generation in the group's state for this; found by the fanout benchmark"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.notify-next-round", kind: .concurrent)

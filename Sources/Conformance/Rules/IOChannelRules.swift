@@ -15,11 +15,13 @@ enum IOChannelRules: RuleFamily {
     /// A stream channel over `descriptor` with its handlers on a new serial queue; the cleanup handler closes the
     /// descriptor and is recorded.
     static func channel<E: Engine>(_ engine: E, _ label: String, kind: IOChannelKind = .stream, over descriptor: Int32)
-        -> (channel: E.IOChannel, queue: E.Queue, cleanup: CleanupRecord) {
+        -> (channel: E.IOChannel, queue: E.Queue, cleanup: CleanupRecord)
+    {
         let queue = engine.makeQueue(label: label)
         let cleanup = CleanupRecord(closing: descriptor)
-        let channel = engine.makeIOChannel(label: label, kind: kind, fileDescriptor: descriptor, queue: queue,
-                                           cleanup: cleanup.handler)
+        let channel = engine.makeIOChannel(
+            label: label, kind: kind, fileDescriptor: descriptor, queue: queue,
+            cleanup: cleanup.handler)
         return (channel, queue, cleanup)
     }
 }
@@ -54,7 +56,8 @@ final class CleanupRecord: @unchecked Sendable {
 
 enum IOStreamRead: BehaviourRule {
     static let id = "io.stream-read"
-    static let title = "A stream read on a pipe ends at exactly the length asked for, the next read goes on from there, and a read to end of file gets the rest: every byte once, in order, the last call done."
+    static let title =
+        "A stream read on a pipe ends at exactly the length asked for, the next read goes on from there, and a read to end of file gets the rest: every byte once, in order, the last call done."
     static let source = """
         seed 000_5fb2769de39c4097.txt ("Reading and Writing": dispatch_io_read, the handler called "whenever data is \
         read"); dispatch_io_read(3); libdispatch tests dispatch_io_pipe.c (512 bytes read exactly, written before and \
@@ -87,7 +90,8 @@ enum IOStreamRead: BehaviourRule {
         writer = nil
         try rest.expectEnded()
         try expect(rest.error == 0, "the read to end of file ended with error \(rest.error!)")
-        try expect(rest.bytes == Array(bytes[1024...]), "the read to end of file got \(rest.bytes.count) bytes, not bytes 1024..<1536 in order")
+        try expect(
+            rest.bytes == Array(bytes[1024...]), "the read to end of file got \(rest.bytes.count) bytes, not bytes 1024..<1536 in order")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -95,7 +99,8 @@ enum IOStreamRead: BehaviourRule {
 
 enum IOWriteFillDrain: BehaviourRule {
     static let id = "io.write-fill-drain"
-    static let title = "A write into a full pipe waits for room and completes once the reader drains it: every byte arrives, in order, and the done call carries no bytes left."
+    static let title =
+        "A write into a full pipe waits for room and completes once the reader drains it: every byte arrives, in order, and the done call carries no bytes left."
     static let source = """
         libdispatch tests dispatch_io_pipe.c (dispatch_write after the pipe was filled to its capacity, the reader \
         draining it later: error 0, no data left); dispatch_io_write(3)
@@ -137,8 +142,10 @@ enum IOWriteFillDrain: BehaviourRule {
 
 enum IOReadInOrder: BehaviourRule {
     static let id = "io.read-in-order"
-    static let title = "320 writes of 32 bytes, 2 ms apart, into a pipe reach a stream read complete and in order, in handler calls that never overlap."
-    static let source = "libdispatch tests dispatch_read2.c (a reader channel fed by 320 writes of 32 bytes; there 10 ms apart, here 2 ms, which still sends each write alone and keeps the rule under a second); dispatch_io_read(3)"
+    static let title =
+        "320 writes of 32 bytes, 2 ms apart, into a pipe reach a stream read complete and in order, in handler calls that never overlap."
+    static let source =
+        "libdispatch tests dispatch_read2.c (a reader channel fed by 320 writes of 32 bytes; there 10 ms apart, here 2 ms, which still sends each write alone and keeps the rule under a second); dispatch_io_read(3)"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -164,7 +171,8 @@ enum IOReadInOrder: BehaviourRule {
 enum IOLowWater: BehaviourRule {
     static let id = "io.low-water"
     static let title = "With a low water mark, no read handler call but the last carries fewer bytes: bytes trickling in are gathered."
-    static let source = "dispatch_io_set_low_water(3) ('the I/O handler is not called with less than this amount of data, unless ... done'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
+    static let source =
+        "dispatch_io_set_low_water(3) ('the I/O handler is not called with less than this amount of data, unless ... done'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -191,7 +199,8 @@ enum IOLowWater: BehaviourRule {
 enum IOHighWater: BehaviourRule {
     static let id = "io.high-water"
     static let title = "With a high water mark, no read handler call carries more bytes: what is available at once is split."
-    static let source = "dispatch_io_set_high_water(3) ('the I/O handler is not called with more than this amount of data'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
+    static let source =
+        "dispatch_io_set_high_water(3) ('the I/O handler is not called with more than this amount of data'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -215,7 +224,8 @@ enum IOHighWater: BehaviourRule {
 
 enum IOStop: BehaviourRule {
     static let id = "io.stop"
-    static let title = "Closing with stop ends a read under way with ECANCELED (also after a plain close), and a read issued after it too; the cleanup handler runs once, after the read's last call."
+    static let title =
+        "Closing with stop ends a read under way with ECANCELED (also after a plain close), and a read issued after it too; the cleanup handler runs once, after the read's last call."
     static let source = """
         dispatch_io_close(3) (DISPATCH_IO_STOP: 'interrupt any outstanding read and write operations ... \
         ECANCELED'); libdispatch tests dispatch_io_pipe_close.c; seed 000_5fb2769de39c4097.txt ("Reading and Writing")
@@ -230,10 +240,12 @@ enum IOStop: BehaviourRule {
         let log = IOLog<E.Data>("the read under way")
         let arrived = Latch()
         channel.setLowWater(1)
-        channel.read(offset: 0, length: Int.max, queue: queue, log.handler { call in
-            if !call.bytes.isEmpty && !call.done { arrived.countDown() }
-            if call.done { cleanup.order.append("read done") }
-        })
+        channel.read(
+            offset: 0, length: Int.max, queue: queue,
+            log.handler { call in
+                if !call.bytes.isEmpty && !call.done { arrived.countDown() }
+                if call.done { cleanup.order.append("read done") }
+            })
         try Descriptors.writeAll(ends.write, Descriptors.pattern(10))
         try expectOpens(arrived, "the first 10 bytes of the read")
         channel.close(stop: true)
@@ -269,7 +281,8 @@ enum IOStop: BehaviourRule {
 
 enum IOCloseLetsFinish: BehaviourRule {
     static let id = "io.close-lets-finish"
-    static let title = "Closing without stop lets a read under way run to its end with all its bytes; the cleanup handler runs once, after it."
+    static let title =
+        "Closing without stop lets a read under way run to its end with all its bytes; the cleanup handler runs once, after it."
     static let source = """
         dispatch_io_close(3) (without DISPATCH_IO_STOP, 'outstanding operations ... run to completion'); libdispatch \
         tests dispatch_io_pipe_close.c (close after the data arrived, then the cleanup handler)
@@ -282,17 +295,20 @@ enum IOCloseLetsFinish: BehaviourRule {
         defer { Glibc.close(ends.write); Glibc.close(ends.read) }
         let queue = engine.makeQueue(label: "arena.io.close-lets-finish")
         let cleanup = CleanupRecord(closing: -1)
-        let channel = engine.makeIOChannel(label: "arena.io.close-lets-finish", kind: .stream, fileDescriptor: ends.read,
-                                           queue: queue, cleanup: cleanup.handler)
+        let channel = engine.makeIOChannel(
+            label: "arena.io.close-lets-finish", kind: .stream, fileDescriptor: ends.read,
+            queue: queue, cleanup: cleanup.handler)
         defer { channel.close(stop: true) }
         let bytes = Descriptors.pattern(200, seed: 2)
         let log = IOLog<E.Data>("the read of 200 bytes")
         let arrived = Latch()
         channel.setLowWater(1)
-        channel.read(offset: 0, length: 200, queue: queue, log.handler { call in
-            if !call.bytes.isEmpty && !call.done { arrived.countDown() }
-            if call.done { cleanup.order.append("read done") }
-        })
+        channel.read(
+            offset: 0, length: 200, queue: queue,
+            log.handler { call in
+                if !call.bytes.isEmpty && !call.done { arrived.countDown() }
+                if call.done { cleanup.order.append("read done") }
+            })
         try Descriptors.writeAll(ends.write, Array(bytes[..<100]))
         try expectOpens(arrived, "the first 100 bytes of the read")
         channel.close(stop: false)
@@ -308,7 +324,8 @@ enum IOCloseLetsFinish: BehaviourRule {
 
 enum IORandomAccess: BehaviourRule {
     static let id = "io.random-access"
-    static let title = "A random-access channel reads and writes at the offsets given, counted from the descriptor's position when it was made, and leaves that position alone."
+    static let title =
+        "A random-access channel reads and writes at the offsets given, counted from the descriptor's position when it was made, and leaves that position alone."
     static let source = """
         dispatch_io_create(3) (DISPATCH_IO_RANDOM: 'offsets ... relative to the file pointer position current at \
         the time the channel was created'; the file pointer is not changed); seed 000_5fb2769de39c4097.txt
@@ -325,8 +342,10 @@ enum IORandomAccess: BehaviourRule {
         let queue = engine.makeQueue(label: "arena.io.random-access")
         let position = Locked<Int64>(-1)
         let cleanup = CleanupRecord(closing: -1)
-        let channel = engine.makeIOChannel(label: "arena.io.random-access", kind: .randomAccess, fileDescriptor: descriptor,
-                                           queue: queue) { error in
+        let channel = engine.makeIOChannel(
+            label: "arena.io.random-access", kind: .randomAccess, fileDescriptor: descriptor,
+            queue: queue
+        ) { error in
             position.withLock { $0 = Int64(lseek(descriptor, 0, SEEK_CUR)) }
             cleanup.handler(error)
         }
@@ -344,7 +363,8 @@ enum IORandomAccess: BehaviourRule {
         try readFar.expectEnded()
         try readInside.expectEnded()
         try expect(readFar.bytes == far, "the read at offset 100 got \(readFar.bytes.count) bytes, not what was written there")
-        try expect(readInside.bytes == Array(near[5..<15]), "the read at offset 5 got \(readInside.bytes), not bytes 5..<15 of the write at 0")
+        try expect(
+            readInside.bytes == Array(near[5..<15]), "the read at offset 5 got \(readInside.bytes), not bytes 5..<15 of the write at 0")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
         try expect(position.snapshot == 10, "the descriptor's position after the channel is \(position.snapshot), not 10")
@@ -352,14 +372,16 @@ enum IORandomAccess: BehaviourRule {
         let read = pread(descriptor, &file, 160, 0)
         Glibc.close(descriptor)
         try expect(read == 160, "the file holds \(read) bytes, not 160")
-        try expect(Array(file[..<10]) == header && Array(file[10..<30]) == near && Array(file[110..<160]) == far,
-                   "the file's bytes are not at the offsets given plus 10 (the position at creation)")
+        try expect(
+            Array(file[..<10]) == header && Array(file[10..<30]) == near && Array(file[110..<160]) == far,
+            "the file's bytes are not at the offsets given plus 10 (the position at creation)")
     }
 }
 
 enum IOPathLazy: BehaviourRule {
     static let id = "io.path-lazy"
-    static let title = "A channel made with a path opens the file when its first operation runs, not before (a file it creates appears only then); a file that cannot be opened ends the operation with the open error."
+    static let title =
+        "A channel made with a path opens the file when its first operation runs, not before (a file it creates appears only then); a file that cannot be opened ends the operation with the open error."
     static let source = """
         dispatch_io_create_with_path(3) ('path, oflag and mode ... passed to open(2) when the first I/O operation on \
         the channel is ready to execute'); seed 000_5fb2769de39c4097.txt ("GCD can postpone opening the file")
@@ -372,11 +394,13 @@ enum IOPathLazy: BehaviourRule {
         let queue = engine.makeQueue(label: "arena.io.path-lazy")
         let path = scratch.file("created")
         let cleanup = CleanupRecord(closing: -1)
-        let channel = engine.makeIOChannel(label: "arena.io.path-lazy", kind: .stream, path: path,
-                                           flags: O_WRONLY | O_CREAT, mode: 0o600, queue: queue, cleanup: cleanup.handler)
+        let channel = engine.makeIOChannel(
+            label: "arena.io.path-lazy", kind: .stream, path: path,
+            flags: O_WRONLY | O_CREAT, mode: 0o600, queue: queue, cleanup: cleanup.handler)
         defer { channel.close(stop: true) }
         Timing.pause(Timing.quietPeriod)
-        try expect(access(path, F_OK) != 0, "the file of a path channel with O_CREAT exists before any operation: it was opened at creation")
+        try expect(
+            access(path, F_OK) != 0, "the file of a path channel with O_CREAT exists before any operation: it was opened at creation")
         let bytes = Descriptors.pattern(300, seed: 4)
         let log = IOLog<E.Data>("the first write to the path")
         channel.write(offset: 0, data: Descriptors.data(engine, bytes), queue: queue, log.handler())
@@ -390,8 +414,9 @@ enum IOPathLazy: BehaviourRule {
         try expect(written == bytes, "the file holds \(written.count) of the 300 bytes written through its path channel")
 
         let missingCleanup = CleanupRecord(closing: -1)
-        let missing = engine.makeIOChannel(label: "arena.io.path-lazy.missing", kind: .stream, path: scratch.file("missing"),
-                                           flags: O_RDONLY, mode: 0, queue: queue, cleanup: missingCleanup.handler)
+        let missing = engine.makeIOChannel(
+            label: "arena.io.path-lazy.missing", kind: .stream, path: scratch.file("missing"),
+            flags: O_RDONLY, mode: 0, queue: queue, cleanup: missingCleanup.handler)
         defer { missing.close(stop: true) }
         let failed = IOLog<E.Data>("the read of a missing file")
         missing.read(offset: 0, length: Int.max, queue: queue, failed.handler())
@@ -405,7 +430,8 @@ enum IOPathLazy: BehaviourRule {
 enum IOBarrier: BehaviourRule {
     static let id = "io.barrier"
     static let title = "A channel barrier runs after every operation issued before it ended and before any issued after it begins."
-    static let source = "dispatch_io_barrier(3) ('executed once all I/O operations already submitted ... have completed, and before any subsequently submitted I/O operations begin')"
+    static let source =
+        "dispatch_io_barrier(3) ('executed once all I/O operations already submitted ... have completed, and before any subsequently submitted I/O operations begin')"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -418,8 +444,9 @@ enum IOBarrier: BehaviourRule {
         let chunk = 64 * 1024
         let before = (0..<3).map { _ in IOLog<E.Data>("a write before the barrier") }
         for (index, log) in before.enumerated() {
-            channel.write(offset: Int64(index * chunk), data: Descriptors.data(engine, Descriptors.pattern(chunk, seed: index)),
-                          queue: queue, log.handler())
+            channel.write(
+                offset: Int64(index * chunk), data: Descriptors.data(engine, Descriptors.pattern(chunk, seed: index)),
+                queue: queue, log.handler())
         }
         let seen = Locked<[Int]>([])
         let ran = Latch()
@@ -433,8 +460,9 @@ enum IOBarrier: BehaviourRule {
             ran.countDown()
         }
         let after = IOLog<E.Data>("the write after the barrier")
-        channel.write(offset: Int64(3 * chunk), data: Descriptors.data(engine, Descriptors.pattern(chunk, seed: 3)),
-                      queue: queue, after.handler())
+        channel.write(
+            offset: Int64(3 * chunk), data: Descriptors.data(engine, Descriptors.pattern(chunk, seed: 3)),
+            queue: queue, after.handler())
         try expectOpens(ran, "the barrier")
         for log in before { try log.expectEnded() }
         try after.expectEnded()
@@ -448,7 +476,8 @@ enum IOBarrier: BehaviourRule {
 
 enum IOReadWriteOneDescriptor: BehaviourRule {
     static let id = "io.read-write-one-descriptor"
-    static let title = "A read waiting on a socket does not hold up a write on the same channel: the peer echoes what was written, and the read gets it."
+    static let title =
+        "A read waiting on a socket does not hold up a write on the same channel: the peer echoes what was written, and the read gets it."
     static let source = """
         libdispatch tests dispatch_io_muxed.c (a read and a write source on one socket); dispatch_io_create(3) (a \
         channel's reads and writes of one descriptor); seed 000_5fb2769de39c4097.txt ("Reading and Writing")
@@ -481,7 +510,8 @@ enum IOReadWriteOneDescriptor: BehaviourRule {
 
 enum IOTCPEcho: BehaviourRule {
     static let id = "io.tcp-echo"
-    static let title = "A loopback TCP echo server built on a read source on its listening socket and a channel per connection echoes every byte of 8 concurrent clients."
+    static let title =
+        "A loopback TCP echo server built on a read source on its listening socket and a channel per connection echoes every byte of 8 concurrent clients."
     static let source = """
         seed 000_5fb2769de39c4097.txt ("Reading and Writing": a server accepting on a dispatch source and reading and \
         writing each connection with dispatch I/O); libdispatch tests dispatch_io_net.c
@@ -510,7 +540,11 @@ enum IOTCPEcho: BehaviourRule {
                     try Descriptors.writeAll(socket, Array(bytes[piece..<(piece + 1024)]))
                 }
                 let echoed = Descriptors.readExactly(socket, bytes.count, until: .now() + .seconds(10))
-                if echoed == bytes { matched.add() } else { failures.append("client \(client) got \(echoed.count) of \(bytes.count) bytes back, or changed") }
+                if echoed == bytes {
+                    matched.add()
+                } else {
+                    failures.append("client \(client) got \(echoed.count) of \(bytes.count) bytes back, or changed")
+                }
             } catch {
                 failures.append("client \(client): \(error)")
             }
@@ -550,8 +584,10 @@ enum IOTCPEcho: BehaviourRule {
         private func serve(_ connection: Int32) {
             let cleanups = cleanups
             let connectionQueue = engine.makeQueue(label: "arena.io.tcp-echo.connection")
-            let channel = engine.makeIOChannel(label: "arena.io.tcp-echo.connection", kind: .stream, fileDescriptor: connection,
-                                               queue: connectionQueue) { _ in
+            let channel = engine.makeIOChannel(
+                label: "arena.io.tcp-echo.connection", kind: .stream, fileDescriptor: connection,
+                queue: connectionQueue
+            ) { _ in
                 Glibc.close(connection)
                 cleanups.countDown()
             }
@@ -566,4 +602,3 @@ enum IOTCPEcho: BehaviourRule {
         }
     }
 }
-

@@ -59,8 +59,10 @@ enum MainThread: BehaviourRule {
 
 enum MainAsyncFromManyThreads: BehaviourRule {
     static let id = "main.async-from-many-threads"
-    static let title = "async onto the main queue from many threads at once: every block runs, on the main-loop thread, each thread's in its order."
-    static let source = "dispatch_async(3) ('the main queue ... serial'); seed 002_1559f9c9921a817c.txt (background work coming back to the main queue)"
+    static let title =
+        "async onto the main queue from many threads at once: every block runs, on the main-loop thread, each thread's in its order."
+    static let source =
+        "dispatch_async(3) ('the main queue ... serial'); seed 002_1559f9c9921a817c.txt (background work coming back to the main queue)"
     static let needsMainLoop = true
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -80,15 +82,18 @@ enum MainAsyncFromManyThreads: BehaviourRule {
         try probe.expectBound("blocks")
         for thread in 0..<threads {
             let indices = seen.elements.filter { $0.thread == thread }.map(\.index)
-            try expect(indices == Array(0..<perThread), "thread \(thread)'s blocks ran out of order or not once each (\(indices.count) ran)")
+            try expect(
+                indices == Array(0..<perThread), "thread \(thread)'s blocks ran out of order or not once each (\(indices.count) ran)")
         }
     }
 }
 
 enum MainSyncFromBackground: BehaviourRule {
     static let id = "main.sync-from-background"
-    static let title = "sync onto the main queue from a block on another queue runs on the main-loop thread, after the main queue's earlier blocks, and returns its value."
-    static let source = "libdispatch tests dispatch_sync_on_main.c (ten syncs from a background queue, each on the main thread); dispatch_sync(3)"
+    static let title =
+        "sync onto the main queue from a block on another queue runs on the main-loop thread, after the main queue's earlier blocks, and returns its value."
+    static let source =
+        "libdispatch tests dispatch_sync_on_main.c (ten syncs from a background queue, each on the main thread); dispatch_sync(3)"
     static let needsMainLoop = true
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -120,7 +125,8 @@ enum MainSyncFromBackground: BehaviourRule {
 
 enum MainHandOff: BehaviourRule {
     static let id = "main.hand-off"
-    static let title = "Background work delivering results to the main queue: each arrives on the main-loop thread in submission order, and a group's notify on the main queue comes after all."
+    static let title =
+        "Background work delivering results to the main queue: each arrives on the main-loop thread in submission order, and a group's notify on the main queue comes after all."
     static let source = """
         seed 000_5fb2769de39c4097.txt (dispatch_group_notify on dispatch_get_main_queue after background work); seed \
         002_1559f9c9921a817c.txt ("do some work on a background queue, and then come back to the main queue"); \
@@ -152,7 +158,9 @@ enum MainHandOff: BehaviourRule {
         }
         try expectOpens(done, "the group's notify on the main queue")
         try probe.expectBound("deliveries or the notify")
-        try expect(delivered.elements == (0..<steps).map { (0...$0).reduce(0, +) }, "results arrived out of order or wrong: first \(Array(delivered.elements.prefix(8)))")
+        try expect(
+            delivered.elements == (0..<steps).map { (0...$0).reduce(0, +) },
+            "results arrived out of order or wrong: first \(Array(delivered.elements.prefix(8)))")
         try expect(notified.elements == [steps], "the notify ran after \(notified.elements) of \(steps) deliveries")
     }
 }
@@ -160,7 +168,8 @@ enum MainHandOff: BehaviourRule {
 enum MainTarget: BehaviourRule {
     static let id = "main.target"
     static let title = "A queue targeting the main queue runs its blocks on the main-loop thread, never beside a block of the main queue."
-    static let source = "queue.h, dispatch_set_target_queue ('blocks submitted to a queue ... run on its target'); seed 001_e0090210cb443119.txt (the main queue is serial)"
+    static let source =
+        "queue.h, dispatch_set_target_queue ('blocks submitted to a queue ... run on its target'); seed 001_e0090210cb443119.txt (the main queue is serial)"
     static let needsMainLoop = true
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -170,7 +179,9 @@ enum MainTarget: BehaviourRule {
         let done = Latch(2 * 100)
         for index in 0..<100 {
             child.async {
-                probe.observe { order.append(index); Timing.linger(index, every: 10) }
+                probe.observe {
+                    order.append(index); Timing.linger(index, every: 10)
+                }
                 done.countDown()
             }
             engine.mainQueue.async {
@@ -186,7 +197,8 @@ enum MainTarget: BehaviourRule {
 
 enum MainSyncOnSelf: MisuseRule {
     static let id = "main.sync-on-self"
-    static let title = "sync onto the main queue from a block running on it (the main-loop thread) is misuse: a message naming the queue, never a hang."
+    static let title =
+        "sync onto the main queue from a block running on it (the main-loop thread) is misuse: a message naming the queue, never a hang."
     static let source = """
         dispatch_async(3), RECURSIVE LOCKS ('a recursive call to dispatch_sync() causes a simple deadlock'); \
         libdispatch dies 'dispatch_sync called on queue already owned by current thread' (measured on the main queue: \

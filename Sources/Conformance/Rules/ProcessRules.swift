@@ -55,8 +55,10 @@ struct WatchedChild {
 
 /// A process source on `child` asking for `.exit`, logging the data of every handler call; activated, and returned
 /// once its registration handler ran (from then on it is watching).
-private func watchExit<E: Engine>(_ engine: E, _ child: WatchedChild, label: String,
-                                  queue: E.Queue) throws -> (source: E.ProcessSource, calls: Recorder<UInt>) {
+private func watchExit<E: Engine>(
+    _ engine: E, _ child: WatchedChild, label: String,
+    queue: E.Queue
+) throws -> (source: E.ProcessSource, calls: Recorder<UInt>) {
     let source = engine.makeProcessSource(label: label, processID: child.pid, events: .exit, queue: queue)
     return (source, try activateRecording(source, label: label))
 }
@@ -70,8 +72,10 @@ private func expectOneExit(_ calls: [UInt], _ who: String) throws {
 
 enum ProcessExit: BehaviourRule {
     static let id = "proc.exit"
-    static let title = "A process source asking for exit stays quiet while the process runs and reports its exit once, with data exactly [exit]."
-    static let source = "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
+    static let title =
+        "A process source asking for exit stays quiet while the process runs and reports its exit once, with data exactly [exit]."
+    static let source =
+        "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
     static let needs: Set<Capability> = [.processSources]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -91,8 +95,10 @@ enum ProcessExit: BehaviourRule {
 
 enum ProcessObservers: BehaviourRule {
     static let id = "proc.observers"
-    static let title = "Five process sources on one process each report its exit exactly once, and none reports anything more in the next half second."
-    static let source = "libdispatch tests/dispatch_proc.c: five DISPATCH_PROC_EXIT observers of one child, 'verify all observers were notified', each event count checked after a delay 'to give a chance for any bugs that result in too many events to be noticed'"
+    static let title =
+        "Five process sources on one process each report its exit exactly once, and none reports anything more in the next half second."
+    static let source =
+        "libdispatch tests/dispatch_proc.c: five DISPATCH_PROC_EXIT observers of one child, 'verify all observers were notified', each event count checked after a delay 'to give a chance for any bugs that result in too many events to be noticed'"
     static let needs: Set<Capability> = [.processSources]
     static let observers = 5
 
@@ -117,8 +123,10 @@ enum ProcessObservers: BehaviourRule {
 
 enum ProcessExitedAlready: BehaviourRule {
     static let id = "proc.exited-already"
-    static let title = "A process source made for a process that has already exited (a zombie not yet reaped) reports the exit at once, once."
-    static let source = "libdispatch src/event/event_kevent.c: 'EVFILT_PROC may fail with ESRCH when the process exists but is a zombie. As a workaround, we simulate an exit event for any EVFILT_PROC with an invalid pid'"
+    static let title =
+        "A process source made for a process that has already exited (a zombie not yet reaped) reports the exit at once, once."
+    static let source =
+        "libdispatch src/event/event_kevent.c: 'EVFILT_PROC may fail with ESRCH when the process exists but is a zombie. As a workaround, we simulate an exit event for any EVFILT_PROC with an invalid pid'"
     static let needs: Set<Capability> = [.processSources]
 
     static func check<E: Engine>(_ engine: E) throws {

@@ -10,7 +10,9 @@ enum QoSRules: RuleFamily {
     ]
 
     /// The class `engine` reports from inside a block submitted to `queue`, or from inside `item` submitted there.
-    static func observedClass<E: Engine>(_ engine: E, on queue: E.Queue, item: (qos: QoSClass, flags: WorkItemFlags)? = nil) throws -> QoSClass {
+    static func observedClass<E: Engine>(_ engine: E, on queue: E.Queue, item: (qos: QoSClass, flags: WorkItemFlags)? = nil) throws
+        -> QoSClass
+    {
         let seen = Recorder<QoSClass>()
         let ran = Latch()
         let block: @Sendable () -> Void = {
@@ -27,8 +29,10 @@ enum QoSRules: RuleFamily {
     }
 
     /// Fails unless a block on `queue` (or `item` there) runs at `expected`; `what` names the case.
-    static func expectClass<E: Engine>(_ engine: E, _ expected: QoSClass, on queue: E.Queue,
-                                       item: (qos: QoSClass, flags: WorkItemFlags)? = nil, _ what: String) throws {
+    static func expectClass<E: Engine>(
+        _ engine: E, _ expected: QoSClass, on queue: E.Queue,
+        item: (qos: QoSClass, flags: WorkItemFlags)? = nil, _ what: String
+    ) throws {
         let observed = try observedClass(engine, on: queue, item: item)
         try expect(observed == expected, "\(what) ran at \(observed.rawValue), not \(expected.rawValue)")
     }
@@ -58,9 +62,11 @@ enum QoSUserInteractive: BehaviourRule {
     static let needs: Set<Capability> = [.userInteractiveClass]
 
     static func check<E: Engine>(_ engine: E) throws {
-        try QoSRules.expectClass(engine, .userInteractive, on: engine.globalQueue(qos: .userInteractive),
-                                 "a block on the user-interactive global queue")
-        let queue = engine.makeQueue(label: "arena.qos.interactive", kind: .serial, qos: .userInteractive, startsInactive: false, target: nil)
+        try QoSRules.expectClass(
+            engine, .userInteractive, on: engine.globalQueue(qos: .userInteractive),
+            "a block on the user-interactive global queue")
+        let queue = engine.makeQueue(
+            label: "arena.qos.interactive", kind: .serial, qos: .userInteractive, startsInactive: false, target: nil)
         try QoSRules.expectClass(engine, .userInteractive, on: queue, "a block on a user-interactive serial queue")
     }
 }
@@ -76,8 +82,9 @@ enum QoSQueueClass: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         for qos in [QoSClass.background, .utility, .userInitiated] {
             for kind in [QueueKind.serial, .concurrent] {
-                let queue = engine.makeQueue(label: "arena.qos.\(qos.rawValue).\(kind.rawValue)", kind: kind, qos: qos,
-                                             startsInactive: false, target: nil)
+                let queue = engine.makeQueue(
+                    label: "arena.qos.\(qos.rawValue).\(kind.rawValue)", kind: kind, qos: qos,
+                    startsInactive: false, target: nil)
                 try QoSRules.expectClass(engine, qos, on: queue, "a block on a \(kind.rawValue) \(qos.rawValue) queue")
             }
         }
@@ -96,13 +103,16 @@ enum QoSInheritTarget: BehaviourRule {
         """
 
     static func check<E: Engine>(_ engine: E) throws {
-        let onGlobal = engine.makeQueue(label: "arena.qos.on-utility-global", kind: .serial, startsInactive: false,
-                                        target: engine.globalQueue(qos: .utility))
+        let onGlobal = engine.makeQueue(
+            label: "arena.qos.on-utility-global", kind: .serial, startsInactive: false,
+            target: engine.globalQueue(qos: .utility))
         try QoSRules.expectClass(engine, .utility, on: onGlobal, "a block on a queue targeting the utility global queue")
-        let background = engine.makeQueue(label: "arena.qos.background", kind: .serial, qos: .background, startsInactive: false, target: nil)
+        let background = engine.makeQueue(
+            label: "arena.qos.background", kind: .serial, qos: .background, startsInactive: false, target: nil)
         let serialChild = engine.makeQueue(label: "arena.qos.child", kind: .serial, startsInactive: false, target: background)
         try QoSRules.expectClass(engine, .background, on: serialChild, "a block on a queue targeting a background queue")
-        let initiated = engine.makeQueue(label: "arena.qos.initiated", kind: .concurrent, qos: .userInitiated, startsInactive: false, target: nil)
+        let initiated = engine.makeQueue(
+            label: "arena.qos.initiated", kind: .concurrent, qos: .userInitiated, startsInactive: false, target: nil)
         let middle = engine.makeQueue(label: "arena.qos.middle", kind: .concurrent, startsInactive: false, target: initiated)
         let grandchild = engine.makeQueue(label: "arena.qos.grandchild", kind: .serial, startsInactive: false, target: middle)
         try QoSRules.expectClass(engine, .userInitiated, on: grandchild, "a block two links below a user-initiated queue")
@@ -110,7 +120,8 @@ enum QoSInheritTarget: BehaviourRule {
         retargeted.setTarget(engine.globalQueue(qos: .utility))
         retargeted.activate()
         try QoSRules.expectClass(engine, .utility, on: retargeted, "a block on a queue given the utility global queue before activation")
-        try QoSRules.expectClass(engine, .default, on: engine.makeQueue(label: "arena.qos.plain"), "a block on a queue with no class nor target")
+        try QoSRules.expectClass(
+            engine, .default, on: engine.makeQueue(label: "arena.qos.plain"), "a block on a queue with no class nor target")
     }
 }
 
@@ -124,12 +135,15 @@ enum QoSItemInherit: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         let utility = engine.makeQueue(label: "arena.qos.utility", kind: .serial, qos: .utility, startsInactive: false, target: nil)
-        try QoSRules.expectClass(engine, .utility, on: utility, item: (.userInitiated, [.inheritQoS]),
-                                 "a user-initiated item flagged inheritQoS on a utility queue")
-        try QoSRules.expectClass(engine, .utility, on: utility, item: (.userInitiated, []),
-                                 "a user-initiated item without flags on a utility queue")
-        try QoSRules.expectClass(engine, .utility, on: engine.globalQueue(qos: .utility), item: (.background, []),
-                                 "a background item on the utility global queue")
+        try QoSRules.expectClass(
+            engine, .utility, on: utility, item: (.userInitiated, [.inheritQoS]),
+            "a user-initiated item flagged inheritQoS on a utility queue")
+        try QoSRules.expectClass(
+            engine, .utility, on: utility, item: (.userInitiated, []),
+            "a user-initiated item without flags on a utility queue")
+        try QoSRules.expectClass(
+            engine, .utility, on: engine.globalQueue(qos: .utility), item: (.background, []),
+            "a background item on the utility global queue")
     }
 }
 
@@ -145,18 +159,22 @@ enum QoSItemEnforce: BehaviourRule {
 
     static func check<E: Engine>(_ engine: E) throws {
         let utility = engine.makeQueue(label: "arena.qos.utility", kind: .serial, qos: .utility, startsInactive: false, target: nil)
-        try QoSRules.expectClass(engine, .userInitiated, on: utility, item: (.userInitiated, [.enforceQoS]),
-                                 "a user-initiated item enforcing its class on a utility queue")
-        try QoSRules.expectClass(engine, .utility, on: utility, item: (.background, [.enforceQoS]),
-                                 "a background item enforcing its class on a utility queue")
-        try QoSRules.expectClass(engine, .utility, on: engine.makeQueue(label: "arena.qos.plain"), item: (.utility, []),
-                                 "a utility item on a queue with no class")
+        try QoSRules.expectClass(
+            engine, .userInitiated, on: utility, item: (.userInitiated, [.enforceQoS]),
+            "a user-initiated item enforcing its class on a utility queue")
+        try QoSRules.expectClass(
+            engine, .utility, on: utility, item: (.background, [.enforceQoS]),
+            "a background item enforcing its class on a utility queue")
+        try QoSRules.expectClass(
+            engine, .utility, on: engine.makeQueue(label: "arena.qos.plain"), item: (.utility, []),
+            "a utility item on a queue with no class")
     }
 }
 
 enum QoSPriorityScheduling: BehaviourRule {
     static let id = "qos.priority-scheduling"
-    static let title = "With the pool flooded by CPU-bound blocks in five bands, one queue per class, at half done each higher band has completed at least as many as each lower, give or take the blocks that started before the last band was in."
+    static let title =
+        "With the pool flooded by CPU-bound blocks in five bands, one queue per class, at half done each higher band has completed at least as many as each lower, give or take the blocks that started before the last band was in."
     static let source = """
         libdispatch tests dispatch_priority.c (bands of CPU-bound blocks, one queue per priority, a histogram at half \
         done); seed 000_5fb2769de39c4097.txt ("Priorities")
@@ -203,8 +221,10 @@ enum QoSPriorityScheduling: BehaviourRule {
         let histogram = zip(bands, counts).map { "\($0.rawValue) \($1)" }.joined(separator: ", ")
         for lower in bands.indices {
             for higher in bands.indices where higher > lower {
-                try expect(counts[higher] + slack >= counts[lower],
-                           "at half done (\(half) of \(bands.count * perBand)), \(histogram): \(bands[higher].rawValue) behind \(bands[lower].rawValue) by more than the \(slack) blocks started before the last band was in")
+                try expect(
+                    counts[higher] + slack >= counts[lower],
+                    "at half done (\(half) of \(bands.count * perBand)), \(histogram): \(bands[higher].rawValue) behind \(bands[lower].rawValue) by more than the \(slack) blocks started before the last band was in"
+                )
             }
         }
     }

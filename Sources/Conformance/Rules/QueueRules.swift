@@ -39,9 +39,10 @@ enum SerialFIFO: BehaviourRule {
             try expectOpens(done, "running \(submitters * blocksPerSubmitter) blocks")
             var next = [Int](repeating: 0, count: submitters)
             for (position, entry) in log.elements.enumerated() {
-                try expect(entry.sequence == next[entry.submitter],
-                           "round \(round): block \(entry.sequence) of submitter \(entry.submitter) ran at position "
-                           + "\(position), before its block \(next[entry.submitter])")
+                try expect(
+                    entry.sequence == next[entry.submitter],
+                    "round \(round): block \(entry.sequence) of submitter \(entry.submitter) ran at position "
+                        + "\(position), before its block \(next[entry.submitter])")
                 next[entry.submitter] += 1
             }
         }
@@ -51,7 +52,8 @@ enum SerialFIFO: BehaviourRule {
 enum SerialExclusive: BehaviourRule {
     static let id = "serial.exclusive"
     static let title = "At most one block of a serial queue runs at any moment; a block sees every write of earlier blocks."
-    static let source = "dispatch_async(3), TEMPORAL SYNCHRONIZATION: a serial queue as a lock; seed 000_5fb2769de39c4097.txt (isolation queues)"
+    static let source =
+        "dispatch_async(3), TEMPORAL SYNCHRONIZATION: a serial queue as a lock; seed 000_5fb2769de39c4097.txt (isolation queues)"
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<rounds {
@@ -130,8 +132,9 @@ enum ConcurrentStartOrder: BehaviourRule {
                 for earlier in 0..<index where order[earlier] > order[index] { overtaken += 1 }
                 if overtaken > worst.overtaken { worst = (index, overtaken) }
             }
-            try expect(worst.overtaken <= slack,
-                       "round \(round): block \(worst.index) started before \(worst.overtaken) blocks submitted earlier")
+            try expect(
+                worst.overtaken <= slack,
+                "round \(round): block \(worst.index) started before \(worst.overtaken) blocks submitted earlier")
         }
     }
 }
@@ -139,7 +142,8 @@ enum ConcurrentStartOrder: BehaviourRule {
 enum SyncResult: BehaviourRule {
     static let id = "sync.result"
     static let title = "sync returns after its block finished, hands back the block's value, and rethrows its error."
-    static let source = "dispatch_async(3), dispatch_sync: 'does not return until the block has finished'; the Swift overlay's DispatchQueue.sync returns the value and rethrows"
+    static let source =
+        "dispatch_async(3), dispatch_sync: 'does not return until the block has finished'; the Swift overlay's DispatchQueue.sync returns the value and rethrows"
 
     struct Thrown: Error, Equatable { let value: Int }
 
@@ -177,7 +181,8 @@ enum SyncResult: BehaviourRule {
 enum SyncAfterEarlier: BehaviourRule {
     static let id = "sync.after-earlier"
     static let title = "sync on a serial queue runs after every block submitted before it."
-    static let source = "dispatch_async(3), RECURSIVE LOCKS: 'queues support both asynchronous and synchronous operations, and those operations are ordered by definition'"
+    static let source =
+        "dispatch_async(3), RECURSIVE LOCKS: 'queues support both asynchronous and synchronous operations, and those operations are ordered by definition'"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.sync.after-earlier")
@@ -281,7 +286,8 @@ enum GlobalConcurrent: BehaviourRule {
                 done.countDown()
             }
             try expectOpens(done, within: .seconds(8), "round \(round): two global blocks")
-            try expect(order.elements == [2, 1], "round \(round): completion order \(order.elements) (-1: first block never saw the second)")
+            try expect(
+                order.elements == [2, 1], "round \(round): completion order \(order.elements) (-1: first block never saw the second)")
         }
     }
 }

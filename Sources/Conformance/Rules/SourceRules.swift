@@ -14,7 +14,8 @@ enum SourceRules: RuleFamily {
 
 enum SourceAddCoalesces: BehaviourRule {
     static let id = "source.add-coalesces"
-    static let title = "An add source sums the merges between handler calls: every call's data is positive, the data over all calls adds up to the total merged, and a slow handler sees fewer calls than merges."
+    static let title =
+        "An add source sums the merges between handler calls: every call's data is positive, the data over all calls adds up to the total merged, and a slow handler sees fewer calls than merges."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_ADD; seed 002_1559f9c9921a817c.txt (custom sources coalesce)"
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -41,7 +42,8 @@ enum SourceAddCoalesces: BehaviourRule {
 
 enum SourceOrCoalesces: BehaviourRule {
     static let id = "source.or-coalesces"
-    static let title = "An or source ORs the merges between handler calls: every call's data is non-zero and the union over all calls is exactly the bits merged."
+    static let title =
+        "An or source ORs the merges between handler calls: every call's data is non-zero and the union over all calls is exactly the bits merged."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_OR"
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -78,8 +80,12 @@ enum SourceReplace: BehaviourRule {
         }
         try expectEventually("a handler call with the last value \(last)") { log.data.last == last }
         let seen = log.data
-        try expect(seen.allSatisfy { (1...last).contains($0) }, "a handler saw a value never merged: \(seen.filter { !(1...last).contains($0) }.prefix(3))")
-        try expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "handler values went backwards: a call saw an older value than the one before it")
+        try expect(
+            seen.allSatisfy { (1...last).contains($0) },
+            "a handler saw a value never merged: \(seen.filter { !(1...last).contains($0) }.prefix(3))")
+        try expect(
+            zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 },
+            "handler values went backwards: a call saw an older value than the one before it")
         try expect(seen.count < Int(last), "\(last) replaces into a slow handler made \(seen.count) calls: nothing coalesced")
     }
 }
@@ -114,7 +120,8 @@ enum SourceDataReset: BehaviourRule {
 enum SourceZeroMerge: BehaviourRule {
     static let id = "source.zero-merge"
     static let title = "A merge that leaves the pending data zero fires no handler."
-    static let source = "dispatch_source_merge_data(3): 'a value of zero has no effect and will not result in the submission of the event handler'"
+    static let source =
+        "dispatch_source_merge_data(3): 'a value of zero has no effect and will not result in the submission of the event handler'"
 
     static func check<E: Engine>(_ engine: E) throws {
         for merge in DataMerge.allCases {
@@ -160,7 +167,8 @@ enum SourceHandlerNotReentrant: BehaviourRule {
 enum SourceOnTarget: BehaviourRule {
     static let id = "source.on-target"
     static let title = "A source's handler runs on the source's queue, serialised with that queue's other blocks."
-    static let source = "dispatch_source_create(3): 'the target queue'; queue.h: 'a dispatch source's target queue specifies where its event handler and cancellation handler blocks will be submitted'"
+    static let source =
+        "dispatch_source_create(3): 'the target queue'; queue.h: 'a dispatch source's target queue specifies where its event handler and cancellation handler blocks will be submitted'"
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<String>("arena.source.on-target")
@@ -221,7 +229,8 @@ enum SourceInactive: BehaviourRule {
 enum SourceSuspendCoalesces: BehaviourRule {
     static let id = "source.suspend-coalesces"
     static let title = "Merges while a source is suspended arrive coalesced, in one handler call, after resume."
-    static let source = "dispatch_suspend(3) on sources in dispatch_source_create(3); seed 001_e0090210cb443119.txt (suspending and resuming dispatch sources)"
+    static let source =
+        "dispatch_suspend(3) on sources in dispatch_source_create(3); seed 001_e0090210cb443119.txt (suspending and resuming dispatch sources)"
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
@@ -246,8 +255,10 @@ enum SourceSuspendCoalesces: BehaviourRule {
 
 enum SourceCancel: BehaviourRule {
     static let id = "source.cancel"
-    static let title = "After cancel no handler call starts, even with data pending; the cancel handler runs once, after the last handler call finished; later merges are ignored."
-    static let source = "dispatch_source_cancel(3): 'prevents any further invocation of the event handler ... does not interrupt an event handler block that is already in progress'"
+    static let title =
+        "After cancel no handler call starts, even with data pending; the cancel handler runs once, after the last handler call finished; later merges are ignored."
+    static let source =
+        "dispatch_source_cancel(3): 'prevents any further invocation of the event handler ... does not interrupt an event handler block that is already in progress'"
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<10 {
@@ -289,7 +300,8 @@ enum SourceCancel: BehaviourRule {
 enum SourceCancelHandlerOnlyIfCancelled: BehaviourRule {
     static let id = "source.cancel-handler-only-if-cancelled"
     static let title = "Releasing an uncancelled source runs no cancel handler."
-    static let source = "dispatch_source_set_cancel_handler(3): the handler runs 'once the source is cancelled'; measured on libdispatch: release without cancel runs none"
+    static let source =
+        "dispatch_source_set_cancel_handler(3): the handler runs 'once the source is cancelled'; measured on libdispatch: release without cancel runs none"
 
     static func check<E: Engine>(_ engine: E) throws {
         let cancelRuns = Counter()
@@ -339,8 +351,9 @@ enum SourceRegistrationFirst: BehaviourRule {
             cancelAndDrain(source)
             let seen = calls.elements
             try expect(delivered, "round \(round): no event handler call (calls: \(seen))")
-            try expect(seen.first == "registration" && seen.dropFirst().allSatisfy { $0 == "event" },
-                       "round \(round): calls in order \(seen) (one registration first, on its queue, expected)")
+            try expect(
+                seen.first == "registration" && seen.dropFirst().allSatisfy { $0 == "event" },
+                "round \(round): calls in order \(seen) (one registration first, on its queue, expected)")
         }
     }
 }
@@ -356,8 +369,9 @@ enum SourceRegistrationNotIfCancelled: BehaviourRule {
     static func check<E: Engine>(_ engine: E) throws {
         let registered = Counter()
         let cancelled = Latch()
-        let source = engine.makeUserDataSource(label: "arena.source.registration-cancelled", merge: .add,
-                                               queue: engine.makeQueue(label: "arena.source.registration-cancelled"))
+        let source = engine.makeUserDataSource(
+            label: "arena.source.registration-cancelled", merge: .add,
+            queue: engine.makeQueue(label: "arena.source.registration-cancelled"))
         source.setRegistrationHandler { registered.add() }
         source.setCancelHandler { cancelled.countDown() }
         source.merge(1)

@@ -34,7 +34,9 @@ enum SpecificOwnQueue: BehaviourRule {
                 let label = engine.currentSpecific(text)
                 let expected: (Int?, String?) = index % 2 == 0 ? (7, "seven") : (nil, nil)
                 if value != expected.0 || label != expected.1 {
-                    seenInside.append("block on \(index % 2 == 0 ? "its queue" : "another queue") saw \(String(describing: value)), \(String(describing: label))")
+                    seenInside.append(
+                        "block on \(index % 2 == 0 ? "its queue" : "another queue") saw \(String(describing: value)), \(String(describing: label))"
+                    )
                 }
                 done.countDown()
             }

@@ -12,7 +12,8 @@ enum SuspensionRules: RuleFamily {
 enum SuspendNoNewStarts: BehaviourRule {
     static let id = "suspend.no-new-starts"
     static let title = "A suspended queue starts no new block; a running block finishes."
-    static let source = "dispatch_suspend(3) in dispatch_object(3): 'suspension occurs after completion of any blocks running at the time of the call'"
+    static let source =
+        "dispatch_suspend(3) in dispatch_object(3): 'suspension occurs after completion of any blocks running at the time of the call'"
 
     static func check<E: Engine>(_ engine: E) throws {
         for kind in [QueueKind.serial, .concurrent] {
@@ -82,7 +83,8 @@ enum SuspendCounted: BehaviourRule {
 enum SuspendOverResume: MisuseRule {
     static let id = "suspend.over-resume"
     static let title = "Resuming a queue more often than it was suspended is misuse: the process stops with a message naming the queue."
-    static let source = "dispatch_object(3): 'calls to dispatch_suspend() must be balanced with calls to dispatch_resume()'; libdispatch crashes 'Over-resume of an object'"
+    static let source =
+        "dispatch_object(3): 'calls to dispatch_suspend() must be balanced with calls to dispatch_resume()'; libdispatch crashes 'Over-resume of an object'"
     static let objectLabel = "arena.misuse.over-resume"
     static let keywords = ["resume"]
 

@@ -11,8 +11,10 @@ enum TargetRules: RuleFamily {
 
 enum TargetSerializes: BehaviourRule {
     static let id = "target.serializes"
-    static let title = "Queues (serial or concurrent) targeting one serial queue never run blocks at the same time as each other or as that queue's own blocks; each serial one keeps its order."
-    static let source = "queue.h, dispatch_set_target_queue: 'will not be invoked concurrently with blocks submitted to the target queue or to any other queue with that same target queue'"
+    static let title =
+        "Queues (serial or concurrent) targeting one serial queue never run blocks at the same time as each other or as that queue's own blocks; each serial one keeps its order."
+    static let source =
+        "queue.h, dispatch_set_target_queue: 'will not be invoked concurrently with blocks submitted to the target queue or to any other queue with that same target queue'"
 
     static func check<E: Engine>(_ engine: E) throws {
         let hub = engine.makeQueue(label: "arena.target.serializes.hub")
@@ -50,7 +52,8 @@ enum TargetSerializes: BehaviourRule {
 enum TargetWidth: BehaviourRule {
     static let id = "target.width"
     static let title = "The concurrency a queue reaches is at most the smallest width along its target chain."
-    static let source = "seed 000_5fb2769de39c4097.txt (target queues: 'if a queue's target queue is serial, it effectively turns into a serial queue')"
+    static let source =
+        "seed 000_5fb2769de39c4097.txt (target queues: 'if a queue's target queue is serial, it effectively turns into a serial queue')"
 
     static func check<E: Engine>(_ engine: E) throws {
         // concurrent → concurrent → serial: width 1 at the end of the chain.
@@ -73,8 +76,9 @@ enum TargetWidth: BehaviourRule {
         try expect(meter.maximum == 1, "\(meter.maximum) blocks ran at once through a chain with a serial link")
 
         // concurrent → concurrent (global): both links are wide, so blocks can meet.
-        let wide = engine.makeQueue(label: "arena.target.width.wide", kind: .concurrent, startsInactive: false,
-                                    target: engine.makeQueue(label: "arena.target.width.wide-target", kind: .concurrent))
+        let wide = engine.makeQueue(
+            label: "arena.target.width.wide", kind: .concurrent, startsInactive: false,
+            target: engine.makeQueue(label: "arena.target.width.wide-target", kind: .concurrent))
         try rendezvous(on: wide, "concurrent queue targeting a concurrent queue")
     }
 }
@@ -82,7 +86,8 @@ enum TargetWidth: BehaviourRule {
 enum TargetSetWhileInactive: BehaviourRule {
     static let id = "target.set-while-inactive"
     static let title = "A target set while a queue is inactive applies to every block, including blocks submitted before the change."
-    static let source = "queue.h, dispatch_set_target_queue: 'if an object is inactive ... the target queue change takes effect immediately, and will affect blocks already associated'"
+    static let source =
+        "queue.h, dispatch_set_target_queue: 'if an object is inactive ... the target queue change takes effect immediately, and will affect blocks already associated'"
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<Int>("arena.target.set-while-inactive")
@@ -91,25 +96,38 @@ enum TargetSetWhileInactive: BehaviourRule {
         first.setSpecific(key, 1)
         second.setSpecific(key, 2)
         for round in 0..<20 {
-            let queue = engine.makeQueue(label: "arena.target.inactive.\(round)", kind: round % 2 == 0 ? .serial : .concurrent,
-                                         startsInactive: true, target: first)
+            let queue = engine.makeQueue(
+                label: "arena.target.inactive.\(round)", kind: round % 2 == 0 ? .serial : .concurrent,
+                startsInactive: true, target: first)
             let seen = Recorder<Int?>()
             let done = Latch(40)
-            for _ in 0..<20 { queue.async { seen.append(engine.currentSpecific(key)); done.countDown() } }
+            for _ in 0..<20 {
+                queue.async {
+                    seen.append(engine.currentSpecific(key)); done.countDown()
+                }
+            }
             queue.setTarget(second)
-            for _ in 0..<20 { queue.async { seen.append(engine.currentSpecific(key)); done.countDown() } }
+            for _ in 0..<20 {
+                queue.async {
+                    seen.append(engine.currentSpecific(key)); done.countDown()
+                }
+            }
             queue.activate()
             try expectOpens(done, "round \(round): 40 blocks after activation")
             let wrong = seen.elements.filter { $0 != 2 }
-            try expect(wrong.isEmpty, "round \(round): \(wrong.count) of 40 blocks did not run through the target set while inactive (saw \(wrong.prefix(3)))")
+            try expect(
+                wrong.isEmpty,
+                "round \(round): \(wrong.count) of 40 blocks did not run through the target set while inactive (saw \(wrong.prefix(3)))")
         }
     }
 }
 
 enum TargetChangeBetweenBlocks: BehaviourRule {
     static let id = "target.change-between-blocks"
-    static let title = "Changing the target of an active queue takes effect between blocks, never during one: blocks submitted after the change run through the new target. Known deviation of the reference: libdispatch through Swift terminates the process instead, so `system` lacks retarget-active-queues."
-    static let source = "queue.h, dispatch_set_target_queue: 'changing the target queue of an object is an asynchronous operation ... doesn't affect blocks already associated'"
+    static let title =
+        "Changing the target of an active queue takes effect between blocks, never during one: blocks submitted after the change run through the new target. Known deviation of the reference: libdispatch through Swift terminates the process instead, so `system` lacks retarget-active-queues."
+    static let source =
+        "queue.h, dispatch_set_target_queue: 'changing the target queue of an object is an asynchronous operation ... doesn't affect blocks already associated'"
     static let needs: Set<Capability> = [.retargetActiveQueues]
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -138,6 +156,9 @@ enum TargetChangeBetweenBlocks: BehaviourRule {
         try expectOpens(done, "\(batches * 50) blocks across target changes")
         try expect(torn.value == 0, "\(torn.value) blocks saw their target change while they ran")
         let misrouted = seen.elements.filter { $0.target != $0.batch % 2 }
-        try expect(misrouted.isEmpty, "\(misrouted.count) blocks ran through the target of another batch (first: batch \(misrouted.first.map { "\($0.batch) saw \(String(describing: $0.target))" } ?? ""))")
+        try expect(
+            misrouted.isEmpty,
+            "\(misrouted.count) blocks ran through the target of another batch (first: batch \(misrouted.first.map { "\($0.batch) saw \(String(describing: $0.target))" } ?? ""))"
+        )
     }
 }

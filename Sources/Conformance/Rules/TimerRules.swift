@@ -29,9 +29,12 @@ final class FireLog: @unchecked Sendable {
 
 /// A timer with a `FireLog` attached, scheduled and activated: the setup most timer rules share. `work` runs inside
 /// each handler call, after the call was logged.
-func startTimer<E: Engine>(_ engine: E, _ label: String, on queue: E.Queue, deadline: Deadline, repeating: Duration? = nil,
-                           leeway: Duration = .zero, work: @escaping @Sendable (E.TimerSource) -> Void = { _ in })
-    -> (timer: E.TimerSource, log: FireLog) {
+func startTimer<E: Engine>(
+    _ engine: E, _ label: String, on queue: E.Queue, deadline: Deadline, repeating: Duration? = nil,
+    leeway: Duration = .zero, work: @escaping @Sendable (E.TimerSource) -> Void = { _ in }
+)
+    -> (timer: E.TimerSource, log: FireLog)
+{
     let timer = engine.makeTimerSource(label: label, queue: queue)
     let log = FireLog()
     log.attach(to: timer, work: work)
@@ -71,8 +74,10 @@ enum TimerNotEarly: BehaviourRule {
 
 enum TimerRepeat: BehaviourRule {
     static let id = "timer.repeat"
-    static let title = "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back (over 600 ms, lateness may grow by under 5 ms, a generous bound)."
-    static let source = "libdispatch tests/dispatch_drift.c (10 ms for 25 s, mean drift under 1 ms), scaled to 10 ms for 600 ms with a 5 ms bound on growth"
+    static let title =
+        "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back (over 600 ms, lateness may grow by under 5 ms, a generous bound)."
+    static let source =
+        "libdispatch tests/dispatch_drift.c (10 ms for 25 s, mean drift under 1 ms), scaled to 10 ms for 600 ms with a 5 ms bound on growth"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.repeat")
@@ -132,7 +137,8 @@ enum TimerLeeway: BehaviourRule {
 
 enum TimerDataCountsFires: BehaviourRule {
     static let id = "timer.data-counts-fires"
-    static let title = "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call (about five fires, counted within a generous window of 3 to due + 1)."
+    static let title =
+        "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call (about five fires, counted within a generous window of 3 to due + 1)."
     static let source = "libdispatch tests/dispatch_suspend_timer.c (1 s timer suspended 3 s: one call, data 3), scaled to 20 ms and 110 ms"
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -154,8 +160,9 @@ enum TimerDataCountsFires: BehaviourRule {
             let first = log.entries[0]
             // Fires due between start and resume: about 5; a generous window for a loaded machine.
             let due = Int((resumedAt - start) / .milliseconds(20)) + 1
-            try expect(first.data >= 3 && Int(first.data) <= due + 1,
-                       "round \(round): the first call after resume had data \(first.data), about \(due) fires were due")
+            try expect(
+                first.data >= 3 && Int(first.data) <= due + 1,
+                "round \(round): the first call after resume had data \(first.data), about \(due) fires were due")
             let total = log.totalData
             let dueByStop = Int((stoppedAt - start) / .milliseconds(20)) + 1
             try expect(Int(total) <= dueByStop + 1, "round \(round): data added up to \(total) fires, at most \(dueByStop) were due")
@@ -166,7 +173,8 @@ enum TimerDataCountsFires: BehaviourRule {
 enum TimerReschedule: BehaviourRule {
     static let id = "timer.reschedule"
     static let title = "Scheduling again (also from inside the handler) replaces the next fire and clears pending fires."
-    static let source = "dispatch_source_set_timer(3): 'calling it again ... replaces the previous timer'; libdispatch tests/dispatch_timer_set_time.c"
+    static let source =
+        "dispatch_source_set_timer(3): 'calling it again ... replaces the previous timer'; libdispatch tests/dispatch_timer_set_time.c"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.reschedule")
@@ -180,8 +188,9 @@ enum TimerReschedule: BehaviourRule {
         try expect(firedNear, "a timer rescheduled from 30 s to 20 ms did not fire within 2 s")
 
         // Pending fires are cleared: reschedule while suspended, with fires already due.
-        let (pending, pendingLog) = startTimer(engine, "arena.timer.reschedule.pending", on: queue,
-                                               deadline: .now() + .milliseconds(5), repeating: .milliseconds(5))
+        let (pending, pendingLog) = startTimer(
+            engine, "arena.timer.reschedule.pending", on: queue,
+            deadline: .now() + .milliseconds(5), repeating: .milliseconds(5))
         pending.suspend()
         Timing.pause(.milliseconds(40))
         let newDeadline = Deadline.now() + .milliseconds(60)
@@ -192,13 +201,16 @@ enum TimerReschedule: BehaviourRule {
         cancelAndDrain(pending)
         try expect(firedAgain, "a rescheduled timer did not fire")
         let entries = pendingLog.entries
-        try expect(entries.count == 1 && entries[0].data == 1 && entries[0].at >= newDeadline,
-                   "after rescheduling, calls were \(entries.map { "data \($0.data) at \($0.at - newDeadline) from the new deadline" })")
+        try expect(
+            entries.count == 1 && entries[0].data == 1 && entries[0].at >= newDeadline,
+            "after rescheduling, calls were \(entries.map { "data \($0.data) at \($0.at - newDeadline) from the new deadline" })")
 
         // From inside the handler: the first call turns a 10 ms repeater into a one-shot 50 ms later.
         let rescheduledAt = Locked<Deadline?>(nil)
-        let (inside, insideLog) = startTimer(engine, "arena.timer.reschedule.inside", on: queue,
-                                             deadline: .now() + .milliseconds(10), repeating: .milliseconds(10)) { timer in
+        let (inside, insideLog) = startTimer(
+            engine, "arena.timer.reschedule.inside", on: queue,
+            deadline: .now() + .milliseconds(10), repeating: .milliseconds(10)
+        ) { timer in
             guard rescheduledAt.snapshot == nil else { return }
             let deadline = Deadline.now() + .milliseconds(50)
             rescheduledAt.withLock { $0 = deadline }
@@ -223,8 +235,10 @@ enum TimerCancel: BehaviourRule {
         for round in 0..<5 {
             let queue = engine.makeQueue(label: "arena.timer.cancel.\(round)", kind: .concurrent)
             let running = Counter()
-            let (timer, log) = startTimer(engine, "arena.timer.cancel.\(round)", on: queue, deadline: .now(),
-                                          repeating: .milliseconds(2)) { _ in
+            let (timer, log) = startTimer(
+                engine, "arena.timer.cancel.\(round)", on: queue, deadline: .now(),
+                repeating: .milliseconds(2)
+            ) { _ in
                 running.add(1)
                 Timing.spin(.milliseconds(1))
                 running.add(-1)

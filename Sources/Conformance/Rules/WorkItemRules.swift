@@ -13,7 +13,8 @@ enum WorkItemRules: RuleFamily {
 enum WorkItemCancelBefore: BehaviourRule {
     static let id = "workitem.cancel-before"
     static let title = "An item cancelled before it starts never runs its body; its notify and wait still complete."
-    static let source = "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; seed 002_1559f9c9921a817c.txt (cancelling work items)"
+    static let source =
+        "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; seed 002_1559f9c9921a817c.txt (cancelling work items)"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.cancel-before")
@@ -43,7 +44,8 @@ enum WorkItemCancelBefore: BehaviourRule {
 enum WorkItemCancelDuring: BehaviourRule {
     static let id = "workitem.cancel-during"
     static let title = "Cancelling a running item only sets isCancelled, which the body can observe; the body runs to its end."
-    static let source = "dispatch_block_cancel(3): 'cancellation has no effect on a block that is already in progress'; dispatch_block_testcancel(3)"
+    static let source =
+        "dispatch_block_cancel(3): 'cancellation has no effect on a block that is already in progress'; dispatch_block_testcancel(3)"
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.cancel-during", kind: .concurrent)
@@ -97,7 +99,8 @@ enum WorkItemNotify: BehaviourRule {
             }
             if round % 2 == 0 { queue.async(item) } else { Threads.detach { item.perform() } }
             try expectOpens(notified, "round \(round): two notifications")
-            try expect(seen.elements == [1, 1], "round \(round): notify ran with the body finished \(seen.elements) times (1 expected each)")
+            try expect(
+                seen.elements == [1, 1], "round \(round): notify ran with the body finished \(seen.elements) times (1 expected each)")
         }
     }
 }
@@ -129,8 +132,9 @@ enum WorkItemWait: BehaviourRule {
                 done.add()
             }
             queue.async(item)
-            try expect(item.wait(until: .now() + .seconds(5)) == .success && done.value == 1,
-                       "round \(round): wait returned with the body \(done.value == 1 ? "finished" : "unfinished")")
+            try expect(
+                item.wait(until: .now() + .seconds(5)) == .success && done.value == 1,
+                "round \(round): wait returned with the body \(done.value == 1 ? "finished" : "unfinished")")
         }
     }
 }
@@ -164,7 +168,8 @@ enum WorkItemAfterCancelled: BehaviourRule {
 enum WorkItemDoubleWait: MisuseRule {
     static let id = "workitem.double-wait"
     static let title = "Waiting twice on one work item is misuse: the process stops with a message naming the item."
-    static let source = "dispatch_block_wait(3): 'may only be waited upon once'; libdispatch crashes 'A block object may not be waited for more than once'"
+    static let source =
+        "dispatch_block_wait(3): 'may only be waited upon once'; libdispatch crashes 'A block object may not be waited for more than once'"
     static let objectLabel = "arena.misuse.double-wait"
     static let keywords = ["twice", "more than once"]
 
@@ -222,7 +227,8 @@ enum WorkItemBarrierFlag: BehaviourRule {
 
 enum WorkItemGroupNotify: BehaviourRule {
     static let id = "workitem.group-notify"
-    static let title = "A group notifies with a work item once empty: the item runs then; a cancelled one skips its block and still notifies."
+    static let title =
+        "A group notifies with a work item once empty: the item runs then; a cancelled one skips its block and still notifies."
     static let source = "dispatch_group_notify(3) with a block object (DispatchGroup.notify(queue:work:)); dispatch_block_cancel(3)"
 
     static func check<E: Engine>(_ engine: E) throws {
@@ -243,7 +249,9 @@ enum WorkItemGroupNotify: BehaviourRule {
             left.add()
             group.leave()
             try expectOpens(notified, "round \(round): both items' notifications")
-            try expect(ran.elements == [1], "round \(round): the items' blocks saw \(ran.elements) ([1]: the first, after the leave; -1: the cancelled one ran)")
+            try expect(
+                ran.elements == [1],
+                "round \(round): the items' blocks saw \(ran.elements) ([1]: the first, after the leave; -1: the cancelled one ran)")
         }
     }
 }

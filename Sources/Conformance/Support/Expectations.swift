@@ -23,8 +23,10 @@ public func expectOpens(_ latch: Latch, within timeout: Duration = .seconds(5), 
 }
 
 /// Fails the check unless `condition` becomes true within `timeout`.
-public func expectEventually(within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String,
-                             _ condition: () -> Bool) throws {
+public func expectEventually(
+    within timeout: Duration = .seconds(5), _ what: @autoclosure () -> String,
+    _ condition: () -> Bool
+) throws {
     if !Timing.eventually(within: timeout, condition) {
         throw RuleFailure("\(what()) did not happen within \(timeout)")
     }

@@ -33,8 +33,10 @@ public final class HandlerLog: @unchecked Sendable {
 
 /// A user-data source with a `HandlerLog` attached, its handlers on `queue` (default: a new serial queue of the same
 /// label). It is not activated: each rule decides when.
-public func makeLoggedSource<E: Engine>(_ engine: E, _ label: String, merge: DataMerge = .add, on queue: E.Queue? = nil,
-                                 work: @escaping @Sendable (UInt) -> Void = { _ in }) -> (source: E.UserDataSource, log: HandlerLog) {
+public func makeLoggedSource<E: Engine>(
+    _ engine: E, _ label: String, merge: DataMerge = .add, on queue: E.Queue? = nil,
+    work: @escaping @Sendable (UInt) -> Void = { _ in }
+) -> (source: E.UserDataSource, log: HandlerLog) {
     let source = engine.makeUserDataSource(label: label, merge: merge, queue: queue ?? engine.makeQueue(label: label))
     let log = HandlerLog()
     log.attach(to: source, work: work)

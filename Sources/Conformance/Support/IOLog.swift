@@ -46,8 +46,9 @@ public final class IOLog<Data: EngineData>: @unchecked Sendable {
     public func expectEnded(within timeout: Duration = .seconds(5)) throws {
         try expectOpens(ended, within: timeout, "the done call of \(what)")
         let calls = calls
-        try expect(calls.filter(\.done).count == 1 && calls.last?.done == true,
-                   "\(what): done calls at \(calls.indices.filter { calls[$0].done }) of \(calls.count) (exactly one, last, expected)")
+        try expect(
+            calls.filter(\.done).count == 1 && calls.last?.done == true,
+            "\(what): done calls at \(calls.indices.filter { calls[$0].done }) of \(calls.count) (exactly one, last, expected)")
         try expect(meter.maximum == 1, "\(what): \(meter.maximum) handler calls ran at once")
     }
 }

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Sleeping until a `Deadline` with `ContinuousClock` (what asyncAfter and timers use). The clocks differ (the
 /// deadline is CLOCK_MONOTONIC), so the sleep is for the remaining duration, repeated until the deadline has passed on
 /// the deadline's own clock: a wake-up a few microseconds early never runs anything early.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A read or write source: the shared epoll reactor's reports become `.readiness` events (the bytes available, or
 /// the room); the source's actor re-arms the registration after each delivery and on resume, and removes it on
 /// cancel (before the cancel handler, which may close the descriptor) or when the source is released.

@@ -75,17 +75,19 @@ public struct ActorEngine: Engine {
     }
 
     public var limits: [Capability: String] {
-        [.blockingInBlocks: """
+        [
+            .blockingInBlocks: """
             blocks run on Swift's cooperative pool, which is as wide as the machine and never grows (measured: 8 tasks \
             blocking 200 ms each take 800 ms on 2 cores, 2 at a time); a block that blocks (sync onto another queue, a \
             wait) takes a thread from every task in the process, and two such blocks wedge it
             """,
-         .priorityScheduling: """
+            .priorityScheduling: """
             a design choice, not a platform limit: every block's task is created without a priority, so Swift's \
             executor runs them in the order enqueued whatever their class, which only labels them (currentQoS); \
             measured by the rule with the capability claimed, 3 runs, at half done (100 of 200): background 40 every \
             time, utility 20-40, default 0-20, user-initiated 0, user-interactive 0-40
-            """]
+            """,
+        ]
     }
 
     public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: ActorQueue?) -> ActorQueue {
@@ -124,8 +126,10 @@ public struct ActorEngine: Engine {
     /// The cooperative pool's width: the active CPUs.
     static let poolWidth = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
-                             _ block: @escaping @Sendable () -> Void) -> ActorWorkItem {
+    public func makeWorkItem(
+        label: String, qos: QoSClass?, flags: WorkItemFlags,
+        _ block: @escaping @Sendable () -> Void
+    ) -> ActorWorkItem {
         ActorWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
@@ -138,13 +142,15 @@ public struct ActorEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: ActorQueue) -> ActorDescriptorSource {
-        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: false, queue: queue,
-                              reactor: runtime.reactor)
+        ActorDescriptorSource(
+            label: label, descriptor: fileDescriptor, writable: false, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: ActorQueue) -> ActorDescriptorSource {
-        ActorDescriptorSource(label: label, descriptor: fileDescriptor, writable: true, queue: queue,
-                              reactor: runtime.reactor)
+        ActorDescriptorSource(
+            label: label, descriptor: fileDescriptor, writable: true, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: ActorQueue) -> ActorSignalSource {
@@ -152,16 +158,20 @@ public struct ActorEngine: Engine {
     }
 
     /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
-    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                                  queue: ActorQueue) -> ActorProcessSource {
+    public func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: ActorQueue
+    ) -> ActorProcessSource {
         ActorProcessSource(label: label, processID: processID, events: events, queue: queue, reactor: runtime.reactor)
     }
 
     /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
-    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                               queue: ActorQueue) -> ActorFileSource {
-        ActorFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
-                        reactor: runtime.reactor)
+    public func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: ActorQueue
+    ) -> ActorFileSource {
+        ActorFileSource(
+            label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+            reactor: runtime.reactor)
     }
 }
-

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A file source: an inotify watch (`FileWatch`) registered with the shared epoll reactor; each report reads every
 /// pending notification and posts what they mean as a merge event (bitwise OR) for the source's actor, then re-arms
 /// at once, so changes keep coalescing while a handler runs or the source is suspended.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A group: a count of outstanding work; waiting is async (`wait() async`, a continuation) or blocking (the
 /// protocol's `wait(until:)`, a futex); notifications (blocks or work items, each kept as the submission to make) are
 /// submitted by whoever brings the count to zero.
@@ -13,7 +14,9 @@ public final class ActorGroup: EngineGroup, @unchecked Sendable {
     init(label: String) { self.label = label }
 
     public func async(on queue: ActorQueue, _ block: @escaping @Sendable () -> Void) {
-        waiters.update { outstanding += 1; return false }
+        waiters.update {
+            outstanding += 1; return false
+        }
         queue.async { [self] in
             block()
             finishOne()

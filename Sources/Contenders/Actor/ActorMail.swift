@@ -60,4 +60,3 @@ final class ActorSyncWaiter: @unchecked Sendable {
         while done.word.pointee.load(ordering: .acquiring) == 0 { done.wait(whileEqualTo: 0) }
     }
 }
-

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The actor engine's main loop as a Swift executor (SE-0417): every job it is given runs on the thread in
 /// `dispatchMain()`, one at a time, in the order given, through a `MainLoop` (a pthread mutex, which
 /// ThreadSanitizer sees).

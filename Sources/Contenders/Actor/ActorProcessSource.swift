@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A process source: a pidfd (`ExitWatch`) registered with the shared epoll reactor and armed once; its report
 /// becomes a merge event (bitwise OR) of `.exit` for the source's actor. A pidfd stays readable, so it is never
 /// re-armed: one exit, once. A process already gone when the source was made is reported exited at activation.

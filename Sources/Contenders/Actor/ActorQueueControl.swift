@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The part of a queue that synchronous callers change and its actor reads: target, suspension, activation, specific
 /// values, context and finalizer, and (concurrent queues) the running count that barriers wait on. Under a pthread
 /// mutex; the actor waits for changes with continuations, so no thread of the cooperative pool ever blocks on it.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The actor behind a queue: it drains the queue's mailbox (`ActorMailbox`, consumed by this one task), so blocks
 /// start in FIFO order by construction (a `Task { await actor.run(block) }` per submission would not be FIFO: actor
 /// jobs are not ordered). The core is separate from the public `ActorQueue` so that releasing the queue finishes the
@@ -110,7 +111,11 @@ actor ActorQueueCore {
         case .sync(let waiter):
             return ActorForwardedJob(chain: [self], work: { waiter.run() }, done: done)
         case .forwarded(let job):
-            return ActorForwardedJob(chain: job.chain + [self], work: job.work, done: { job.done(); done() })
+            return ActorForwardedJob(
+                chain: job.chain + [self], work: job.work,
+                done: {
+                    job.done(); done()
+                })
         case .retarget:
             preconditionFailure("actor engine: a retarget is never forwarded")
         }

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Everything one actor engine owns beyond Swift's executor: its global queue, its main queue and the executor that
 /// runs it, and the epoll reactor for descriptor sources (on first use). Blocks, timers and asyncAfter run as tasks on
 /// Swift's global concurrent executor; the main queue's, on `mainExecutor`.
@@ -14,8 +15,9 @@ final class ActorRuntime: @unchecked Sendable {
 
     init() {
         globals = QoSClass.allCases.map { qos in
-            ActorQueue(label: "actor.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
-                       startsInactive: false, target: nil, global: nil, isGlobal: true)
+            ActorQueue(
+                label: "actor.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
+                startsInactive: false, target: nil, global: nil, isGlobal: true)
         }
         main = ActorQueue(label: "main", kind: .serial, qos: nil, startsInactive: false, target: nil, global: global, isMain: true)
     }

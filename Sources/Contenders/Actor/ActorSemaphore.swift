@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A counting semaphore whose waiters queue in FIFO order: async waiters as continuations, blocking waiters on
 /// futexes. `signal` hands its unit to the first waiter (and says it woke one) or keeps it; a blocking waiter that
 /// times out leaves the queue if it is still in it, or takes the unit already handed to it, so the count stays

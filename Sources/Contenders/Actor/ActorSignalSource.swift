@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A signal source: the process-wide `SignalHub` counts deliveries; each count is a merge event (added).
 public final class ActorSignalSource: ActorSource, SignalListener, @unchecked Sendable {
     struct Kind: ActorSourceKind {

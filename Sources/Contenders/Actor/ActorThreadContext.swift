@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The queues whose block the calling thread runs right now (outermost first). A block runs synchronously, without
 /// suspension points, so during it the thread *is* its task: a thread-local describes it exactly, and also covers the
 /// global queue's inline syncs, which run outside any of the engine's tasks.

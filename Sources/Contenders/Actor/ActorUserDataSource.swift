@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A source fed by `merge`: each merge is an event for the source's actor, which combines it into the pending data.
 public final class ActorUserDataSource: ActorSource, EngineUserDataSource, @unchecked Sendable {
     init(label: String, merge: DataMerge, queue: ActorQueue) {

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A work item: cancelled and finished flags, notifications, and waiters (async or blocking) on a wait list.
 public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = ActorQueue
@@ -41,11 +42,17 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
         for notification in ready { notification.queue.async(notification.block) }
     }
 
-    public func cancel() { waiters.update { cancelled = true; return false } }
+    public func cancel() {
+        waiters.update {
+            cancelled = true; return false
+        }
+    }
 
     public var isCancelled: Bool {
         var value = false
-        waiters.update { value = cancelled; return false }
+        waiters.update {
+            value = cancelled; return false
+        }
         return value
     }
 
@@ -60,10 +67,14 @@ public final class ActorWorkItem: EngineWorkItem, @unchecked Sendable {
 
     public func wait(until deadline: Deadline) -> WaitResult {
         var again = false
-        waiters.update { again = waited; return false }
+        waiters.update {
+            again = waited; return false
+        }
         if again { misuse("work item waited on twice: work item '\(label)'") }
         guard waiters.block(until: deadline, { finished }) else { return .timedOut }
-        waiters.update { waited = true; return false }
+        waiters.update {
+            waited = true; return false
+        }
         return .success
     }
 

@@ -73,7 +73,8 @@ final class LocalRunQueue: @unchecked Sendable {
                 taken.append(job)
             }
             if taken.count == Int(take),
-               head.atomic.pointee.compareExchange(expected: start, desired: start &+ take, ordering: .acquiringAndReleasing).exchanged {
+                head.atomic.pointee.compareExchange(expected: start, desired: start &+ take, ordering: .acquiringAndReleasing).exchanged
+            {
                 return taken
             }
         }

@@ -32,8 +32,11 @@ final class LockFreeCompletion: @unchecked Sendable {
             if yieldsHalfway && spin == Self.spins / 2 { sched_yield() } else { clinux_cpu_relax() }
         }
         LockFreeThreadContext.blocking {
-            guard word.word.pointee.compareExchange(
-                expected: Self.waiting, desired: Self.sleeping, ordering: .acquiringAndReleasing).exchanged else { return }
+            guard
+                word.word.pointee.compareExchange(
+                    expected: Self.waiting, desired: Self.sleeping, ordering: .acquiringAndReleasing
+                ).exchanged
+            else { return }
             while word.word.pointee.load(ordering: .acquiring) != Self.done { word.wait(whileEqualTo: Self.sleeping) }
         }
     }

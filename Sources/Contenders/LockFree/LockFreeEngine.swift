@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The lock-free engine: Grand Central Dispatch built the way libdispatch builds its fast paths. Submitting work,
 /// taking work, signalling and merging are atomic operations; a thread enters the kernel only to sleep when there
 /// is nothing to do, or to wake a sleeper.
@@ -72,11 +73,13 @@ public struct LockFreeEngine: Engine {
     }
 
     public var limits: [Capability: String] {
-        [.priorityScheduling: """
+        [
+            .priorityScheduling: """
             a design choice, not a platform limit: the run queues and the injection queue are FIFO, so jobs run in the order pushed whatever their class, which only \
             labels them (currentQoS); measured by the rule with the capability claimed, 3 runs, each at half done (100 of \
             200): background 40, utility 40, default 10, user-initiated 10, user-interactive 0
-            """]
+            """
+        ]
     }
 
     public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: LockFreeQueue?) -> LockFreeQueue {
@@ -123,8 +126,10 @@ public struct LockFreeEngine: Engine {
         }
     }
 
-    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
-                             _ block: @escaping @Sendable () -> Void) -> LockFreeWorkItem {
+    public func makeWorkItem(
+        label: String, qos: QoSClass?, flags: WorkItemFlags,
+        _ block: @escaping @Sendable () -> Void
+    ) -> LockFreeWorkItem {
         LockFreeWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
@@ -137,13 +142,15 @@ public struct LockFreeEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
-        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
-                                 reactor: runtime.reactor)
+        LockFreeDescriptorSource(
+            label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: LockFreeQueue) -> LockFreeDescriptorSource {
-        LockFreeDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
-                                 reactor: runtime.reactor)
+        LockFreeDescriptorSource(
+            label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: LockFreeQueue) -> LockFreeSignalSource {
@@ -151,17 +158,23 @@ public struct LockFreeEngine: Engine {
     }
 
     /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
-    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                                  queue: LockFreeQueue) -> LockFreeProcessSource {
-        LockFreeProcessSource(label: label, processID: processID, events: events, queue: queue,
-                              reactor: runtime.reactor)
+    public func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: LockFreeQueue
+    ) -> LockFreeProcessSource {
+        LockFreeProcessSource(
+            label: label, processID: processID, events: events, queue: queue,
+            reactor: runtime.reactor)
     }
 
     /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
-    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                               queue: LockFreeQueue) -> LockFreeFileSource {
-        LockFreeFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
-                           reactor: runtime.reactor)
+    public func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: LockFreeQueue
+    ) -> LockFreeFileSource {
+        LockFreeFileSource(
+            label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+            reactor: runtime.reactor)
     }
 
     /// Stops and joins every thread this engine started, after the queued work ran.

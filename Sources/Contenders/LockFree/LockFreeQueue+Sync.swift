@@ -77,8 +77,10 @@ extension LockFreeQueue {
     }
 
     @inline(__always)
-    private func enterSync(barrier: Bool, _ context: LockFreeThreadContext,
-                           _ held: Unmanaged<LockFreeThreadContext>) -> HeldChain {
+    private func enterSync(
+        barrier: Bool, _ context: LockFreeThreadContext,
+        _ held: Unmanaged<LockFreeThreadContext>
+    ) -> HeldChain {
         let alone = barrier || kind == .serial
         if alone && context.drains(self) {
             misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
@@ -154,7 +156,8 @@ extension LockFreeQueue {
             var current = width.atomic.pointee.load(ordering: .relaxed)
             while true {
                 guard current & ~Self.runningMask == 0 else { return false }  // a barrier runs, waits or is pending
-                let (won, seen) = width.atomic.pointee.compareExchange(expected: current, desired: current &+ 1, ordering: .acquiringAndReleasing)
+                let (won, seen) = width.atomic.pointee.compareExchange(
+                    expected: current, desired: current &+ 1, ordering: .acquiringAndReleasing)
                 if won {
                     startedOne(current)
                     return true
@@ -164,11 +167,14 @@ extension LockFreeQueue {
         }
         let current = state.atomic.pointee.load(ordering: .relaxed)
         guard Self.count(current) == 0 && current & Self.scheduled == 0 && isRunnable(current),
-              state.atomic.pointee.compareExchange(expected: current, desired: current | Self.scheduled, ordering: .acquiringAndReleasing).exchanged
+            state.atomic.pointee.compareExchange(expected: current, desired: current | Self.scheduled, ordering: .acquiringAndReleasing)
+                .exchanged
         else { return false }
         if kind == .serial { return true }
         // A concurrent barrier also needs the width to itself.
-        if width.atomic.pointee.compareExchange(expected: 0, desired: Self.barrierRunning, ordering: .acquiringAndReleasing).exchanged { return true }
+        if width.atomic.pointee.compareExchange(expected: 0, desired: Self.barrierRunning, ordering: .acquiringAndReleasing).exchanged {
+            return true
+        }
         giveScheduled()
         return false
     }

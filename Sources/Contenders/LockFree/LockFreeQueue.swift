@@ -59,8 +59,10 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     nonisolated(unsafe) var stashed: LockFreeJob?
     let attachments = LockFreeQueueAttachments()
 
-    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: LockFreeQueue?,
-         runtime: LockFreeRuntime, isGlobal: Bool = false, isMain: Bool = false) {
+    init(
+        label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: LockFreeQueue?,
+        runtime: LockFreeRuntime, isGlobal: Bool = false, isMain: Bool = false
+    ) {
         self.label = label
         self.kind = kind
         self.qos = qos
@@ -249,7 +251,8 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
         while true {
             if current & Self.runningMask == 0 {
                 let desired = (current | Self.barrierRunning) &- Self.pendingBarrierOne
-                let (won, seen) = width.atomic.pointee.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+                let (won, seen) = width.atomic.pointee.compareExchange(
+                    expected: current, desired: desired, ordering: .acquiringAndReleasing)
                 if won { return true }
                 current = seen
             } else {

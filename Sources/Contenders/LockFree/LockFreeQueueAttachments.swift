@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// What a queue carries beside its jobs: specific values, the context and the finalizer. A cold path: set rarely,
 /// read by `getSpecific`/`currentSpecific` and once when the queue goes, never by a queue's submit or drain path.
 ///

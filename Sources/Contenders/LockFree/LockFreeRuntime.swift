@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Everything one lock-free engine owns: the worker pool, the global queue and the main queue from the start; the
 /// timer thread and the descriptor reactor on first use (`EngineServices`). `shutdown()` stops and joins every thread it started.
 @usableFromInline
@@ -15,8 +16,9 @@ final class LockFreeRuntime: @unchecked Sendable {
 
     init() {
         globals = QoSClass.allCases.map { qos in
-            LockFreeQueue(label: "lockfree.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
-                          startsInactive: false, target: nil, runtime: self, isGlobal: true)
+            LockFreeQueue(
+                label: "lockfree.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
+                startsInactive: false, target: nil, runtime: self, isGlobal: true)
         }
         main = LockFreeQueue(label: "main", kind: .serial, qos: nil, startsInactive: false, target: nil, runtime: self, isMain: true)
     }

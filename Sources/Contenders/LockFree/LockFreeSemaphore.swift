@@ -19,7 +19,8 @@ public final class LockFreeSemaphore: EngineSemaphore, @unchecked Sendable {
             // Timed out: give the unit back unless a signal already counted this waiter.
             var current = value.atomic.pointee.load(ordering: .relaxed)
             while current < 0 {
-                let (won, seen) = value.atomic.pointee.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+                let (won, seen) = value.atomic.pointee.compareExchange(
+                    expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
                 if won { return .timedOut }
                 current = seen
             }
@@ -33,7 +34,9 @@ public final class LockFreeSemaphore: EngineSemaphore, @unchecked Sendable {
         while true {
             let available = wakeups.word.pointee.load(ordering: .acquiring)
             if available > 0 {
-                if wakeups.word.pointee.compareExchange(expected: available, desired: available - 1, ordering: .acquiringAndReleasing).exchanged {
+                if wakeups.word.pointee.compareExchange(expected: available, desired: available - 1, ordering: .acquiringAndReleasing)
+                    .exchanged
+                {
                     return true
                 }
                 continue

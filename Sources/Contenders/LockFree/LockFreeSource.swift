@@ -45,8 +45,10 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
 
     deinit {
         if (flags.load(ordering: .relaxed) >> 8) > 0 { misuse("released while suspended: source '\(label)'") }
-        for slot in [newEventHandler.exchange(nil, ordering: .acquiring), newCancelHandler.exchange(nil, ordering: .acquiring),
-                     newRegistrationHandler.exchange(nil, ordering: .acquiring)] {
+        for slot in [
+            newEventHandler.exchange(nil, ordering: .acquiring), newCancelHandler.exchange(nil, ordering: .acquiring),
+            newRegistrationHandler.exchange(nil, ordering: .acquiring),
+        ] {
             if let slot { Unmanaged<HandlerBox>.fromOpaque(slot).release() }
         }
     }

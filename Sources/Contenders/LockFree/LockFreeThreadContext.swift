@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// What the lock-free engine knows about the calling thread: the queues it is draining right now (outermost first,
 /// for specific values and the sync-onto-own-queue diagnostic) and the worker it is, if any (its pushes go to that
 /// worker's own run queue).

@@ -50,7 +50,8 @@ public final class LockFreeTimerSource: LockFreeSource, EngineTimerSource, @unch
     private func addFires(_ count: UInt64, generation: UInt64) -> Bool {
         var current = pending.atomic.pointee.load(ordering: .relaxed)
         while current >> 40 == generation {
-            let (won, seen) = pending.atomic.pointee.compareExchange(expected: current, desired: current &+ count, ordering: .acquiringAndReleasing)
+            let (won, seen) = pending.atomic.pointee.compareExchange(
+                expected: current, desired: current &+ count, ordering: .acquiringAndReleasing)
             if won {
                 if count > 0 { merged() }
                 return true

@@ -70,8 +70,9 @@ final class PoolGrowth: @unchecked Sendable {
                 continue
             }
             let occupied = pool.occupied.atomic.pointee.load(ordering: .relaxed)
-            let missing = progress.missing(pool.workers.lazy.filter { occupied & $0.bit != 0 }
-                .map { (id: $0.threadID.load(ordering: .relaxed), turns: 0) }, width: pool.width)
+            let missing = progress.missing(
+                pool.workers.lazy.filter { occupied & $0.bit != 0 }
+                    .map { (id: $0.threadID.load(ordering: .relaxed), turns: 0) }, width: pool.width)
             guard missing > 0 else {
                 lastGrant = 0
                 continue

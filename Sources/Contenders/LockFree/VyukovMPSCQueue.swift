@@ -1,4 +1,5 @@
 import ArenaContract
+import Glibc
 import Synchronization
 
 /// Dmitry Vyukov's intrusive multi-producer single-consumer queue (1024cores.net, "Intrusive MPSC node-based queue").
@@ -86,5 +87,3 @@ final class VyukovMPSCQueue: @unchecked Sendable {
         }
     }
 }
-
-import Glibc

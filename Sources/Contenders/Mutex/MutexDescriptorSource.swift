@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A read or write source: the reactor reports readiness once per arming; the source sets the pending data to the
 /// bytes available (read) or an estimate of the room (write), or to end of file once, delivers, and re-arms after
 /// the handler ran. It registers on activation and stays unarmed while suspended.

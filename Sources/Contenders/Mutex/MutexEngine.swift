@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The mutex engine: Grand Central Dispatch built the classic way, from pthread mutexes and condition variables,
 /// on a pool of worker threads the engine owns (MADispatchQueue's design, carried through the whole contract).
 ///
@@ -76,8 +77,10 @@ public struct MutexEngine: Engine {
         MutexApply.run(iterations: iterations, on: runtime.pool, body)
     }
 
-    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
-                             _ block: @escaping @Sendable () -> Void) -> MutexWorkItem {
+    public func makeWorkItem(
+        label: String, qos: QoSClass?, flags: WorkItemFlags,
+        _ block: @escaping @Sendable () -> Void
+    ) -> MutexWorkItem {
         MutexWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
@@ -90,13 +93,15 @@ public struct MutexEngine: Engine {
     }
 
     public func makeReadSource(label: String, fileDescriptor: Int32, queue: MutexQueue) -> MutexDescriptorSource {
-        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
-                              reactor: runtime.reactor)
+        MutexDescriptorSource(
+            label: label, descriptor: fileDescriptor, direction: .read, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeWriteSource(label: String, fileDescriptor: Int32, queue: MutexQueue) -> MutexDescriptorSource {
-        MutexDescriptorSource(label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
-                              reactor: runtime.reactor)
+        MutexDescriptorSource(
+            label: label, descriptor: fileDescriptor, direction: .write, queue: queue,
+            reactor: runtime.reactor)
     }
 
     public func makeSignalSource(label: String, signal: Int32, queue: MutexQueue) -> MutexSignalSource {
@@ -104,16 +109,21 @@ public struct MutexEngine: Engine {
     }
 
     /// A pidfd watched by the reactor thread (beyond the reference: libdispatch on Linux has no process sources).
-    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                                  queue: MutexQueue) -> MutexProcessSource {
+    public func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: MutexQueue
+    ) -> MutexProcessSource {
         MutexProcessSource(label: label, processID: processID, events: events, queue: queue, reactor: runtime.reactor)
     }
 
     /// An inotify watch read by the reactor thread (beyond the reference: libdispatch on Linux has no file sources).
-    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                               queue: MutexQueue) -> MutexFileSource {
-        MutexFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
-                        reactor: runtime.reactor)
+    public func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: MutexQueue
+    ) -> MutexFileSource {
+        MutexFileSource(
+            label: label, fileDescriptor: fileDescriptor, events: events, queue: queue,
+            reactor: runtime.reactor)
     }
 
     /// Stops and joins every thread this engine started. Nothing may be submitted to it afterwards.

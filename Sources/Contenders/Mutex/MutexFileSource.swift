@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A file source: an inotify watch (`FileWatch`) registered with the engine's epoll reactor; each report reads every
 /// pending notification, merges what they mean into the pending data (bitwise OR) and re-arms at once, so changes
 /// keep coalescing while a handler runs or the source is suspended.

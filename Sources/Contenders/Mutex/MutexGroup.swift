@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A group: a count of outstanding work and the notifications waiting for it to reach zero, under one mutex.
 public final class MutexGroup: EngineGroup, @unchecked Sendable {
     public let label: String

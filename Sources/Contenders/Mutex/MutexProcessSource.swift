@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A process source: a pidfd (`ExitWatch`) registered with the engine's epoll reactor and armed once; its report
 /// merges `.exit` into the pending data (bitwise OR). A pidfd stays readable, so it is never re-armed: one exit,
 /// once. A process already gone when the source was made is reported exited at activation.

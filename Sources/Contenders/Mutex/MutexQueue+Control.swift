@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Suspension, activation, target changes and specific values.
 extension MutexQueue {
     public func suspend() {

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// sync and barrier sync.
 ///
 /// Fast path, as libdispatch does it: when the queue and every link of its target chain can be taken at once

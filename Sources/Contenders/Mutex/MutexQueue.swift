@@ -50,8 +50,10 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     var contextObject: QueueContext?
     var finalizer: (@Sendable (QueueContext) -> Void)?
 
-    init(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime,
-         isGlobal: Bool = false, isMain: Bool = false) {
+    init(
+        label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: MutexQueue?, runtime: MutexRuntime,
+        isGlobal: Bool = false, isMain: Bool = false
+    ) {
         self.label = label
         self.kind = kind
         self.qos = qos

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// What a queue holds, in FIFO order.
 enum MutexQueueItem {
     /// A block submitted with async.

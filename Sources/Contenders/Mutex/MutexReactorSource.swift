@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// What the mutex engine's descriptor, process and file sources share: one registration with the engine's epoll
 /// reactor, recorded under the source's lock once activation made it, and removed on cancel (before the cancel
 /// handler, which may close the caller's descriptor) or when the source is released.

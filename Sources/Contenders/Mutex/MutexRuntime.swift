@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Everything one mutex engine owns: the worker pool, the global queue and the main queue from the start; the timer
 /// thread and the descriptor reactor on first use. `shutdown()` stops and joins every thread it started.
 final class MutexRuntime: @unchecked Sendable {
@@ -14,8 +15,9 @@ final class MutexRuntime: @unchecked Sendable {
 
     init() {
         globals = QoSClass.allCases.map { qos in
-            MutexQueue(label: "mutex.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
-                       startsInactive: false, target: nil, runtime: self, isGlobal: true)
+            MutexQueue(
+                label: "mutex.global.\(qos.rawValue)", kind: .concurrent, qos: qos == .default ? nil : qos,
+                startsInactive: false, target: nil, runtime: self, isGlobal: true)
         }
         main = MutexQueue(label: "main", kind: .serial, qos: nil, startsInactive: false, target: nil, runtime: self, isMain: true)
     }

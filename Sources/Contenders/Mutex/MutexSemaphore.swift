@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A counting semaphore on a mutex and a condition variable, counted as libdispatch counts: `value` may go
 /// negative, each negative unit a waiter; `signal` hands a unit to a sleeping waiter through `handoffs`. A waiter
 /// that times out takes a handoff made in the meantime, or gives its unit back, so the count stays right.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A signal source: the process-wide `SignalHub` counts deliveries of the signal and adds them to the pending data.
 public final class MutexSignalSource: MutexSource, SignalListener, @unchecked Sendable {
     let signal: Int32

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// What every source of the mutex engine shares, under the source's mutex: pending data, the handlers, the
 /// lifecycle, and the rule of at most one handler call in flight.
 ///

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A timer source: the timer thread counts fires into the pending data. Each schedule starts a new generation, so
 /// entries of an earlier schedule fire into nothing; fires are counted from the schedule's start, so a late wake-up
 /// makes one call with the missed fires and no drift.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A source fed by `merge`: add, or, or replace into the pending data.
 public final class MutexUserDataSource: MutexSource, EngineUserDataSource, @unchecked Sendable {
     private let kind: DataMerge

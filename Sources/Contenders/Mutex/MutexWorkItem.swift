@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// A work item: its block, a cancelled flag, and the notifications and waiters for its end, under one mutex.
 public final class MutexWorkItem: EngineWorkItem, @unchecked Sendable {
     public typealias Queue = MutexQueue

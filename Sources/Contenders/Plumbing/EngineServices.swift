@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The threads an engine starts only when first needed: the timer thread (asyncAfter, timer sources) and the epoll
 /// reactor (descriptor sources). Starting them takes a pthread mutex once; afterwards reading them takes it too,
 /// which is fine: sources and asyncAfter are cold next to the queues.

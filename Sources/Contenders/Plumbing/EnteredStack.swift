@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The queues a thread is running blocks of, outermost first: what engines consult for `currentSpecific` and for the
 /// sync-onto-own-queue diagnostic.
 ///

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// The class of the work item the calling thread performs, if it has one: what a home engine's `currentQoS`
 /// combines with the class of the queue running it (`QoSClass.effective`). Engine-neutral: a thread performs one
 /// item at a time, whoever's it is, and an item performed inside another hides the outer one until it returns.

@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Runs `block` through `perform`, which calls its argument exactly once (on this thread or another) before it
 /// returns, and hands back the block's value or rethrows its error.
 ///

@@ -8,7 +8,8 @@ enum ThreadStates {
     /// /proc/self/task/ID/stat). A few system calls: call it from a monitor, not from a hot path.
     static func isRunnable(_ id: Int32) -> Bool {
         guard let text = read("/proc/self/task/\(id)/stat"),
-              let close = text.lastIndex(of: UInt8(ascii: ")")), close + 2 < text.count else { return false }
+            let close = text.lastIndex(of: UInt8(ascii: ")")), close + 2 < text.count
+        else { return false }
         return text[close + 2] == UInt8(ascii: "R")  // "pid (name) S ...": the state follows the name
     }
 
@@ -26,7 +27,8 @@ enum ThreadStates {
         guard let text = read("/proc/loadavg") else { return false }
         let fields = text.split(separator: UInt8(ascii: " "))
         guard fields.count >= 4, let slash = fields[3].firstIndex(of: UInt8(ascii: "/")),
-              let running = Int(String(decoding: fields[3][..<slash], as: UTF8.self)) else { return false }
+            let running = Int(String(decoding: fields[3][..<slash], as: UTF8.self))
+        else { return false }
         return running > sysconf(Int32(_SC_NPROCESSORS_ONLN))
     }
 
@@ -83,7 +85,8 @@ struct WorkerProgress {
         defer { laggedBefore = progressing < width }
         stalledLooks = progressing == 0 ? stalledLooks + 1 : 0
         guard progressing < width else { return 0 }
-        let grow = progressing == 0
+        let grow =
+            progressing == 0
             ? stalledLooks >= Self.stalledLooksOnBusyCPUs || !ThreadStates.cpusSaturated()
             : laggedBefore && !ThreadStates.cpusSaturated()
         return grow ? width - progressing : 0

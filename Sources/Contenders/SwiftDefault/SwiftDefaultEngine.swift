@@ -1,4 +1,5 @@
 import ArenaContract
+
 /// Swift's default executors, the reference for tasks and the baseline for actors: a contender whose task executor
 /// is Swift's global concurrent executor and whose actors are default actors.
 ///

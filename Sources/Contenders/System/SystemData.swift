@@ -26,8 +26,10 @@ public struct SystemData: EngineData {
 
     /// `bytes` as they are, with a destructor libdispatch submits to `queue` after the last release.
     init(taking bytes: UnsafeRawBufferPointer, queue: SystemQueue, _ deallocator: @escaping @Sendable () -> Void) {
-        self.init(owning: dispatch_data_create(bytes.baseAddress ?? SystemData.nowhere, bytes.count, queue.cQueue,
-                                               { deallocator() }))
+        self.init(
+            owning: dispatch_data_create(
+                bytes.baseAddress ?? SystemData.nowhere, bytes.count, queue.cQueue,
+                { deallocator() }))
     }
 
     /// Shares `data`, a reference libdispatch lends for the length of a call (an I/O handler's argument).

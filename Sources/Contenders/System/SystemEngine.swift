@@ -31,13 +31,14 @@ public struct SystemEngine: Engine {
     public var summary: String { "The system Dispatch library (libdispatch), wrapped without behaviour of its own." }
 
     public var limits: [Capability: String] {
-        [.retargetActiveQueues: """
+        [
+            .retargetActiveQueues: """
             libdispatch terminates the process when an active queue's target changes: the Swift overlay creates queues \
             with dispatch_queue_create_with_target, which are not 'legacy' queues (queue.h: "After an initially \
             inactive object has been activated, calling dispatch_set_target_queue() results in an assertion"; \
             measured: SIGILL in _dispatch_lane_set_target_queue)
             """,
-         .descriptorHangUp: """
+            .descriptorHangUp: """
             libdispatch on Linux may crash the process when a read source's descriptor hangs up: the manager thread \
             takes the hang-up out of epoll, and a worker unregisters the source on its own (before any cancel) and \
             frees the epoll note while the manager's drain still holds it (measured with gdb: epoll_ctl DEL from \
@@ -46,35 +47,36 @@ public struct SystemEngine: Engine {
             holds a Swift object). fd.read-end-of-file crashed 1 run in 100 under --stress here, 0 in 200 quiet, and \
             2 runs of 3 in a CI run
             """,
-         .userInteractiveClass: """
+            .userInteractiveClass: """
             libdispatch on Linux has no user-interactive root queue: DispatchQueue.global(qos: .userInteractive) is \
             the user-initiated one (label com.apple.root.user-initiated-qos), and a queue created user-interactive \
             runs on its threads, at nice -2 like user-initiated (measured)
             """,
-         .workItemQoS: """
+            .workItemQoS: """
             libdispatch on Linux does not apply a block's own class (no kernel workqueue QoS): a work item of class \
             user-initiated flagged enforceQoS runs at its queue's class, nice 0 on a queue without one and 2 on the \
             utility global queue, exactly as without the flag (measured, every class and flag)
             """,
-         .priorityScheduling: """
+            .priorityScheduling: """
             libdispatch on Linux runs each class on root-queue threads of its own, told apart only by nice value \
             (background 10 to user-initiated -2), so a saturated machine shares its CPUs among all of them: the rule \
             run with the capability claimed, 3 runs, at half done (100 of 200 blocks of 2 ms, bands started least \
             urgent first): background 1-5, utility 16-24, default 23-39, user-initiated 39-40, user-interactive 0-15 \
             (it shares user-initiated's root queue, behind that band); every run failed
             """,
-         .processSources: """
+            .processSources: """
             libdispatch on Linux has no process sources: source.h marks DISPATCH_SOURCE_TYPE_PROC \
             DISPATCH_LINUX_UNAVAILABLE(), libdispatch.so exports no _dispatch_source_type_proc (measured with nm -D: \
             data_add, data_or, data_replace, interval, read, signal, timer and write only), and the Swift overlay has \
             no DispatchSource.makeProcessSource (measured: "type 'DispatchSource' has no member 'makeProcessSource'")
             """,
-         .fileSources: """
+            .fileSources: """
             libdispatch on Linux has no file (vnode) sources: source.h marks DISPATCH_SOURCE_TYPE_VNODE \
             DISPATCH_LINUX_UNAVAILABLE(), libdispatch.so exports no _dispatch_source_type_vnode (measured with nm -D), \
             and the Swift overlay has no DispatchSource.makeFileSystemObjectSource (measured: "type 'DispatchSource' \
             has no member 'makeFileSystemObjectSource'")
-            """]
+            """,
+        ]
     }
 
     public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: SystemQueue?) -> SystemQueue {
@@ -127,25 +129,33 @@ public struct SystemEngine: Engine {
         DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
     }
 
-    public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags,
-                             _ block: @escaping @Sendable () -> Void) -> SystemWorkItem {
+    public func makeWorkItem(
+        label: String, qos: QoSClass?, flags: WorkItemFlags,
+        _ block: @escaping @Sendable () -> Void
+    ) -> SystemWorkItem {
         SystemWorkItem(label: label, qos: qos, flags: flags, block: block)
     }
 
     public func makeData(copying bytes: UnsafeRawBufferPointer) -> SystemData { SystemData(copying: bytes) }
 
-    public func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: SystemQueue,
-                         _ deallocator: @escaping @Sendable () -> Void) -> SystemData {
+    public func makeData(
+        taking bytes: UnsafeRawBufferPointer, deallocateOn queue: SystemQueue,
+        _ deallocator: @escaping @Sendable () -> Void
+    ) -> SystemData {
         SystemData(taking: bytes, queue: queue, deallocator)
     }
 
-    public func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: SystemQueue,
-                              cleanup: @escaping @Sendable (Int32) -> Void) -> SystemIOChannel {
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: SystemQueue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> SystemIOChannel {
         SystemIOChannel(label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue, cleanup: cleanup)
     }
 
-    public func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
-                              queue: SystemQueue, cleanup: @escaping @Sendable (Int32) -> Void) -> SystemIOChannel {
+    public func makeIOChannel(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+        queue: SystemQueue, cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> SystemIOChannel {
         SystemIOChannel(label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue, cleanup: cleanup)
     }
 
@@ -170,14 +180,18 @@ public struct SystemEngine: Engine {
     }
 
     /// Stops the process: libdispatch on Linux has no process sources (see `limits`).
-    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                                  queue: SystemQueue) -> SystemSource {
+    public func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: SystemQueue
+    ) -> SystemSource {
         misuse("process source '\(label)' needs process-sources, which the system engine lacks on Linux")
     }
 
     /// Stops the process: libdispatch on Linux has no file sources (see `limits`).
-    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                               queue: SystemQueue) -> SystemSource {
+    public func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: SystemQueue
+    ) -> SystemSource {
         misuse("file source '\(label)' needs file-sources, which the system engine lacks on Linux")
     }
 }

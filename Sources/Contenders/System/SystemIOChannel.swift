@@ -10,14 +10,18 @@ public final class SystemIOChannel: EngineIOChannel, @unchecked Sendable {
     public let label: String
     private let channel: dispatch_io_t
 
-    init(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: SystemQueue,
-         cleanup: @escaping @Sendable (Int32) -> Void) {
+    init(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: SystemQueue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         self.label = label
         channel = dispatch_io_create(kind.dispatchType, fileDescriptor, queue.cQueue) { error in cleanup(error) }
     }
 
-    init(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: SystemQueue,
-         cleanup: @escaping @Sendable (Int32) -> Void) {
+    init(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: SystemQueue,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         self.label = label
         if !path.hasPrefix("/") { misuse("I/O channel '\(label)': path '\(path)' is not absolute") }
         channel = dispatch_io_create_with_path(kind.dispatchType, path, flags, mode_t(mode), queue.cQueue) { error in
@@ -49,5 +53,7 @@ public final class SystemIOChannel: EngineIOChannel, @unchecked Sendable {
 }
 
 extension IOChannelKind {
-    var dispatchType: dispatch_io_type_t { self == .stream ? dispatch_io_type_t(DISPATCH_IO_STREAM) : dispatch_io_type_t(DISPATCH_IO_RANDOM) }
+    var dispatchType: dispatch_io_type_t {
+        self == .stream ? dispatch_io_type_t(DISPATCH_IO_STREAM) : dispatch_io_type_t(DISPATCH_IO_RANDOM)
+    }
 }

@@ -13,12 +13,16 @@ import Glibc
 enum SystemMainLoop {
     static func run() -> Never {
         guard clinux_is_main_thread() != 0 else {
-            misuse("dispatchMain() called off the process's main thread: engine 'system' drains libdispatch's main queue, which is bound to that thread")
+            misuse(
+                "dispatchMain() called off the process's main thread: engine 'system' drains libdispatch's main queue, which is bound to that thread"
+            )
         }
         let handle = _dispatch_get_main_queue_handle_4CF()
         var ready = pollfd(fd: handle, events: Int16(POLLIN), revents: 0)
         while true {
-            if poll(&ready, 1, -1) < 0 && errno != EINTR { misuse("dispatchMain(): poll on the main queue's eventfd failed (errno \(errno)) in engine 'system'") }
+            if poll(&ready, 1, -1) < 0 && errno != EINTR {
+                misuse("dispatchMain(): poll on the main queue's eventfd failed (errno \(errno)) in engine 'system'")
+            }
             var count: UInt64 = 0
             _ = read(handle, &count, MemoryLayout<UInt64>.size)  // non-blocking: a wake-up with nothing to read is harmless
             _dispatch_main_queue_callback_4CF(nil)

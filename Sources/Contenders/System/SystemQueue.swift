@@ -48,8 +48,9 @@ public final class SystemQueue: EngineQueue {
         self.kind = kind
         var attributes: DispatchQueue.Attributes = kind == .concurrent ? [.concurrent] : []
         if startsInactive { attributes.insert(.initiallyInactive) }
-        dispatchQueue = DispatchQueue(label: label, qos: qos?.dispatchQoS ?? .unspecified, attributes: attributes,
-                                      target: target?.dispatchQueue)
+        dispatchQueue = DispatchQueue(
+            label: label, qos: qos?.dispatchQoS ?? .unspecified, attributes: attributes,
+            target: target?.dispatchQueue)
         inactive = Atomic(startsInactive)
         isMain = false
         dispatchQueue.setSpecific(key: ownerKey, value: true)

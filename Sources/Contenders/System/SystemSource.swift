@@ -71,11 +71,12 @@ public final class SystemUserDataSource: SystemSource, EngineUserDataSource, @un
 
     init(label: String, merge: DataMerge, queue: DispatchQueue) {
         self.merge = merge
-        let source: any DispatchSourceProtocol = switch merge {
-        case .add: DispatchSource.makeUserDataAddSource(queue: queue)
-        case .or: DispatchSource.makeUserDataOrSource(queue: queue)
-        case .replace: DispatchSource.makeUserDataReplaceSource(queue: queue)
-        }
+        let source: any DispatchSourceProtocol =
+            switch merge {
+            case .add: DispatchSource.makeUserDataAddSource(queue: queue)
+            case .or: DispatchSource.makeUserDataOrSource(queue: queue)
+            case .replace: DispatchSource.makeUserDataReplaceSource(queue: queue)
+            }
         super.init(label: label, source)
     }
 

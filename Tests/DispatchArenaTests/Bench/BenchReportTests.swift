@@ -53,8 +53,9 @@ extension ArenaTests {
 
         @Test("PointStatistics: headline values per headline kind, counter summaries, and flags")
         func pointStatistics() throws {
-            let result = Self.result(engine: "system", parameters: [Parameter("threads", 2)], threads: 2,
-                                     perOperation: [100, 120, 80], counters: ["speedup": [1, 2, 3]])
+            let result = Self.result(
+                engine: "system", parameters: [Parameter("threads", 2)], threads: 2,
+                perOperation: [100, 120, 80], counters: ["speedup": [1, 2, 3]])
             let time = PointStatistics(result, headline: .timePerOperation)
             #expect(time.headlineValues == [100, 120, 80])
             #expect(time.headlineSummary?.median == 100)
@@ -93,8 +94,9 @@ extension ArenaTests {
 
         @Test("Markdown: a workload with a baseline gets a second table, the median speedup over it per engine")
         func baselineTable() {
-            let withBaseline = Self.result(engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100],
-                                           counters: ["speedup": [2.0, 4.0, 3.0]])
+            let withBaseline = Self.result(
+                engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100],
+                counters: ["speedup": [2.0, 4.0, 3.0]])
             let plain = Self.result(engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100])
             let text = ConsoleReport.markdown([(withBaseline, ApplyWorkload())], engines: ["mutex"])
             #expect(text.contains("speedup over the baseline"))
@@ -105,10 +107,13 @@ extension ArenaTests {
         @Test("Markdown: pool-ramp gets a table of the round's figures per engine, the target met or not, and the pool's verdict")
         func poolRampTable() {
             func ramp(_ engine: String, finish: Double, start: Double, threads: Double) -> PointResult {
-                let counters: [String: Double] = ["finish_ms": finish, "first_start_ms": start, "peak_engine_threads": threads,
-                                                  "target_ms": 150, "target_threads": 68, "fixed_pool_ms": 1600]
-                return Self.result(engine: engine, parameters: [Parameter("blocks", 64)], perOperation: [1, 1, 1],
-                                   counters: counters.mapValues { [$0, $0, $0] })
+                let counters: [String: Double] = [
+                    "finish_ms": finish, "first_start_ms": start, "peak_engine_threads": threads,
+                    "target_ms": 150, "target_threads": 68, "fixed_pool_ms": 1600,
+                ]
+                return Self.result(
+                    engine: engine, parameters: [Parameter("blocks", 64)], perOperation: [1, 1, 1],
+                    counters: counters.mapValues { [$0, $0, $0] })
             }
             let results = [
                 ramp("system", finish: 1050, start: 1049, threads: 5),
@@ -117,8 +122,12 @@ extension ArenaTests {
                 ramp("actor", finish: 1600.4, start: 1600.3, threads: 3),
                 Self.failed(engine: "other", parameters: [Parameter("blocks", 64)], kind: .stopped, message: "budget"),
             ]
-            let text = ConsoleReport.markdown(results.map { ($0, PoolRampWorkload()) }, engines: ["system", "mutex", "lockfree", "actor", "other"])
-            #expect(text.contains("| blocks | engine | finish (ms) | first start (ms) | engine threads | target | meets target | fixed pool (ms) | pool |"))
+            let text = ConsoleReport.markdown(
+                results.map { ($0, PoolRampWorkload()) }, engines: ["system", "mutex", "lockfree", "actor", "other"])
+            #expect(
+                text.contains(
+                    "| blocks | engine | finish (ms) | first start (ms) | engine threads | target | meets target | fixed pool (ms) | pool |"
+                ))
             #expect(text.contains("| 64 | system | 1.05k | 1.05k | 5 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | ramps |"))
             #expect(text.contains("| 64 | mutex | 140 | 90.0 | 60 | ≤ 150 ms, ≤ 68 threads | yes | 1.60k | ramps |"))
             #expect(text.contains("| 64 | lockfree | 120 | 70.0 | 90 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | explodes |"))
@@ -127,16 +136,20 @@ extension ArenaTests {
             #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("meets target"))
         }
 
-        @Test("Markdown: actor-contention gets a table per task count and engine: each guard's increments/s, how many times slower than the fastest, and which is")
+        @Test(
+            "Markdown: actor-contention gets a table per task count and engine: each guard's increments/s, how many times slower than the fastest, and which is"
+        )
         func guardTable() {
             func point(_ engine: String, _ guarding: String, _ tasks: Int, ns: UInt64) -> PointResult {
-                Self.result(engine: engine, parameters: [Parameter("guard", guarding), Parameter("tasks", tasks)], perOperation: [ns, ns, ns])
+                Self.result(
+                    engine: engine, parameters: [Parameter("guard", guarding), Parameter("tasks", tasks)], perOperation: [ns, ns, ns])
             }
             let results = [
                 point("system", "actor", 4, ns: 1000), point("system", "queue-sync", 4, ns: 500),
                 point("system", "mutex", 4, ns: 10), point("system", "pthread", 4, ns: 20),
                 point("swift", "actor", 4, ns: 2000), point("swift", "mutex", 4, ns: 25), point("swift", "pthread", 4, ns: 20),
-                Self.failed(engine: "swift", parameters: [Parameter("guard", "actor"), Parameter("tasks", 16)], kind: .stopped, message: "budget"),
+                Self.failed(
+                    engine: "swift", parameters: [Parameter("guard", "actor"), Parameter("tasks", 16)], kind: .stopped, message: "budget"),
             ]
             let text = ConsoleReport.markdown(results.map { ($0, ActorContentionWorkload()) }, engines: ["system", "swift"])
             #expect(text.contains("| tasks | engine | actor | queue-sync | mutex | pthread | fastest |"))
@@ -149,25 +162,31 @@ extension ArenaTests {
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
         func threadSection() {
             func point(_ engine: String, _ threads: Int, _ value: Int, counted: Double?) -> PointResult {
-                Self.result(engine: engine, parameters: [Parameter("threads", threads)], perOperation: [1, 1],
-                            counters: counted.map { [PointRunner.engineThreadsCounter: [$0, $0 - Double(value)]] } ?? [:])
+                Self.result(
+                    engine: engine, parameters: [Parameter("threads", threads)], perOperation: [1, 1],
+                    counters: counted.map { [PointRunner.engineThreadsCounter: [$0, $0 - Double(value)]] } ?? [:])
             }
-            let contention = [point("system", 2, 0, counted: 9), point("system", 4, 0, counted: 3),
-                              point("lockfree", 2, 0, counted: 4), point("lockfree", 4, 1, counted: 5),
-                              point("c-mutex", 2, 0, counted: nil)]
+            let contention = [
+                point("system", 2, 0, counted: 9), point("system", 4, 0, counted: 3),
+                point("lockfree", 2, 0, counted: 4), point("lockfree", 4, 1, counted: 5),
+                point("c-mutex", 2, 0, counted: nil),
+            ]
             let ramp = [point("system", 64, 0, counted: 70), point("lockfree", 64, 0, counted: 66)]
-            let text = ThreadReport.markdown([(ContentionWorkload(), contention), (PoolRampWorkload(), ramp)],
-                                             engines: ["system", "lockfree", "c-mutex"], cores: 2)
+            let text = ThreadReport.markdown(
+                [(ContentionWorkload(), contention), (PoolRampWorkload(), ramp)],
+                engines: ["system", "lockfree", "c-mutex"], cores: 2)
             #expect(text.contains("| workload | bound | system | lockfree |\n"))  // c-mutex counted nothing
             #expect(text.contains("| contention | ≤ 4 | **9** | **5** |\n"))
             #expect(text.contains("| pool-ramp | none: its blocks block | 70 | 66 |\n"))
             #expect(text.contains("- `contention/system/threads:2`: 9\n- `contention/lockfree/threads:4`: 5\n"))
             #expect(!text.contains("threads:64`"))
-            let within = ThreadReport.markdown([(ContentionWorkload(), [point("lockfree", 2, 0, counted: 4)])],
-                                               engines: ["lockfree"], cores: 2)
+            let within = ThreadReport.markdown(
+                [(ContentionWorkload(), [point("lockfree", 2, 0, counted: 4)])],
+                engines: ["lockfree"], cores: 2)
             #expect(within.contains("| contention | ≤ 4 | 4 |") && within.contains("No point of a workload"))
-            #expect(ThreadReport.markdown([(ContentionWorkload(), [contention[4]])], engines: ["c-mutex"], cores: 2)
-                == "Not counted in this folder's results.\n")
+            #expect(
+                ThreadReport.markdown([(ContentionWorkload(), [contention[4]])], engines: ["c-mutex"], cores: 2)
+                    == "Not counted in this folder's results.\n")
         }
 
         @Test("JSON: context, one entry per repetition, the four aggregates, the CV label, an error entry")
@@ -177,8 +196,10 @@ extension ArenaTests {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 
             let context = try #require(json["context"] as? [String: Any])
-            for key in ["date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches",
-                        "load_avg", "library_version", "library_build_type", "json_schema_version", "swift_version", "kernel"] {
+            for key in [
+                "date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches",
+                "load_avg", "library_version", "library_build_type", "json_schema_version", "swift_version", "kernel",
+            ] {
                 #expect(context[key] != nil, "context lacks \(key)")
             }
             #expect(context["executable"] as? String == "/tmp/a \"quoted\" path\\arena")
@@ -239,16 +260,18 @@ extension ArenaTests {
 
             // Engines are families in order of first appearance; points are numbered within their engine.
             let indexes = Set(benchmarks.map { "\($0["run_name"]!) \($0["family_index"]!) \($0["per_family_instance_index"]!)" })
-            #expect(indexes == [
-                "contention/system/mode:lock/threads:2 0 0", "contention/system/mode:lock/threads:4 0 1",
-                "contention/mutex/mode:lock/threads:2 1 0", "contention/mutex/mode:lock/threads:4 1 1",
-            ])
+            #expect(
+                indexes == [
+                    "contention/system/mode:lock/threads:2 0 0", "contention/system/mode:lock/threads:4 0 1",
+                    "contention/mutex/mode:lock/threads:2 1 0", "contention/mutex/mode:lock/threads:4 1 1",
+                ])
         }
 
         @Test("JSON: NaN and infinities are never written; counters named like fields are renamed")
         func jsonNumbersFinite() throws {
-            var result = Self.result(engine: "system", parameters: [], perOperation: [10, 10],
-                                     counters: ["speedup": [.infinity, .nan], "threads": [1, 1]])
+            var result = Self.result(
+                engine: "system", parameters: [], perOperation: [10, 10],
+                counters: ["speedup": [.infinity, .nan], "threads": [1, 1]])
             result.repetitions[1].wallNanoseconds = 0
             let text = GoogleBenchmarkReport.json([result], headline: .timePerOperation, context: Self.context)
             #expect(!text.contains("nan") && !text.contains("inf"))
@@ -265,18 +288,21 @@ extension ArenaTests {
         @Test("CSV: header, one row per point, the parameter union, RFC 4180 quoting, failed rows")
         func csv() throws {
             var results = Self.sampleResults()
-            results.append(Self.result(engine: "odd, \"engine\"", parameters: [Parameter("mode", "a,b"), Parameter("batch", 8)],
-                                       perOperation: [50, 50]))
+            results.append(
+                Self.result(
+                    engine: "odd, \"engine\"", parameters: [Parameter("mode", "a,b"), Parameter("batch", 8)],
+                    perOperation: [50, 50]))
             let text = CSVReport.csv(results, headline: .timePerOperation)
             #expect(text.hasSuffix("\n"))
             let rows = Self.parseCSV(text)
             #expect(rows.count == 1 + results.count)
-            #expect(rows[0] == [
-                "engine", "mode", "param_threads", "batch", "threads", "metric", "median", "mean", "stddev", "cv", "min", "max",
-                "ci95_low", "ci95_high", "real_ns_per_op", "cpu_ns_per_op", "items_per_second", "p50_ns", "p90_ns",
-                "p99_ns", "max_ns", "handoffs", "flags", "peak_threads", "user_s", "sys_s", "voluntary_switches",
-                "involuntary_switches", "peak_rss_kib",
-            ])
+            #expect(
+                rows[0] == [
+                    "engine", "mode", "param_threads", "batch", "threads", "metric", "median", "mean", "stddev", "cv", "min", "max",
+                    "ci95_low", "ci95_high", "real_ns_per_op", "cpu_ns_per_op", "items_per_second", "p50_ns", "p90_ns",
+                    "p99_ns", "max_ns", "handoffs", "flags", "peak_threads", "user_s", "sys_s", "voluntary_switches",
+                    "involuntary_switches", "peak_rss_kib",
+                ])
             #expect(rows.allSatisfy { $0.count == rows[0].count })
             func row(_ index: Int) -> [String: String] { Dictionary(uniqueKeysWithValues: zip(rows[0], rows[index + 1])) }
 
@@ -320,13 +346,17 @@ extension ArenaTests {
 
             let before = Self.sampleResults()
             var after = before
-            after[0].repetitions = after[0].repetitions.map { var slower = $0; slower.wallNanoseconds *= 2; return slower }
+            after[0].repetitions = after[0].repetitions.map {
+                var slower = $0; slower.wallNanoseconds *= 2; return slower
+            }
             // A point that fails in one run only, and one (`before[3]`) that fails in both: neither may break it.
             after[2].repetitions = []
             after[2].failure = Failure(.stopped, "exceeded the time budget")
             let old = directory.appendingPathComponent("old.json"), new = directory.appendingPathComponent("new.json")
-            try GoogleBenchmarkReport.json(before, headline: .timePerOperation, context: Self.context).write(to: old, atomically: true, encoding: .utf8)
-            try GoogleBenchmarkReport.json(after, headline: .timePerOperation, context: Self.context).write(to: new, atomically: true, encoding: .utf8)
+            try GoogleBenchmarkReport.json(before, headline: .timePerOperation, context: Self.context).write(
+                to: old, atomically: true, encoding: .utf8)
+            try GoogleBenchmarkReport.json(after, headline: .timePerOperation, context: Self.context).write(
+                to: new, atomically: true, encoding: .utf8)
 
             let run = try Self.run(["python3", script, "--no-color", "benchmarks", old.path, new.path])
             #expect(run.status == 0, "compare.py exited \(run.status): \(run.output)")
@@ -371,38 +401,46 @@ extension ArenaTests {
 
         /// A point whose repetitions took `perOperation` wall ns per operation (1000 operations each) and twice that
         /// in CPU.
-        static func result(engine: String, parameters: [Parameter], threads: Int = 1, perOperation: [UInt64],
-                           counters: [String: [Double]] = [:], latency: LatencyPercentiles? = nil) -> PointResult {
+        static func result(
+            engine: String, parameters: [Parameter], threads: Int = 1, perOperation: [UInt64],
+            counters: [String: [Double]] = [:], latency: LatencyPercentiles? = nil
+        ) -> PointResult {
             let repetitions = perOperation.enumerated().map { index, nanoseconds in
-                Repetition(operations: 1000, items: 1000, wallNanoseconds: nanoseconds * 1000, cpuNanoseconds: nanoseconds * 2000,
-                           latency: latency, counters: counters.mapValues { $0[index] })
+                Repetition(
+                    operations: 1000, items: 1000, wallNanoseconds: nanoseconds * 1000, cpuNanoseconds: nanoseconds * 2000,
+                    latency: latency, counters: counters.mapValues { $0[index] })
             }
-            return PointResult(engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
-                               settings: settings, repetitions: repetitions, latency: latency, seconds: 1)
+            return PointResult(
+                engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
+                settings: settings, repetitions: repetitions, latency: latency, seconds: 1)
         }
 
         static func failed(engine: String, parameters: [Parameter], threads: Int = 1, kind: Failure.Kind, message: String) -> PointResult {
-            PointResult(engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
-                        settings: settings, failure: Failure(kind, message), seconds: 1)
+            PointResult(
+                engine: engine, point: Point(workload: "contention", parameters: parameters, threads: threads),
+                settings: settings, failure: Failure(kind, message), seconds: 1)
         }
 
         /// Four points on two engines: quiet (with counters, latencies and resources), noisy, one repetition, failed.
         static func sampleResults() -> [PointResult] {
             func parameters(_ threads: Int) -> [Parameter] { [Parameter("mode", "lock"), Parameter("threads", threads)] }
-            var quiet = result(engine: "system", parameters: parameters(2), threads: 2, perOperation: [100, 101, 99],
-                               counters: ["handoffs": [4, 5, 6]])
+            var quiet = result(
+                engine: "system", parameters: parameters(2), threads: 2, perOperation: [100, 101, 99],
+                counters: ["handoffs": [4, 5, 6]])
             for index in quiet.repetitions.indices {
                 quiet.repetitions[index].latency = LatencyPercentiles(count: 1000, p50: 500, p90: 900, p99: 990, max: 5000)
             }
             quiet.latency = LatencyPercentiles(count: 3000, p50: 400, p90: 800, p99: 990, max: 9000)
-            quiet.resources = ResourceUsage(peakThreads: 6, userSeconds: 0.5, systemSeconds: 0.25, voluntarySwitches: 10,
-                                            involuntarySwitches: 2, peakResidentKiB: 12345)
+            quiet.resources = ResourceUsage(
+                peakThreads: 6, userSeconds: 0.5, systemSeconds: 0.25, voluntarySwitches: 10,
+                involuntarySwitches: 2, peakResidentKiB: 12345)
             return [
                 quiet,
                 result(engine: "system", parameters: parameters(4), threads: 4, perOperation: [100, 120, 80]),
                 result(engine: "mutex", parameters: parameters(2), threads: 2, perOperation: [150]),
-                failed(engine: "mutex", parameters: parameters(4), threads: 4, kind: .error,
-                       message: "total is \"3\",\nexpected\t4 — ü"),
+                failed(
+                    engine: "mutex", parameters: parameters(4), threads: 4, kind: .error,
+                    message: "total is \"3\",\nexpected\t4 — ü"),
             ]
         }
 

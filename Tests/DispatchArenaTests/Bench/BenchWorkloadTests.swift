@@ -1,6 +1,6 @@
 import ArenaCLI
-import Bench
 import ArenaContract
+import Bench
 import Contenders
 import Harness
 import Testing
@@ -11,8 +11,9 @@ func measureOffPool<E: Engine>(_ point: Point, on engine: E, settings: BenchSett
     let measurings = Measurings(engine, BuiltInWorkloads())
     return await withCheckedContinuation { continuation in
         Threads.detach {
-            continuation.resume(returning: measurings.measure(point, with: PointRunner(settings: settings))
-                ?? PointResult(engine: engine.name, point: point, settings: settings, failure: Failure(.error, "no such workload")))
+            continuation.resume(
+                returning: measurings.measure(point, with: PointRunner(settings: settings))
+                    ?? PointResult(engine: engine.name, point: point, settings: settings, failure: Failure(.error, "no such workload")))
         }
     }
 }
@@ -49,10 +50,14 @@ struct Sabotage: Sendable, CustomTestStringConvertible {
     let minimumSeconds: Double?
     /// Words the failure must contain, where the sabotage is to fail for one reason.
     let reason: String?
-    var testDescription: String { "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(breakage.name)" }
+    var testDescription: String {
+        "\(workload) \(parameters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "/")) ← \(breakage.name)"
+    }
 
-    init(workload: String, parameters: [String: String], breakage: Breakage, budgetSeconds: Double? = nil,
-         minimumSeconds: Double? = nil, reason: String? = nil) {
+    init(
+        workload: String, parameters: [String: String], breakage: Breakage, budgetSeconds: Double? = nil,
+        minimumSeconds: Double? = nil, reason: String? = nil
+    ) {
         self.workload = workload
         self.parameters = parameters
         self.breakage = breakage
@@ -61,16 +66,22 @@ struct Sabotage: Sendable, CustomTestStringConvertible {
         self.reason = reason
     }
 
-    init(workload: String, parameters: [String: String], fault: Fault, budgetSeconds: Double? = nil,
-         minimumSeconds: Double? = nil, reason: String? = nil) {
-        self.init(workload: workload, parameters: parameters, breakage: .mutant(fault), budgetSeconds: budgetSeconds,
-                  minimumSeconds: minimumSeconds, reason: reason)
+    init(
+        workload: String, parameters: [String: String], fault: Fault, budgetSeconds: Double? = nil,
+        minimumSeconds: Double? = nil, reason: String? = nil
+    ) {
+        self.init(
+            workload: workload, parameters: parameters, breakage: .mutant(fault), budgetSeconds: budgetSeconds,
+            minimumSeconds: minimumSeconds, reason: reason)
     }
 
-    init(workload: String, parameters: [String: String], executorFault: ExecutorFault, minimumSeconds: Double? = nil,
-         reason: String? = nil) {
-        self.init(workload: workload, parameters: parameters, breakage: .executors(executorFault),
-                  minimumSeconds: minimumSeconds, reason: reason)
+    init(
+        workload: String, parameters: [String: String], executorFault: ExecutorFault, minimumSeconds: Double? = nil,
+        reason: String? = nil
+    ) {
+        self.init(
+            workload: workload, parameters: parameters, breakage: .executors(executorFault),
+            minimumSeconds: minimumSeconds, reason: reason)
     }
 
     var point: Point? {
@@ -117,19 +128,24 @@ extension ArenaTests {
             Sabotage(workload: "op-graph", parameters: ["shape": "chain"], fault: .dependenciesIgnored),
             Sabotage(workload: "op-throughput", parameters: ["width": "1"], fault: .waitAllReturnsAtOnce),
             // The executor workloads: a call off the actor's queue, a task off the pool, a lost job, a lost increment.
-            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .actorOffQueue,
-                     reason: "calls that ran off the actor's serial executor"),
-            Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
-                     reason: "round trips that came back off the pool"),
+            Sabotage(
+                workload: "actor-hop", parameters: [:], executorFault: .actorOffQueue,
+                reason: "calls that ran off the actor's serial executor"),
+            Sabotage(
+                workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
+                reason: "round trips that came back off the pool"),
             Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolDropsJobs, reason: "timed out"),
             // Lost increments need two pool threads inside the counter at once: in trials of the suite's 5 ms the
             // counter came out right in 6 (queue-sync) and 15 (actor) runs of 40; growing them to 50 ms, in none of 150.
-            Sabotage(workload: "actor-contention", parameters: ["guard": "queue-sync", "tasks": "16"], fault: .serialOverlaps,
-                     minimumSeconds: 0.05, reason: "the counter is"),
-            Sabotage(workload: "actor-contention", parameters: ["guard": "actor", "tasks": "16"], executorFault: .actorOffQueue,
-                     minimumSeconds: 0.05, reason: "the counter is"),
-            Sabotage(workload: "task-fanout", parameters: ["children": "100"], executorFault: .poolElsewhere,
-                     reason: "child tasks that ran off the pool"),
+            Sabotage(
+                workload: "actor-contention", parameters: ["guard": "queue-sync", "tasks": "16"], fault: .serialOverlaps,
+                minimumSeconds: 0.05, reason: "the counter is"),
+            Sabotage(
+                workload: "actor-contention", parameters: ["guard": "actor", "tasks": "16"], executorFault: .actorOffQueue,
+                minimumSeconds: 0.05, reason: "the counter is"),
+            Sabotage(
+                workload: "task-fanout", parameters: ["children": "100"], executorFault: .poolElsewhere,
+                reason: "child tasks that ran off the pool"),
             Sabotage(workload: "task-fanout", parameters: ["children": "10000"], executorFault: .poolDropsJobs, reason: "timed out"),
         ]
 
@@ -148,10 +164,13 @@ extension ArenaTests {
             #expect(!result.succeeded && result.failure?.message.contains("no workload 'unknown'") == true)
         }
 
-        @Test("a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor")
+        @Test(
+            "a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor"
+        )
         func planGatesPoints() {
-            let plan = BenchPlan(workloads: [ActorHopWorkload(), ActorContentionWorkload(), TaskFanoutWorkload()],
-                                 engines: Contender.builtIn.map(\.profile), settings: Self.settings)
+            let plan = BenchPlan(
+                workloads: [ActorHopWorkload(), ActorContentionWorkload(), TaskFanoutWorkload()],
+                engines: Contender.builtIn.map(\.profile), settings: Self.settings)
             func guards(_ engine: String) -> [String] {
                 plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-contention" }.compactMap { $0.point["guard"] }
             }

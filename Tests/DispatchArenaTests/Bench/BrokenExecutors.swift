@@ -1,5 +1,5 @@
-import Bench
 import ArenaContract
+import Bench
 import Contenders
 import Synchronization
 
@@ -31,14 +31,16 @@ struct BrokenExecutors: ExecutorLayer {
     let system: SystemEngine
 
     func makeActorExecutor(label: String) -> BrokenSerialExecutor? {
-        BrokenSerialExecutor(EngineSerialExecutor(engine: system, label: label),
-                             runningOn: fault == .actorOffQueue ? system.globalQueue : nil)
+        BrokenSerialExecutor(
+            EngineSerialExecutor(engine: system, label: label),
+            runningOn: fault == .actorOffQueue ? system.globalQueue : nil)
     }
 
     var poolExecutor: BrokenPoolExecutor {
-        BrokenPoolExecutor(EnginePoolExecutor(engine: system),
-                           runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil,
-                           dropsJobs: fault == .poolDropsJobs)
+        BrokenPoolExecutor(
+            EnginePoolExecutor(engine: system),
+            runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil,
+            dropsJobs: fault == .poolDropsJobs)
     }
 }
 

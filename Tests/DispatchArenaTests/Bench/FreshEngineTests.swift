@@ -1,5 +1,5 @@
-import Bench
 import ArenaContract
+import Bench
 import Contenders
 import Testing
 
@@ -15,12 +15,15 @@ extension ArenaTests {
             guard failure == nil else {
                 return PointResult(engine: request.engine, point: request.point, settings: request.settings, failure: failure, seconds: 1)
             }
-            let repetition = Repetition(operations: 1, items: 1, wallNanoseconds: 1000, cpuNanoseconds: 500,
-                                        counters: ["part": Double(index)])
-            let resources = ResourceUsage(peakThreads: 4 + index, userSeconds: 0.25, systemSeconds: 0.5,
-                                          voluntarySwitches: 10, involuntarySwitches: 1, peakResidentKiB: 1000 * (1 + index))
-            return PointResult(engine: request.engine, point: request.point, settings: request.settings,
-                               repetitions: [repetition], resources: resources, seconds: 1)
+            let repetition = Repetition(
+                operations: 1, items: 1, wallNanoseconds: 1000, cpuNanoseconds: 500,
+                counters: ["part": Double(index)])
+            let resources = ResourceUsage(
+                peakThreads: 4 + index, userSeconds: 0.25, systemSeconds: 0.5,
+                voluntarySwitches: 10, involuntarySwitches: 1, peakResidentKiB: 1000 * (1 + index))
+            return PointResult(
+                engine: request.engine, point: request.point, settings: request.settings,
+                repetitions: [repetition], resources: resources, seconds: 1)
         }
 
         /// Runs a plan of `workload` on one engine with `measure` as the child; returns the requests and the result.
@@ -41,8 +44,11 @@ extension ArenaTests {
         func childPerRepetition() throws {
             let (requests, recorded) = Self.run(StandIn(needsFreshEngine: true)) { Self.part($0, index: $1) }
             #expect(requests.count == 3)
-            #expect(requests.allSatisfy { $0.settings.repetitions == 1 && $0.settings.budgetSeconds > 0
-                && $0.settings.budgetSeconds <= Self.settings.budgetSeconds && $0.point == requests[0].point })
+            #expect(
+                requests.allSatisfy {
+                    $0.settings.repetitions == 1 && $0.settings.budgetSeconds > 0
+                        && $0.settings.budgetSeconds <= Self.settings.budgetSeconds && $0.point == requests[0].point
+                })
             let result = try #require(recorded)
             #expect(result.succeeded)
             #expect(result.settings == Self.settings)

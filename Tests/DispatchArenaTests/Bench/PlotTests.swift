@@ -15,8 +15,10 @@ extension ArenaTests {
 
         /// A point of `workload` on `engine` whose repetitions took `perOperation` ns per operation (1000 operations
         /// each); a failed point when `perOperation` is empty.
-        static func result(_ workload: String, _ engine: String, _ parameters: [Parameter], threads: Int = 1,
-                           perOperation: [UInt64] = [100, 110, 90]) -> PointResult {
+        static func result(
+            _ workload: String, _ engine: String, _ parameters: [Parameter], threads: Int = 1,
+            perOperation: [UInt64] = [100, 110, 90]
+        ) -> PointResult {
             let point = Point(workload: workload, parameters: parameters, threads: threads)
             guard !perOperation.isEmpty else {
                 return PointResult(engine: engine, point: point, settings: Sample.settings, failure: Failure(.error, "wrong"), seconds: 1)
@@ -34,7 +36,9 @@ extension ArenaTests {
 
         // MARK: Every registered workload gets a plot
 
-        @Test("Every registered workload is plotted: the generic layout places each of its points, and its own script, if any, reads its parameters")
+        @Test(
+            "Every registered workload is plotted: the generic layout places each of its points, and its own script, if any, reads its parameters"
+        )
         func everyWorkloadIsPlotted() throws {
             for workload in BuiltInWorkloads.all {
                 let results = Self.quickResults(of: workload)
@@ -47,8 +51,9 @@ extension ArenaTests {
                 #expect(rows.count == results.count, "\(workload.name): \(rows.count) of \(results.count) points placed")
                 if let hint = workload.plotAxis { #expect(layout.x == hint, "\(workload.name): x is \(String(describing: layout.x))") }
                 guard let script = try? String(contentsOfFile: "\(Self.scripts)/\(workload.name).gp", encoding: .utf8) else {
-                    #expect(FileManager.default.fileExists(atPath: "\(Self.scripts)/\(GnuplotRunner.genericScript)"),
-                            "\(workload.name) has no script and there is no \(GnuplotRunner.genericScript)")
+                    #expect(
+                        FileManager.default.fileExists(atPath: "\(Self.scripts)/\(GnuplotRunner.genericScript)"),
+                        "\(workload.name) has no script and there is no \(GnuplotRunner.genericScript)")
                     continue
                 }
                 // Its own script loops over parameters it names: each must be one of the workload's.
@@ -65,8 +70,9 @@ extension ArenaTests {
             let engines = ["system", "mutex", "c-dispatch"].filter(workload.measures(engine:))
             return engines.flatMap { engine in
                 workload.points(.quickDefaults()).enumerated().map { index, point in
-                    Self.result(workload.name, engine, point.parameters, threads: point.threads,
-                                perOperation: index == 0 && engine == "mutex" ? [] : [100 << (index % 8), 120 + UInt64(index), 90])
+                    Self.result(
+                        workload.name, engine, point.parameters, threads: point.threads,
+                        perOperation: index == 0 && engine == "mutex" ? [] : [100 << (index % 8), 120 + UInt64(index), 90])
                 }
             }
         }
@@ -119,12 +125,15 @@ extension ArenaTests {
             ])
             let order = GnuplotRunner.fullOrder(["system", "mutex", "mine"], found: [["zed", "c-mutex", "system"], table.engines])
             #expect(order == ["system", "mutex", "mine", "c-dispatch", "c-mutex", "zed", "outside"])
-            let variables = GnuplotRunner.variables(csv: table, path: "/r/w.csv", outdir: "/r/plots", engineOrder: order,
-                                                    cores: 2, scripts: "/s")
-            for expected in ["csv='/r/w.csv'", "engines='system c-mutex outside'",
-                             "engine_order='system mutex mine c-dispatch c-mutex zed outside'", "cores=2",
-                             "params='read_size mode _2x'", "param_columns='read size mode 2x'".replacing("read size", with: "\"read size\""),
-                             "values_read_size='4096 65536'", "values_mode='sync it''s'", "values__2x='\"one two\" three'"] {
+            let variables = GnuplotRunner.variables(
+                csv: table, path: "/r/w.csv", outdir: "/r/plots", engineOrder: order,
+                cores: 2, scripts: "/s")
+            for expected in [
+                "csv='/r/w.csv'", "engines='system c-mutex outside'",
+                "engine_order='system mutex mine c-dispatch c-mutex zed outside'", "cores=2",
+                "params='read_size mode _2x'", "param_columns='read size mode 2x'".replacing("read size", with: "\"read size\""),
+                "values_read_size='4096 65536'", "values_mode='sync it''s'", "values__2x='\"one two\" three'",
+            ] {
                 #expect(variables.contains(expected), "\(expected) not in \(variables)")
             }
             #expect(GnuplotRunner.identifiers(["a-b", "a_b", "a b", "9", "ok"]) == ["a_b", "a_b_2", "a_b_3", "_9", "ok"])
@@ -139,9 +148,14 @@ extension ArenaTests {
                 for mode in ["sync", "async"] {
                     for threads in [1, 2, 4, 8, 16] {
                         for size in [10, 20] {
-                            results.append(Self.result("w", engine, [Parameter("mode", mode), Parameter("threads", threads),
-                                                                     Parameter("size", size), Parameter("depth", 3)],
-                                                       threads: threads, perOperation: [UInt64(100 * threads)]))
+                            results.append(
+                                Self.result(
+                                    "w", engine,
+                                    [
+                                        Parameter("mode", mode), Parameter("threads", threads),
+                                        Parameter("size", size), Parameter("depth", 3),
+                                    ],
+                                    threads: threads, perOperation: [UInt64(100 * threads)]))
                         }
                     }
                 }
@@ -170,10 +184,17 @@ extension ArenaTests {
         @Test("Generic layout: bars per engine when no numeric parameter varies within a panel; log y over decades")
         func layoutBars() throws {
             // width and depth vary, but only together with shape: a line would have one point per panel.
-            let graph = try Self.table(["system", "mutex"].flatMap { engine in [
-                Self.result("g", engine, [Parameter("shape", "layered"), Parameter("width", 16), Parameter("depth", 32)], perOperation: [10]),
-                Self.result("g", engine, [Parameter("shape", "chain"), Parameter("width", 1), Parameter("depth", 1000)], perOperation: [10_000]),
-            ] })
+            let graph = try Self.table(
+                ["system", "mutex"].flatMap { engine in
+                    [
+                        Self.result(
+                            "g", engine, [Parameter("shape", "layered"), Parameter("width", 16), Parameter("depth", 32)], perOperation: [10]
+                        ),
+                        Self.result(
+                            "g", engine, [Parameter("shape", "chain"), Parameter("width", 1), Parameter("depth", 1000)],
+                            perOperation: [10_000]),
+                    ]
+                })
             let bars = PlotLayout(csv: graph, workload: "g")
             #expect(bars.isBars && bars.x == nil && bars.xValues.isEmpty)
             #expect(bars.panelParameters == ["shape", "width", "depth"])
@@ -182,15 +203,18 @@ extension ArenaTests {
             #expect(bars.derivedCSV(from: graph).contains("\nmutex,,2,100000.0,"))
 
             // No parameter at all: one panel, bars; a failed point is kept with empty figures.
-            let single = try Self.table([Self.result("p", "system", []), Self.result("p", "mutex", [], perOperation: [])],
-                                        headline: .timePerOperation)
+            let single = try Self.table(
+                [Self.result("p", "system", []), Self.result("p", "mutex", [], perOperation: [])],
+                headline: .timePerOperation)
             let one = PlotLayout(csv: single, workload: "p")
             #expect(one.isBars && one.panels == [[]] && one.panelTitle(0).isEmpty && one.yLabel == "ns/op")
             #expect(one.derivedCSV(from: single).hasSuffix("\nmutex,,1,,,\n"))
 
             // Strings only: bars, a panel per value.
-            let kinds = try Self.table([Self.result("k", "system", [Parameter("kind", "timer")]),
-                                        Self.result("k", "system", [Parameter("kind", "after")])])
+            let kinds = try Self.table([
+                Self.result("k", "system", [Parameter("kind", "timer")]),
+                Self.result("k", "system", [Parameter("kind", "after")]),
+            ])
             #expect(PlotLayout(csv: kinds, workload: "k").panels == [["timer"], ["after"]])
         }
 
@@ -220,25 +244,34 @@ extension ArenaTests {
                 for variant in ["plain", "fancy"] {
                     for (index, size) in [64, 256, 1024, 4096].enumerated() {
                         let failed = engine == "my-engine" && variant == "fancy" && index == 2
-                        sweep.append(Self.result("outside-sweep", engine, [Parameter("variant", variant), Parameter("size", size),
-                                                                           Parameter("count", 3)],
-                                                 perOperation: failed ? [] : [UInt64(100 << index), 110, 90]))
+                        sweep.append(
+                            Self.result(
+                                "outside-sweep", engine,
+                                [
+                                    Parameter("variant", variant), Parameter("size", size),
+                                    Parameter("count", 3),
+                                ],
+                                perOperation: failed ? [] : [UInt64(100 << index), 110, 90]))
                     }
                 }
             }
-            try CSVReport.csv(sweep, headline: OutsideSweep().headline).write(toFile: folder + "/outside-sweep.csv", atomically: true, encoding: .utf8)
+            try CSVReport.csv(sweep, headline: OutsideSweep().headline).write(
+                toFile: folder + "/outside-sweep.csv", atomically: true, encoding: .utf8)
             // Bars: strings only, one panel where every point failed.
-            let bars = ["system", "other"].flatMap { engine in ["x", "y"].map { kind in
-                Self.result("kinds", engine, [Parameter("kind", kind)], perOperation: kind == "y" ? [] : [100, 120])
-            } }
+            let bars = ["system", "other"].flatMap { engine in
+                ["x", "y"].map { kind in
+                    Self.result("kinds", engine, [Parameter("kind", kind)], perOperation: kind == "y" ? [] : [100, 120])
+                }
+            }
             try CSVReport.csv(bars, headline: .timePerOperation).write(toFile: folder + "/kinds.csv", atomically: true, encoding: .utf8)
             // Not a results CSV: left alone.
             try "a,b\n1,2\n".write(toFile: folder + "/notes.csv", atomically: true, encoding: .utf8)
 
             let runner = GnuplotRunner(gnuplot: gnuplot, scripts: Self.scripts)
             #expect(runner.plottable(in: folder, order: ["outside-sweep"]) == ["outside-sweep", "kinds"])
-            let outcomes = try runner.run(directory: folder, outdir: folder + "/plots", cores: 2,
-                                          workloads: [OutsideSweep()], engineOrder: ["system"])
+            let outcomes = try runner.run(
+                directory: folder, outdir: folder + "/plots", cores: 2,
+                workloads: [OutsideSweep()], engineOrder: ["system"])
             #expect(outcomes.map(\.workload) == ["outside-sweep", "kinds"])
             for outcome in outcomes {
                 #expect(outcome.succeeded && outcome.isGeneric, "\(outcome.workload): \(outcome.errors)")
@@ -250,14 +283,19 @@ extension ArenaTests {
                 }
             }
             let svg = try String(contentsOfFile: folder + "/plots/outside-sweep.svg", encoding: .utf8)
-            for expected in ["outside-sweep: an outside workload", "sweep over sizes", "variant:plain", "variant:fancy", "count:3",
-                             "my-engine", "c-mutex (C floor)", "items/s", ">size<", "failed point"] {
+            for expected in [
+                "outside-sweep: an outside workload", "sweep over sizes", "variant:plain", "variant:fancy", "count:3",
+                "my-engine", "c-mutex (C floor)", "items/s", ">size<", "failed point",
+            ] {
                 #expect(svg.contains(expected), "the SVG lacks \(expected)")
             }
             #expect(try String(contentsOfFile: folder + "/plots/kinds.svg", encoding: .utf8).contains("every point failed"))
             #expect(!FileManager.default.fileExists(atPath: folder + "/plots/notes.png"))
-            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["outside-sweep.csv", "kinds.csv", "notes.csv", "plots"],
-                    "the layout's CSV went into the results folder")
+            #expect(
+                Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [
+                    "outside-sweep.csv", "kinds.csv", "notes.csv", "plots",
+                ],
+                "the layout's CSV went into the results folder")
         }
 
         @Test("With no script of their own, every registered workload's quick points get a generic plot and a clean stderr")
@@ -283,7 +321,9 @@ extension ArenaTests {
             for outcome in outcomes {
                 #expect(outcome.succeeded && outcome.isGeneric && outcome.errors.isEmpty, "\(outcome.workload): \(outcome.errors)")
                 for format in ["png", "svg"] {
-                    #expect(FileManager.default.fileExists(atPath: "\(folder)/plots/\(outcome.workload).\(format)"), "\(outcome.workload).\(format)")
+                    #expect(
+                        FileManager.default.fileExists(atPath: "\(folder)/plots/\(outcome.workload).\(format)"),
+                        "\(outcome.workload).\(format)")
                 }
             }
         }
@@ -292,7 +332,8 @@ extension ArenaTests {
         func engineColours() throws {
             guard RequiredPackage.gnuplot.require() else { return }
             let order = Contender.builtIn.map(\.name) + ["mine", "c-dispatch", "c-mutex", "c-other"]
-            let probe = "engines='\(order.joined(separator: " "))'; csv_checked=1; scriptdir='\(Self.scripts)'; "
+            let probe =
+                "engines='\(order.joined(separator: " "))'; csv_checked=1; scriptdir='\(Self.scripts)'; "
                 + "load scriptdir.'/common.gp'; "
                 + "do for [e in engines] { print sprintf('%s %06X %d %d', e, engine_color(e), engine_pt(e), engine_dt(e)) }; "
                 + "print sprintf('stranger %06X %d', engine_color('stranger'), engine_pt('stranger'))"
@@ -300,8 +341,10 @@ extension ArenaTests {
             #expect(run.status == 0, "\(run.output)")
             let lines = run.output.split(separator: "\n").map(String.init)
             // The colours, point types and dashes of the six built-in engines and the two C floors before the palette.
-            let expected = ["system 0072B2 7 1", "mutex D55E00 5 1", "lockfree 009E73 9 1", "actor CC79A7 13 1",
-                            "foundation E69F00 11 1", "swift 56B4E9 15 1", "c-dispatch 1A1A1A 6 2", "c-mutex 8C510A 4 2"]
+            let expected = [
+                "system 0072B2 7 1", "mutex D55E00 5 1", "lockfree 009E73 9 1", "actor CC79A7 13 1",
+                "foundation E69F00 11 1", "swift 56B4E9 15 1", "c-dispatch 1A1A1A 6 2", "c-mutex 8C510A 4 2",
+            ]
             for line in expected { #expect(lines.contains(line), "\(line) not in \(lines)") }
             let mine = try #require(lines.first { $0.hasPrefix("mine ") })
             let others = lines.filter { !$0.hasPrefix("mine ") && !$0.hasPrefix("stranger ") }

@@ -1,6 +1,7 @@
-@testable import Bench
 import Foundation
 import Testing
+
+@testable import Bench
 
 extension ArenaTests {
     /// The results-format seam: the registry, every format through `ResultsWriter`, the format that reads back, the
@@ -27,7 +28,8 @@ extension ArenaTests {
             #expect(throws: UnknownResultsFormat(name: "jmh", known: names)) { try ResultsFormats.parse("json,jmh") }
             #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("json,,csv") }
             #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("") }
-            #expect("\(UnknownResultsFormat(name: "jmh", known: names))" == "unknown results format 'jmh' (known: json, csv, pytest-benchmark)")
+            #expect(
+                "\(UnknownResultsFormat(name: "jmh", known: names))" == "unknown results format 'jmh' (known: json, csv, pytest-benchmark)")
         }
 
         // MARK: Every format through the seam
@@ -99,14 +101,18 @@ extension ArenaTests {
 
         /// A point of `workload` on `engine` whose repetitions took `perOperation` wall ns per operation (1000 operations,
         /// `itemsPerOperation` items each), with `counters` per repetition.
-        static func point(_ workload: String, _ engine: String, parameters: [Parameter] = [], perOperation: [UInt64],
-                          itemsPerOperation: Int = 1, counters: [String: [Double]] = [:]) -> PointResult {
+        static func point(
+            _ workload: String, _ engine: String, parameters: [Parameter] = [], perOperation: [UInt64],
+            itemsPerOperation: Int = 1, counters: [String: [Double]] = [:]
+        ) -> PointResult {
             let repetitions = perOperation.enumerated().map { index, nanoseconds in
-                Repetition(operations: 1000, items: 1000 * itemsPerOperation, wallNanoseconds: nanoseconds * 1000,
-                           cpuNanoseconds: nanoseconds * 1000, counters: counters.mapValues { $0[index] })
+                Repetition(
+                    operations: 1000, items: 1000 * itemsPerOperation, wallNanoseconds: nanoseconds * 1000,
+                    cpuNanoseconds: nanoseconds * 1000, counters: counters.mapValues { $0[index] })
             }
-            return PointResult(engine: engine, point: Point(workload: workload, parameters: parameters), settings: Sample.settings,
-                               repetitions: repetitions)
+            return PointResult(
+                engine: engine, point: Point(workload: workload, parameters: parameters), settings: Sample.settings,
+                repetitions: repetitions)
         }
 
         // MARK: The pytest-benchmark mapping
@@ -124,8 +130,9 @@ extension ArenaTests {
             // Every workload of the catalog maps; only a headline in percent falls back.
             let fallbacks = BuiltInWorkloads.all.filter { Report.measure(of: $0.headline) == .wallTime }.map(\.headline.title)
             #expect(fallbacks.allSatisfy { $0.hasSuffix("(%)") }, "\(fallbacks)")
-            let repetition = Repetition(operations: 1000, items: 4000, wallNanoseconds: 2_000_000, cpuNanoseconds: 0,
-                                        counters: ["finish_ms": 12.5, "mb_per_s": 250, "pct": 3])
+            let repetition = Repetition(
+                operations: 1000, items: 4000, wallNanoseconds: 2_000_000, cpuNanoseconds: 0,
+                counters: ["finish_ms": 12.5, "mb_per_s": 250, "pct": 3])
             func close(_ value: Double?, _ expected: Double) -> Bool { value.map { Sample.close($0, expected) } ?? false }
             #expect(close(Report.seconds(of: repetition, under: .timePerOperation), 2e-6))
             #expect(close(Report.seconds(of: repetition, under: .throughput(unit: "items/s")), 0.5e-6))  // 2e6 items/s
@@ -140,9 +147,11 @@ extension ArenaTests {
         @Test("pytest-benchmark JSON: names, group, params, rounds, pytest-benchmark's statistics; failed points left out")
         func pytestDocument() throws {
             var results = Sample.sampleResults()
-            results.append(PointResult(engine: "lockfree", point: Point(workload: "contention", parameters: [Parameter("engine", "x")]),
-                                       settings: Sample.settings,
-                                       repetitions: [Repetition(operations: 10, items: 10, wallNanoseconds: 1000, cpuNanoseconds: 0)]))
+            results.append(
+                PointResult(
+                    engine: "lockfree", point: Point(workload: "contention", parameters: [Parameter("engine", "x")]),
+                    settings: Sample.settings,
+                    repetitions: [Repetition(operations: 10, items: 10, wallNanoseconds: 1000, cpuNanoseconds: 0)]))
             let text = PytestBenchmarkReport.json(results, headline: .throughput(unit: "ops/s"), context: Sample.context)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(Set(document.keys) == ["machine_info", "commit_info", "benchmarks", "datetime", "version"])
@@ -151,9 +160,12 @@ extension ArenaTests {
             #expect(document["datetime"] as? String == Sample.context.date)
             let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])
             // The failed point (mutex, threads 4) is left out; the others keep their order.
-            #expect(benchmarks.compactMap { $0["fullname"] as? String }
-                    == ["contention/system/mode:lock/threads:2", "contention/system/mode:lock/threads:4",
-                        "contention/mutex/mode:lock/threads:2", "contention/lockfree/engine:x"])
+            #expect(
+                benchmarks.compactMap { $0["fullname"] as? String }
+                    == [
+                        "contention/system/mode:lock/threads:2", "contention/system/mode:lock/threads:4",
+                        "contention/mutex/mode:lock/threads:2", "contention/lockfree/engine:x",
+                    ])
             let first = benchmarks[0]
             #expect(first["name"] as? String == "contention[system-mode:lock-threads:2]")
             #expect(first["param"] as? String == "system-mode:lock-threads:2")
@@ -178,12 +190,14 @@ extension ArenaTests {
             #expect(((benchmarks[1]["extra_info"] as? [String: Any])?["flags"] as? String)?.hasPrefix("cv ") == true)
         }
 
-        @Test("pytest-benchmark's quartiles, fences and outliers by its definitions", arguments: [
-            ([1.0, 2, 3], 1.25, 2.75, 1.0, 3.0),
-            ([4.0, 1, 3, 2], 1.5, 3.5, 1.0, 4.0),
-            ([1.0, 2, 3, 4, 5], 1.75, 4.25, 1.0, 5.0),
-            ([1.0, 2, 3, 4, 5, 6, 100], 2.25, 5.75, 1.0, 100.0),
-        ])
+        @Test(
+            "pytest-benchmark's quartiles, fences and outliers by its definitions",
+            arguments: [
+                ([1.0, 2, 3], 1.25, 2.75, 1.0, 3.0),
+                ([4.0, 1, 3, 2], 1.5, 3.5, 1.0, 4.0),
+                ([1.0, 2, 3, 4, 5], 1.75, 4.25, 1.0, 5.0),
+                ([1.0, 2, 3, 4, 5, 6, 100], 2.25, 5.75, 1.0, 100.0),
+            ])
         func pytestQuartiles(_ data: [Double], q1: Double, q3: Double, low: Double, high: Double) throws {
             let stats = try #require(PytestBenchmarkReport.RoundStatistics(data))
             #expect(Sample.close(stats.q1, q1) && Sample.close(stats.q3, q3), "\(data): \(stats.q1) \(stats.q3)")
@@ -198,28 +212,46 @@ extension ArenaTests {
         static func toolSample() -> [(name: String, headline: Headline, results: [PointResult])] {
             func threads(_ count: Int) -> [Parameter] { [Parameter("mode", "lock"), Parameter("threads", count)] }
             return [
-                ("fan", .throughput(unit: "blocks/s"), [
-                    point("fan", "system", parameters: threads(1), perOperation: [100, 130, 85], itemsPerOperation: 4),
-                    point("fan", "mutex", parameters: threads(1), perOperation: [210, 180, 250, 190, 205], itemsPerOperation: 4),
-                    point("fan", "system", parameters: threads(2), perOperation: [60, 70, 66], itemsPerOperation: 4),
-                    PointResult(engine: "mutex", point: Point(workload: "fan", parameters: threads(2)), settings: Sample.settings,
-                                failure: Failure(.stopped, "budget")),
-                ]),
-                ("hop", .timePerOperation, [
-                    point("hop", "system", perOperation: [900, 1000, 1300]),
-                    point("hop", "actor", perOperation: [2000]),
-                ]),
-                ("ramp", .counter(name: "finish_ms", unit: "ms", lowerIsBetter: true), [
-                    point("ramp", "system", parameters: [Parameter("blocks", 16)], perOperation: [5, 5, 5],
-                          counters: ["finish_ms": [12, 15, 11.5]]),
-                ]),
-                ("io", .counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false), [
-                    point("io", "system", parameters: [Parameter("chunk", "64KiB")], perOperation: [5, 5, 5],
-                          counters: ["mb_per_s": [400, 250, 500]]),
-                ]),
-                ("cost", .counter(name: "overhead", unit: "%", lowerIsBetter: true), [
-                    point("cost", "system", perOperation: [40, 44, 47], counters: ["overhead": [3, 4, 5]]),
-                ]),
+                (
+                    "fan", .throughput(unit: "blocks/s"),
+                    [
+                        point("fan", "system", parameters: threads(1), perOperation: [100, 130, 85], itemsPerOperation: 4),
+                        point("fan", "mutex", parameters: threads(1), perOperation: [210, 180, 250, 190, 205], itemsPerOperation: 4),
+                        point("fan", "system", parameters: threads(2), perOperation: [60, 70, 66], itemsPerOperation: 4),
+                        PointResult(
+                            engine: "mutex", point: Point(workload: "fan", parameters: threads(2)), settings: Sample.settings,
+                            failure: Failure(.stopped, "budget")),
+                    ]
+                ),
+                (
+                    "hop", .timePerOperation,
+                    [
+                        point("hop", "system", perOperation: [900, 1000, 1300]),
+                        point("hop", "actor", perOperation: [2000]),
+                    ]
+                ),
+                (
+                    "ramp", .counter(name: "finish_ms", unit: "ms", lowerIsBetter: true),
+                    [
+                        point(
+                            "ramp", "system", parameters: [Parameter("blocks", 16)], perOperation: [5, 5, 5],
+                            counters: ["finish_ms": [12, 15, 11.5]])
+                    ]
+                ),
+                (
+                    "io", .counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false),
+                    [
+                        point(
+                            "io", "system", parameters: [Parameter("chunk", "64KiB")], perOperation: [5, 5, 5],
+                            counters: ["mb_per_s": [400, 250, 500]])
+                    ]
+                ),
+                (
+                    "cost", .counter(name: "overhead", unit: "%", lowerIsBetter: true),
+                    [
+                        point("cost", "system", perOperation: [40, 44, 47], counters: ["overhead": [3, 4, 5]])
+                    ]
+                ),
             ]
         }
 
@@ -234,18 +266,24 @@ extension ArenaTests {
             var expected: [String: (parameters: [String: String], seconds: [Double])] = [:]
             for (name, headline, results) in Self.toolSample() {
                 let path = directory + "/" + format.fileName(for: name)
-                try format.render(results, headline: headline, context: Sample.context).write(toFile: path, atomically: true, encoding: .utf8)
+                try format.render(results, headline: headline, context: Sample.context).write(
+                    toFile: path, atomically: true, encoding: .utf8)
                 files.append(path)
                 for result in results where result.succeeded {
                     var parameters = Dictionary(uniqueKeysWithValues: result.point.parameters.map { ($0.name, $0.value) })
                     parameters["engine"] = result.engine
-                    expected[result.name] = (parameters, result.repetitions.compactMap { PytestBenchmarkReport.seconds(of: $0, under: headline) })
+                    expected[result.name] = (
+                        parameters, result.repetitions.compactMap { PytestBenchmarkReport.seconds(of: $0, under: headline) }
+                    )
                 }
             }
             #expect(expected.count == 8, "the failed point is not expected")
 
-            let compare = try Self.python(["-m", "pytest_benchmark", "--storage", "file://\(directory)/storage", "compare",
-                                           "--csv=\(directory)/read"] + files, in: directory)
+            let compare = try Self.python(
+                [
+                    "-m", "pytest_benchmark", "--storage", "file://\(directory)/storage", "compare",
+                    "--csv=\(directory)/read",
+                ] + files, in: directory)
             try #require(compare.status == 0, "pytest-benchmark compare exited \(compare.status): \(compare.output)")
             #expect(!compare.output.contains("Failed to load"), "\(compare.output)")
             // Python's csv module ends rows in "\r\n".
@@ -257,9 +295,11 @@ extension ArenaTests {
                 guard let name = row["name"], let point = expected[name] else { continue }
                 for (parameter, value) in point.parameters { #expect(row["param:\(parameter)"] == value, "\(name): \(parameter)") }
                 let summary = try #require(Summary(point.seconds))
-                let figures: [(String, Double)] = [("min", summary.min), ("max", summary.max), ("mean", summary.mean),
-                                                   ("median", summary.median), ("stddev", summary.standardDeviation),
-                                                   ("ops", Double(point.seconds.count) / point.seconds.reduce(0, +))]
+                let figures: [(String, Double)] = [
+                    ("min", summary.min), ("max", summary.max), ("mean", summary.mean),
+                    ("median", summary.median), ("stddev", summary.standardDeviation),
+                    ("ops", Double(point.seconds.count) / point.seconds.reduce(0, +)),
+                ]
                 for (column, value) in figures {
                     let cell = try #require(row[column].flatMap(Double.init), "\(name): no \(column)")
                     #expect(abs(cell - value) <= 1e-9 * abs(value), "\(name): \(column) \(cell), expected \(value)")
@@ -284,24 +324,24 @@ extension ArenaTests {
 
         /// Recomputes every stored figure with pytest-benchmark's `Stats` from the stored rounds; prints mismatches.
         static let statsCheck = """
-        import json, math, sys
-        from pytest_benchmark.stats import Stats
-        count, bad = 0, 0
-        for path in sys.argv[1:]:
-            for bench in json.load(open(path))['benchmarks']:
-                stats = Stats()
-                for value in bench['stats']['data']:
-                    stats.update(value)
-                for field, value in stats.as_dict().items():
-                    ours = bench['stats'][field]
-                    same = math.isclose(value, ours, rel_tol=1e-9) if isinstance(value, float) else value == ours
-                    if not same:
-                        bad += 1
-                        print(bench['fullname'], field, 'pytest-benchmark', value, 'ours', ours)
-                count += 1
-        print('checked', count, 'benchmarks')
-        sys.exit(1 if bad else 0)
-        """
+            import json, math, sys
+            from pytest_benchmark.stats import Stats
+            count, bad = 0, 0
+            for path in sys.argv[1:]:
+                for bench in json.load(open(path))['benchmarks']:
+                    stats = Stats()
+                    for value in bench['stats']['data']:
+                        stats.update(value)
+                    for field, value in stats.as_dict().items():
+                        ours = bench['stats'][field]
+                        same = math.isclose(value, ours, rel_tol=1e-9) if isinstance(value, float) else value == ours
+                        if not same:
+                            bad += 1
+                            print(bench['fullname'], field, 'pytest-benchmark', value, 'ours', ours)
+                    count += 1
+            print('checked', count, 'benchmarks')
+            sys.exit(1 if bad else 0)
+            """
 
         /// Runs `python3 arguments` in `directory` (pytest-benchmark looks for conftest.py and its storage there).
         static func python(_ arguments: [String], in directory: String) throws -> (status: Int32, output: String) {
@@ -320,12 +360,14 @@ extension ArenaTests {
 
         // MARK: arena bench --results-format
 
-        @Test("bench --results-format: an unknown or empty name is a usage error, and nothing is written", arguments: [
-            ["bench", "pingpong", "--results-format", "jmh"],
-            ["bench", "pingpong", "--results-format", "json,,csv"],
-            ["bench", "pingpong", "--results-format", ""],
-            ["bench", "pingpong", "--results-format", "json", "--results-format", "xml"],
-        ])
+        @Test(
+            "bench --results-format: an unknown or empty name is a usage error, and nothing is written",
+            arguments: [
+                ["bench", "pingpong", "--results-format", "jmh"],
+                ["bench", "pingpong", "--results-format", "json,,csv"],
+                ["bench", "pingpong", "--results-format", ""],
+                ["bench", "pingpong", "--results-format", "json", "--results-format", "xml"],
+            ])
         func resultsFormatUsageError(_ arguments: [String]) throws {
             let out = BenchCLITests.freshPath()
             let run = try ArenaExecutable.run(arguments + ["--out", out])
@@ -338,19 +380,25 @@ extension ArenaTests {
         func resultsFormatRun() throws {
             let out = BenchCLITests.freshPath()
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let run = try ArenaExecutable.run(["bench", "pingpong", "--engine", "system", "--engine", "mutex", "--repetitions", "2",
-                                               "--min-time", "0.01", "--quick", "--quiet", "--results-format", "pytest-benchmark,csv",
-                                               "--out", out])
+            let run = try ArenaExecutable.run([
+                "bench", "pingpong", "--engine", "system", "--engine", "mutex", "--repetitions", "2",
+                "--min-time", "0.01", "--quick", "--quiet", "--results-format", "pytest-benchmark,csv",
+                "--out", out,
+            ])
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pingpong.csv", "pingpong.pytest-benchmark.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pingpong.csv", "pingpong.pytest-benchmark.json"])
             #expect(run.output.contains("wrote 2 files"), "\(run.output)")
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/pingpong.pytest-benchmark.json"))
             let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])
             #expect(benchmarks.compactMap { $0["fullname"] as? String }.sorted() == ["pingpong/mutex", "pingpong/system"])
             guard RequiredPackage.pytestBenchmark.require() else { return }
-            let compare = try Self.python(["-m", "pytest_benchmark", "--storage", "file://\(out)/storage", "compare",
-                                           "--csv=\(out)/read", out + "/pingpong.pytest-benchmark.json"], in: out)
+            let compare = try Self.python(
+                [
+                    "-m", "pytest_benchmark", "--storage", "file://\(out)/storage", "compare",
+                    "--csv=\(out)/read", out + "/pingpong.pytest-benchmark.json",
+                ], in: out)
             #expect(compare.status == 0 && !compare.output.contains("Failed to load"), "\(compare.output)")
             let rows = Sample.parseCSV(try String(contentsOfFile: out + "/read.csv", encoding: .utf8).replacing("\r\n", with: "\n"))
             #expect(rows.dropFirst().map { $0[0] }.sorted() == ["pingpong/mutex", "pingpong/system"], "\(rows)")

@@ -37,43 +37,46 @@ extension ArenaTests {
         /// What Google Benchmark 1.7.1 writes for the native floor: a registered name with its own suffix, times in
         /// microseconds, aggregates, a counter, and an errored run.
         static let nativeJSON = """
-        {
-          "context": {"date": "2026-11-22T10:00:00+00:00", "host_name": "vm", "executable": "c-floor", "num_cpus": 2,
-                      "mhz_per_cpu": 2499, "cpu_scaling_enabled": false, "caches": [], "load_avg": [0.5, 0.4, 0.3],
-                      "library_build_type": "release"},
-          "benchmarks": [
-            {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2", "family_index": 0,
-             "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
-             "run_type": "iteration", "repetitions": 2, "repetition_index": 0, "threads": 2, "iterations": 4000,
-             "real_time": 0.25, "cpu_time": 0.5, "time_unit": "us", "items_per_second": 4000000.0},
-            {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2", "family_index": 0,
-             "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
-             "run_type": "iteration", "repetitions": 2, "repetition_index": 1, "threads": 2, "iterations": 4000,
-             "real_time": 0.5, "cpu_time": 1.0, "time_unit": "us", "items_per_second": 2000000.0},
-            {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2_mean", "family_index": 0,
-             "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
-             "run_type": "aggregate", "repetitions": 2, "threads": 2, "aggregate_name": "mean", "aggregate_unit": "time",
-             "iterations": 2, "real_time": 0.375, "cpu_time": 0.75, "time_unit": "us", "items_per_second": 3000000.0},
-            {"name": "apply/c-dispatch/n:1000/work:1us/real_time", "family_index": 1, "per_family_instance_index": 0,
-             "run_name": "apply/c-dispatch/n:1000/work:1us/real_time", "run_type": "iteration", "repetitions": 1,
-             "repetition_index": 0, "threads": 1, "iterations": 10, "real_time": 2.0, "cpu_time": 3.0, "time_unit": "ms",
-             "items_per_second": 500000.0, "speedup": 1.5, "baseline_ns_per_op": 3000000.0},
-            {"name": "contention/c-mutex/mode:sync/threads:1/real_time/threads:1", "family_index": 2,
-             "per_family_instance_index": 0, "run_name": "contention/c-mutex/mode:sync/threads:1/real_time/threads:1",
-             "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 0,
-             "real_time": 0, "cpu_time": 0, "time_unit": "ns", "error_occurred": true,
-             "error_message": "the counter is 3, expected 4"}
-          ]
-        }
-        """
+            {
+              "context": {"date": "2026-11-22T10:00:00+00:00", "host_name": "vm", "executable": "c-floor", "num_cpus": 2,
+                          "mhz_per_cpu": 2499, "cpu_scaling_enabled": false, "caches": [], "load_avg": [0.5, 0.4, 0.3],
+                          "library_build_type": "release"},
+              "benchmarks": [
+                {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2", "family_index": 0,
+                 "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
+                 "run_type": "iteration", "repetitions": 2, "repetition_index": 0, "threads": 2, "iterations": 4000,
+                 "real_time": 0.25, "cpu_time": 0.5, "time_unit": "us", "items_per_second": 4000000.0},
+                {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2", "family_index": 0,
+                 "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
+                 "run_type": "iteration", "repetitions": 2, "repetition_index": 1, "threads": 2, "iterations": 4000,
+                 "real_time": 0.5, "cpu_time": 1.0, "time_unit": "us", "items_per_second": 2000000.0},
+                {"name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2_mean", "family_index": 0,
+                 "per_family_instance_index": 0, "run_name": "contention/c-dispatch/mode:sync/threads:2/real_time/threads:2",
+                 "run_type": "aggregate", "repetitions": 2, "threads": 2, "aggregate_name": "mean", "aggregate_unit": "time",
+                 "iterations": 2, "real_time": 0.375, "cpu_time": 0.75, "time_unit": "us", "items_per_second": 3000000.0},
+                {"name": "apply/c-dispatch/n:1000/work:1us/real_time", "family_index": 1, "per_family_instance_index": 0,
+                 "run_name": "apply/c-dispatch/n:1000/work:1us/real_time", "run_type": "iteration", "repetitions": 1,
+                 "repetition_index": 0, "threads": 1, "iterations": 10, "real_time": 2.0, "cpu_time": 3.0, "time_unit": "ms",
+                 "items_per_second": 500000.0, "speedup": 1.5, "baseline_ns_per_op": 3000000.0},
+                {"name": "contention/c-mutex/mode:sync/threads:1/real_time/threads:1", "family_index": 2,
+                 "per_family_instance_index": 0, "run_name": "contention/c-mutex/mode:sync/threads:1/real_time/threads:1",
+                 "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 0,
+                 "real_time": 0, "cpu_time": 0, "time_unit": "ns", "error_occurred": true,
+                 "error_message": "the counter is 3, expected 4"}
+              ]
+            }
+            """
 
         @Test("Google Benchmark's own JSON: its suffix dropped, units converted, aggregates skipped, errors kept")
         func nativeDocument() throws {
             let document = try GoogleBenchmarkReader.read(Self.nativeJSON)
             #expect(document.context == nil, "Google Benchmark's context lacks the Swift fields")
             #expect(document.numCPUs == 2)
-            #expect(document.results.map(\.name) == ["contention/c-dispatch/mode:sync/threads:2", "apply/c-dispatch/n:1000/work:1us",
-                                                     "contention/c-mutex/mode:sync/threads:1"])
+            #expect(
+                document.results.map(\.name) == [
+                    "contention/c-dispatch/mode:sync/threads:2", "apply/c-dispatch/n:1000/work:1us",
+                    "contention/c-mutex/mode:sync/threads:1",
+                ])
             let contention = document.results[0]
             #expect(contention.point.threads == 2 && contention.point["mode"] == "sync" && contention.point["threads"] == "2")
             #expect(contention.repetitions.count == 2)
@@ -111,7 +114,8 @@ extension ArenaTests {
             let fewer = NativeFloor.points(of: contention, in: document, settings: BenchSettings(threads: [1]))
             #expect(fewer.unmatched == ["contention/c-dispatch/mode:sync/threads:2"])
             // Engines in the order the run met them (its lineup's), the floors last in their own order.
-            #expect(EngineOrder.sorted(["c-mutex", "system", "zeta", "mutex", "c-dispatch", "system", "zeta"])
+            #expect(
+                EngineOrder.sorted(["c-mutex", "system", "zeta", "mutex", "c-dispatch", "system", "zeta"])
                     == ["system", "zeta", "mutex", "c-dispatch", "c-mutex"])
         }
 
@@ -134,13 +138,15 @@ extension ArenaTests {
             let cases: [([Double], [Double])] = [
                 ([1, 2, 3], [4, 5, 6]),
                 ([10.5, 11, 9.7, 10.2, 10.9], [12, 9.9, 12.5, 13, 11.8]),
-                ([1, 2, 2, 3, 4], [2, 3, 3, 5, 6, 7]),                          // ties: asymptotic
+                ([1, 2, 2, 3, 4], [2, 3, 3, 5, 6, 7]),  // ties: asymptotic
                 (Array(stride(from: 1.0, through: 9, by: 1)), Array(stride(from: 5.5, through: 14, by: 1))),  // n ≥ 8
             ]
             // One Python process for all cases: importing SciPy takes seconds.
-            let script = "from scipy.stats import mannwhitneyu\n" + cases.map { x, y in
-                "print(float(mannwhitneyu(\(x), \(y), alternative='two-sided').pvalue))"
-            }.joined(separator: "\n")
+            let script =
+                "from scipy.stats import mannwhitneyu\n"
+                + cases.map { x, y in
+                    "print(float(mannwhitneyu(\(x), \(y), alternative='two-sided').pvalue))"
+                }.joined(separator: "\n")
             let run = try Sample.run(["python3", "-c", script])
             try #require(run.status == 0, "python3/scipy: \(run.output)")
             let scipy = run.output.split(separator: "\n").compactMap { Double($0) }
@@ -172,8 +178,9 @@ extension ArenaTests {
                 if index == failing {
                     return Sample.failed(engine: "system", parameters: parameters, threads: index + 1, kind: .error, message: "wrong")
                 }
-                return Sample.result(engine: "system", parameters: parameters, threads: index + 1,
-                                     perOperation: base.map { UInt64((Double($0) * scale).rounded()) })
+                return Sample.result(
+                    engine: "system", parameters: parameters, threads: index + 1,
+                    perOperation: base.map { UInt64((Double($0) * scale).rounded()) })
             }
         }
 
@@ -181,8 +188,9 @@ extension ArenaTests {
         func comparison() throws {
             let before = try ResultsFolder.load(try Self.folder(Self.run(scales: [1, 1, 1, 1])), workloads: BuiltInWorkloads.all)
             // Throughput: 1.25× the time per operation is 20% fewer ops/s (a regression); 0.8× is 25% more.
-            let after = try ResultsFolder.load(try Self.folder(Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3)),
-                                                workloads: BuiltInWorkloads.all)
+            let after = try ResultsFolder.load(
+                try Self.folder(Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3)),
+                workloads: BuiltInWorkloads.all)
             defer { for folder in [before, after] { try? FileManager.default.removeItem(atPath: folder.directory) } }
             let comparison = Comparison(baseline: before, candidate: after, threshold: 0.10)
             #expect(comparison.rows.map(\.verdict) == [.regressed, .improved, .same, .failed])
@@ -192,8 +200,9 @@ extension ArenaTests {
             #expect(comparison.regressions.count == 2)
             #expect(Comparison(baseline: before, candidate: after, threshold: 0.30).rows.map(\.verdict) == [.same, .same, .same, .failed])
             // A significance level stricter than any p five repetitions can give keeps every change "same".
-            #expect(Comparison(baseline: before, candidate: after, threshold: 0.10, significance: 0.001)
-                .rows.prefix(3).allSatisfy { $0.verdict == .same })
+            #expect(
+                Comparison(baseline: before, candidate: after, threshold: 0.10, significance: 0.001)
+                    .rows.prefix(3).allSatisfy { $0.verdict == .same })
             let reversed = Comparison(baseline: after, candidate: before, threshold: 0.10)
             #expect(reversed.rows.map(\.verdict) == [.improved, .regressed, .same, .fixed])
         }
@@ -211,38 +220,50 @@ extension ArenaTests {
             #expect(worse.status == 1, "\(worse.output)\(worse.errors)")
             #expect(worse.output.contains("regressed"))
             #expect(try ArenaExecutable.run(["compare", a, c, "--threshold", "60"]).status == 0)
-            for arguments in [["compare", a], ["compare", a, "/nonexistent"], ["compare", a, b, "--threshold", "-1"],
-                              ["compare", a, b, "--significance", "2"], ["compare", "/tmp", b]] {
+            for arguments in [
+                ["compare", a], ["compare", a, "/nonexistent"], ["compare", a, b, "--threshold", "-1"],
+                ["compare", a, b, "--significance", "2"], ["compare", "/tmp", b],
+            ] {
                 ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
             }
         }
 
         @Test("arena report writes report.md with the machine, the matrix, a table per workload, plots, instruction counts and warnings")
         func reportCommand() throws {
-            let noisy = Sample.result(engine: "system", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
-                                      threads: 2, perOperation: [100, 150, 60])
-            let floor = Sample.result(engine: "c-dispatch", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
-                                      threads: 2, perOperation: [50, 50, 50])
+            let noisy = Sample.result(
+                engine: "system", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
+                threads: 2, perOperation: [100, 150, 60])
+            let floor = Sample.result(
+                engine: "c-dispatch", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
+                threads: 2, perOperation: [50, 50, 50])
             let path = try Self.folder([noisy, floor])
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try "| Rule | system |\n| --- | --- |\n| `once.exactly` | pass |\n".write(toFile: path + "/conformance.md", atomically: true, encoding: .utf8)
+            try "| Rule | system |\n| --- | --- |\n| `once.exactly` | pass |\n".write(
+                toFile: path + "/conformance.md", atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: path + "/plots", withIntermediateDirectories: true)
-            for name in ["contention.png", "contention.svg"] { _ = FileManager.default.createFile(atPath: path + "/plots/" + name, contents: Data()) }
+            for name in ["contention.png", "contention.svg"] {
+                _ = FileManager.default.createFile(atPath: path + "/plots/" + name, contents: Data())
+            }
             let withoutCounts = try ArenaExecutable.run(["report", path])
             #expect(withoutCounts.status == 0, "\(withoutCounts.errors)")
             #expect(try String(contentsOfFile: path + "/report.md", encoding: .utf8).contains("Not counted for this folder"))
-            let counts = InstructionTable(tool: "valgrind-3.19.0", realTime: true, engines: ["system"], paths: [.sync], warmUp: 100, counts: [
-                InstructionCount(engine: "system", path: .sync, lowOperations: 10, highOperations: 20, lowInstructions: 1000, highInstructions: 3000),
-            ])
+            let counts = InstructionTable(
+                tool: "valgrind-3.19.0", realTime: true, engines: ["system"], paths: [.sync], warmUp: 100,
+                counts: [
+                    InstructionCount(
+                        engine: "system", path: .sync, lowOperations: 10, highOperations: 20, lowInstructions: 1000, highInstructions: 3000)
+                ])
             try counts.json().write(toFile: path + "/instructions.json", atomically: true, encoding: .utf8)
             let run = try ArenaExecutable.run(["report", path, "--note", "made by a test"])
             #expect(run.status == 0, "\(run.errors)")
             let report = try String(contentsOfFile: path + "/report.md", encoding: .utf8)
-            for expected in ["# DispatchArena report: test-host, 2026-11-22", "made by a test", "## Machine", "| CPUs | 2 at 2500 MHz |",
-                             "## Conformance", "`once.exactly` | pass", "### contention", "| point | system | c-dispatch |",
-                             "(×2.00)", "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
-                             "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
-                             "## Warnings", "`contention/system/mode:sync/threads:2`: cv"] {
+            for expected in [
+                "# DispatchArena report: test-host, 2026-11-22", "made by a test", "## Machine", "| CPUs | 2 at 2500 MHz |",
+                "## Conformance", "`once.exactly` | pass", "### contention", "| point | system | c-dispatch |",
+                "(×2.00)", "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
+                "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
+                "## Warnings", "`contention/system/mode:sync/threads:2`: cv",
+            ] {
                 #expect(report.contains(expected), "report.md lacks \(expected)")
             }
             for arguments in [["report", "/nonexistent"], ["report", "/tmp"], ["report", path, "--conformance", "/nonexistent"]] {
@@ -279,8 +300,10 @@ extension ArenaTests {
             try Self.nativeJSON.write(toFile: floor, atomically: true, encoding: .utf8)
             let out = BenchCLITests.freshPath()
             defer { for path in [floor, out] { try? FileManager.default.removeItem(atPath: path) } }
-            let run = try ArenaExecutable.run(["bench", "contention", "--engine", "system", "--threads", "1,2", "--repetitions", "1",
-                                               "--min-time", "0.01", "--quick", "--quiet", "--out", out, "--floor", floor])
+            let run = try ArenaExecutable.run([
+                "bench", "contention", "--engine", "system", "--threads", "1,2", "--repetitions", "1",
+                "--min-time", "0.01", "--quick", "--quiet", "--out", out, "--floor", floor,
+            ])
             #expect(run.status == 1, "the floor's c-mutex point failed, so the run reports a failure: \(run.errors)")
             let csv = try String(contentsOfFile: out + "/contention.csv", encoding: .utf8)
             #expect(csv.contains("\nc-dispatch,sync,2,2,ops/s,"), "\(csv)")

@@ -1,11 +1,12 @@
-@testable import Bench
-import CLinux
 import ArenaContract
+import CLinux
 import Contenders
 import Foundation
 import Glibc
 import Harness
 import Testing
+
+@testable import Bench
 
 extension ArenaTests {
     /// The thread census behind the `engine_threads` counter, on threads whose kind the test knows. Other tests run
@@ -24,7 +25,9 @@ extension ArenaTests {
                 release.wait(until: Deadline.now() + .seconds(30))
             }
             Threads.detach { note("harness") }
-            Thread { clinux_set_thread_name("test.engine"); note("named") }.start()
+            Thread {
+                clinux_set_thread_name("test.engine"); note("named")
+            }.start()
             Thread { note("unnamed") }.start()  // keeps its creator's name
             try #require(started.wait(until: Deadline.now() + .seconds(10)))
             let known = ids.withLock { $0 }

@@ -1,5 +1,5 @@
-import Bench
 import ArenaContract
+import Bench
 import Contenders
 import Foundation
 import Testing
@@ -10,19 +10,21 @@ extension ArenaTests {
         /// A fresh directory path under /tmp that does not exist yet.
         static func freshPath() -> String { "/tmp/arena-bench-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
-        @Test("bench usage errors: one line on stderr, exit 64, nothing written", arguments: [
-            ["bench", "no-such-workload"],
-            ["bench", "--engine", "nope"],
-            ["bench", "--threads", "1,two"],
-            ["bench", "--threads", "0"],
-            ["bench", "--threads", "2,2"],
-            ["bench", "--threads", ""],
-            ["bench", "--repetitions", "0"],
-            ["bench", "--min-time", "-1"],
-            ["bench", "--min-time", "nan"],
-            ["bench", "--budget", "0"],
-            ["bench", "--format", "html"],
-        ])
+        @Test(
+            "bench usage errors: one line on stderr, exit 64, nothing written",
+            arguments: [
+                ["bench", "no-such-workload"],
+                ["bench", "--engine", "nope"],
+                ["bench", "--threads", "1,two"],
+                ["bench", "--threads", "0"],
+                ["bench", "--threads", "2,2"],
+                ["bench", "--threads", ""],
+                ["bench", "--repetitions", "0"],
+                ["bench", "--min-time", "-1"],
+                ["bench", "--min-time", "nan"],
+                ["bench", "--budget", "0"],
+                ["bench", "--format", "html"],
+            ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments + ["--out", out]), arguments)
@@ -44,9 +46,11 @@ extension ArenaTests {
         func smallRun() throws {
             let out = Self.freshPath() + "/nested"
             defer { try? FileManager.default.removeItem(atPath: (out as NSString).deletingLastPathComponent) }
-            let run = try ArenaExecutable.run(["bench", "contention", "apply", "--engine", "system", "--engine", "mutex",
-                                               "--threads", "2", "--repetitions", "2", "--min-time", "0.01", "--quick",
-                                               "--quiet", "--out", out])
+            let run = try ArenaExecutable.run([
+                "bench", "contention", "apply", "--engine", "system", "--engine", "mutex",
+                "--threads", "2", "--repetitions", "2", "--min-time", "0.01", "--quick",
+                "--quiet", "--out", out,
+            ])
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
             #expect(run.errors.isEmpty, "--quiet printed: \(run.errors)")
             for workload in ["contention", "apply"] {
@@ -62,8 +66,9 @@ extension ArenaTests {
                 #expect(iterations.count == names.count * 2, "\(workload): two repetitions per point")
                 // The mutex engine's workers are named threads the census counts; libdispatch has at least one worker.
                 let engineThreads = iterations.compactMap { $0[PointRunner.engineThreadsCounter] as? Double }
-                #expect(engineThreads.count == iterations.count && engineThreads.allSatisfy { $0 >= 1 },
-                        "\(workload): engine threads \(engineThreads)")
+                #expect(
+                    engineThreads.count == iterations.count && engineThreads.allSatisfy { $0 >= 1 },
+                    "\(workload): engine threads \(engineThreads)")
                 let csv = try String(contentsOfFile: "\(out)/\(workload).csv", encoding: .utf8)
                 let rows = csv.split(separator: "\n")
                 #expect(rows.count == names.count + 1, "\(workload): header plus one row per point")

@@ -1,7 +1,7 @@
 import ArenaCLI
+import ArenaContract
 import Bench
 import Conformance
-import ArenaContract
 import Contenders
 import Foundation
 import Testing
@@ -10,7 +10,8 @@ import Testing
 enum ArenaExecutable {
     /// `arena` sits beside the test bundle in the build folder (the test target depends on it).
     static var url: URL {
-        let bundle = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let bundle = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         return bundle.deletingLastPathComponent().appendingPathComponent("arena")
     }
 
@@ -25,8 +26,9 @@ enum ArenaExecutable {
         #expect(run.status == 64, "\(arguments): exit \(run.status)", sourceLocation: sourceLocation)
         #expect(run.output.isEmpty, "\(arguments): wrote to stdout: \(run.output)", sourceLocation: sourceLocation)
         let lines = run.errors.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)",
-                sourceLocation: sourceLocation)
+        #expect(
+            lines.count == 1 && lines[0].hasPrefix("arena: "), "\(arguments): stderr was \(run.errors)",
+            sourceLocation: sourceLocation)
     }
 
     /// Runs `arena` with `arguments`; `environment` entries replace the inherited ones of the same name.
@@ -44,30 +46,34 @@ enum ArenaExecutable {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   errors: String(decoding: errorData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
     }
 }
 
 /// The repository root, found from this file's path (Tests/DispatchArenaTests/CLI/, three folders down).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 extension ArenaTests {
     @Suite
     struct CLITests {
-        @Test("usage errors: one line on stderr, nothing on stdout, exit 64", arguments: [
-            ["conform", "--engine", "nope"],
-            ["conform", "--rule", "no.such.*"],
-            ["conform", "--repeat", "0"],
-            ["conform", "--repeat", "many"],
-            ["conform", "--timeout", "-1"],
-            ["conform", "--timeout", "soon"],
-            ["conform", "--format", "xml"],
-            ["rules", "--format", "yaml"],
-            ["frobnicate"],
-            ["conform", "--no-such-flag"],
-            ["conform", "--stress=yes"],
-        ])
+        @Test(
+            "usage errors: one line on stderr, nothing on stdout, exit 64",
+            arguments: [
+                ["conform", "--engine", "nope"],
+                ["conform", "--rule", "no.such.*"],
+                ["conform", "--repeat", "0"],
+                ["conform", "--repeat", "many"],
+                ["conform", "--timeout", "-1"],
+                ["conform", "--timeout", "soon"],
+                ["conform", "--format", "xml"],
+                ["rules", "--format", "yaml"],
+                ["frobnicate"],
+                ["conform", "--no-such-flag"],
+                ["conform", "--stress=yes"],
+            ])
         func usageError(_ arguments: [String]) throws {
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
         }
@@ -77,14 +83,18 @@ extension ArenaTests {
             let run = try ArenaExecutable.run(["rules", "--format", "markdown"])
             #expect(run.status == 0)
             let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/RULES.md"), encoding: .utf8)
-            #expect(run.output == document, "docs/RULES.md is stale: regenerate it with 'swift run arena rules --format markdown > docs/RULES.md'")
+            #expect(
+                run.output == document,
+                "docs/RULES.md is stale: regenerate it with 'swift run arena rules --format markdown > docs/RULES.md'")
             #expect(run.output == CatalogReport.markdown())
         }
 
         @Test("conform --format json has the documented shape, runs misuse rules in children, and exits 0")
         func conformJSON() throws {
-            let run = try ArenaExecutable.run(["conform", "--engine", "system", "--rule", "semaphore.*", "--rule", "suspend.over-resume",
-                                               "--rule", "target.change-between-blocks", "--format", "json"])
+            let run = try ArenaExecutable.run([
+                "conform", "--engine", "system", "--rule", "semaphore.*", "--rule", "suspend.over-resume",
+                "--rule", "target.change-between-blocks", "--format", "json",
+            ])
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
             let engines = try #require(json["engines"] as? [[String: Any]])
@@ -110,7 +120,9 @@ extension ArenaTests {
 
         @Test("conform --stress --repeat N counts every run in the table, markdown and JSON")
         func conformStress() throws {
-            let arguments = ["conform", "--engine", "lockfree", "--rule", "serial.fifo", "--rule", "sync.on-own-queue", "--stress", "--repeat", "2"]
+            let arguments = [
+                "conform", "--engine", "lockfree", "--rule", "serial.fifo", "--rule", "sync.on-own-queue", "--stress", "--repeat", "2",
+            ]
             let json = try ArenaExecutable.run(arguments + ["--format", "json"])
             #expect(json.status == 0, "exit \(json.status): \(json.errors)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])

@@ -8,16 +8,18 @@ extension ArenaTests {
         /// A fresh directory path under /tmp that does not exist yet.
         static func freshPath() -> String { "/tmp/arena-instructions-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
-        @Test("instructions usage errors: one line on stderr, exit 64, nothing written", arguments: [
-            ["instructions", "--engine", "nope"],
-            ["instructions", "--path", "no-such-path"],
-            ["instructions", "--operations", "1"],
-            ["instructions", "--operations", "many"],
-            ["instructions", "--jobs", "0"],
-            ["instructions", "--format", "csv"],
-            ["instructions-child", "--engine", "nope", "--path", "sync", "--operations", "1"],
-            ["instructions-child", "--engine", "mutex", "--path", "sync", "--operations", "-1"],
-        ])
+        @Test(
+            "instructions usage errors: one line on stderr, exit 64, nothing written",
+            arguments: [
+                ["instructions", "--engine", "nope"],
+                ["instructions", "--path", "no-such-path"],
+                ["instructions", "--operations", "1"],
+                ["instructions", "--operations", "many"],
+                ["instructions", "--jobs", "0"],
+                ["instructions", "--format", "csv"],
+                ["instructions-child", "--engine", "nope", "--path", "sync", "--operations", "1"],
+                ["instructions-child", "--engine", "mutex", "--path", "sync", "--operations", "-1"],
+            ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()
             let withOut = arguments[0] == "instructions" ? arguments + ["--out", out] : arguments
@@ -27,27 +29,38 @@ extension ArenaTests {
 
         @Test("the count is the difference of two runs per extra operation, and callgrind's total is read from its profile")
         func arithmetic() {
-            let count = InstructionCount(engine: "mutex", path: .sync, lowOperations: 1000, highOperations: 2000,
-                                         lowInstructions: 5_000_000, highInstructions: 5_250_000)
+            let count = InstructionCount(
+                engine: "mutex", path: .sync, lowOperations: 1000, highOperations: 2000,
+                lowInstructions: 5_000_000, highInstructions: 5_250_000)
             #expect(count.perOperation == 250)
-            let failed = InstructionCount(engine: "mutex", path: .sync, lowOperations: 1000, highOperations: 2000,
-                                          lowInstructions: 5_000_000, highInstructions: nil, failure: "timed out")
+            let failed = InstructionCount(
+                engine: "mutex", path: .sync, lowOperations: 1000, highOperations: 2000,
+                lowInstructions: 5_000_000, highInstructions: nil, failure: "timed out")
             #expect(failed.perOperation == nil)
             #expect(Callgrind.total(inProfile: "events: Ir\nfn=main\n1 5\nsummary: 123456\ntotals: 123456\n") == 123456)
             #expect(Callgrind.total(inProfile: "events: Ir\n") == nil)
-            let table = InstructionTable(tool: "valgrind-3.19.0", realTime: true, engines: ["system", "mutex"], paths: [.sync], warmUp: 100,
-                                         counts: [count, InstructionCount(engine: "system", path: .sync, lowOperations: 1000,
-                                                                          highOperations: 2000, lowInstructions: 1, highInstructions: 2)])
+            let table = InstructionTable(
+                tool: "valgrind-3.19.0", realTime: true, engines: ["system", "mutex"], paths: [.sync], warmUp: 100,
+                counts: [
+                    count,
+                    InstructionCount(
+                        engine: "system", path: .sync, lowOperations: 1000,
+                        highOperations: 2000, lowInstructions: 1, highInstructions: 2),
+                ])
             #expect(table.markdownSection().contains("| `sync` | \(InstructionPath.sync.operation) | 2000 | 0.0 | 250.0 |"))
             #expect(InstructionTable.read("/nonexistent") == nil)
         }
 
-        @Test("instructions counts a path on one engine into instructions.md and .json; without valgrind it exits 69 saying how to install it")
+        @Test(
+            "instructions counts a path on one engine into instructions.md and .json; without valgrind it exits 69 saying how to install it"
+        )
         func countsOnePath() throws {
             let out = Self.freshPath()
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let arguments = ["instructions", "--engine", "mutex", "--path", "group-enter-leave", "--operations", "2000",
-                             "--quiet", "--format", "json", "--out", out]
+            let arguments = [
+                "instructions", "--engine", "mutex", "--path", "group-enter-leave", "--operations", "2000",
+                "--quiet", "--format", "json", "--out", out,
+            ]
             let missing = try ArenaExecutable.run(arguments, environment: ["PATH": "/nonexistent"])
             #expect(missing.status == 69, "\(missing.errors)")
             #expect(missing.errors.contains("apt-get install valgrind"), "\(missing.errors)")

@@ -1,7 +1,7 @@
 import ArenaCLI
+import ArenaContract
 import Bench
 import Conformance
-import ArenaContract
 import Contenders
 import Testing
 
@@ -32,8 +32,9 @@ extension ArenaTests {
 
         /// An actor's isolation assumed off its executor stops the process, on every layer with serial executors; a
         /// layer without them reports the rule unsupported before any child starts.
-        @Test("executor misuse is diagnosed, on every contender's executor layer", arguments: TestEngines.executorEngines,
-              TestEngines.executorMisuseRules)
+        @Test(
+            "executor misuse is diagnosed, on every contender's executor layer", arguments: TestEngines.executorEngines,
+            TestEngines.executorMisuseRules)
         func executorMisuse(engine: String, rule: String) async throws {
             let found = try #require(Catalog.builtIn.rule(id: rule))
             if TestEngines.lacks(engine, found) {

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Harness
 import Testing
@@ -31,10 +31,11 @@ final class PlainSlots: @unchecked Sendable {
 
 /// Each probe hands plain memory across one ordering edge of the contract, many times.
 enum HappensBefore {
-    static let rules: [Rule] = ([
-        SerialAsync.self, SyncBothWays.self, BarrierEdges.self, GroupEdges.self, SemaphoreEdge.self, WorkItemEdges.self,
-        OnceEdge.self, ApplyEdge.self, AfterEdge.self, TargetEdge.self, ResumeEdge.self, SourceEdge.self,
-    ] as [any BehaviourRule.Type]).map { Rule($0, concept: .queues) }
+    static let rules: [Rule] =
+        ([
+            SerialAsync.self, SyncBothWays.self, BarrierEdges.self, GroupEdges.self, SemaphoreEdge.self, WorkItemEdges.self,
+            OnceEdge.self, ApplyEdge.self, AfterEdge.self, TargetEdge.self, ResumeEdge.self, SourceEdge.self,
+        ] as [any BehaviourRule.Type]).map { Rule($0, concept: .queues) }
 
     static func rule(id: String) -> Rule? { rules.first { $0.id == id } }
 
@@ -87,8 +88,9 @@ enum HappensBefore {
                 }
                 for index in 0..<8 { queue.async { after[index] = shared[0] } }
                 let (sharedSeen, afterWrong) = queue.barrierSync { (shared[0], after.wrong(round)) }
-                try expect(sharedSeen == round && afterWrong.isEmpty,
-                                           "round \(round): barrier saw \(sharedSeen), later blocks wrong at \(afterWrong)")
+                try expect(
+                    sharedSeen == round && afterWrong.isEmpty,
+                    "round \(round): barrier saw \(sharedSeen), later blocks wrong at \(afterWrong)")
             }
         }
     }

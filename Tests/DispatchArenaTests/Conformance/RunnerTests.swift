@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import FoundationContender
 import Harness
@@ -79,7 +79,9 @@ enum OutsidePreferenceRule: ExecutorRule {
 extension ArenaTests {
     @Suite
     struct RunnerTests {
-        @Test("an outside rule keeps the layer it checks, whatever concept it is filed under: an operation rule runs on foundation and every engine's layer, an executor rule on swift")
+        @Test(
+            "an outside rule keeps the layer it checks, whatever concept it is filed under: an operation rule runs on foundation and every engine's layer, an executor rule on swift"
+        )
         func outsideRulesKeepTheirLayer() async throws {
             let concept = Concept("outside", heading: "An outside author's rules")
             let operation = Rule(OutsideDependencyRule.self, concept: concept)
@@ -124,8 +126,10 @@ extension ArenaTests {
 
         @Test("a histogram: most frequent failure first, fail outranks timeout, a single run's detail is bare")
         func histogram() {
-            let outcomes = [RunOutcome(.pass), RunOutcome(.timeout, "slow"), RunOutcome(.fail, "b"), RunOutcome(.fail, "a"),
-                            RunOutcome(.fail, "a"), RunOutcome(.timeout, "slow"), RunOutcome(.timeout, "slow")]
+            let outcomes = [
+                RunOutcome(.pass), RunOutcome(.timeout, "slow"), RunOutcome(.fail, "b"), RunOutcome(.fail, "a"),
+                RunOutcome(.fail, "a"), RunOutcome(.timeout, "slow"), RunOutcome(.timeout, "slow"),
+            ]
             let result = RuleResult(engine: "e", rule: "r", outcomes: outcomes, seconds: 1)
             #expect(result.status == .fail && result.passes == 1 && result.repeats == 7)
             #expect(result.failures.map(\.detail) == ["slow", "a", "b"])
@@ -157,8 +161,10 @@ extension ArenaTests {
         @Test("a child that crashes or times out is replaced by a fresh one for the runs left")
         func childrenReplaced() {
             let launcher = ScriptedLauncher([
-                ChildOutcome(termination: .signalled(11), standardError: [Self.runLine(.pass), Self.runLine(.pass), "boom"].joined(separator: "\n")),
-                ChildOutcome(termination: .exited(0), standardError: [Self.runLine(.pass), Self.runLine(.timeout, "stuck")].joined(separator: "\n")),
+                ChildOutcome(
+                    termination: .signalled(11), standardError: [Self.runLine(.pass), Self.runLine(.pass), "boom"].joined(separator: "\n")),
+                ChildOutcome(
+                    termination: .exited(0), standardError: [Self.runLine(.pass), Self.runLine(.timeout, "stuck")].joined(separator: "\n")),
                 ChildOutcome(termination: .timedOut, standardError: ""),
                 ChildOutcome(termination: .exited(0), standardError: Self.runLine(.pass)),
             ])
@@ -181,7 +187,9 @@ extension ArenaTests {
             #expect(result.detail.contains(engine.limits[.retargetActiveQueues]!))
         }
 
-        @Test("executor rules need an executor layer, the serial-executor ones serial executors: swift decides the task rules and lacks the serial ones")
+        @Test(
+            "executor rules need an executor layer, the serial-executor ones serial executors: swift decides the task rules and lacks the serial ones"
+        )
         func executorGate() async throws {
             let serial = try #require(Catalog.builtIn.rule(id: "executor.serial-fifo"))
             let task = try #require(Catalog.builtIn.rule(id: "executor.preference-on-pool"))
@@ -203,14 +211,18 @@ extension ArenaTests {
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(6), standardError: "noise\n" + named), rule: rule).0 == .pass)
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .exited(0), standardError: ""), rule: rule).0 == .fail)
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(4), standardError: ""), rule: rule).0 == .fail)
-            #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(6), standardError: "misuse: over-resume on some queue"), rule: rule).0 == .fail)
+            #expect(
+                MisuseVerdict.judge(
+                    ChildOutcome(termination: .signalled(6), standardError: "misuse: over-resume on some queue"), rule: rule
+                ).0 == .fail)
             #expect(MisuseVerdict.judge(ChildOutcome(termination: .timedOut, standardError: ""), rule: rule).0 == .timeout)
         }
 
         @Test("a child that crashes or hangs without reporting is a fail or a timeout")
         func childWithoutResult() {
             let request = RuleRequest(engine: "system", rule: "serial.fifo", repeats: 1, timeout: .seconds(1))
-            let crashed = ConformanceChild.result(of: ChildOutcome(termination: .signalled(11), standardError: "boom"), for: request, seconds: 0)
+            let crashed = ConformanceChild.result(
+                of: ChildOutcome(termination: .signalled(11), standardError: "boom"), for: request, seconds: 0)
             #expect(crashed.status == .fail && crashed.detail.contains("signal 11") && crashed.detail.contains("boom"))
             let hung = ConformanceChild.result(of: ChildOutcome(termination: .timedOut, standardError: ""), for: request, seconds: 0)
             #expect(hung.status == .timeout)
@@ -228,21 +240,28 @@ extension ArenaTests {
                     #0 closure in check /work/main/Sources/Conformance/Rules/QueueRules.swift:61:40 (tests+0x1234)
                 """
             let clean = [Self.runLine(.pass), Self.runLine(.pass), Self.runLine(.pass)]
-            #expect(ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: clean.joined(separator: "\n")),
-                                              for: request) == [RunOutcome(.pass), RunOutcome(.pass), RunOutcome(.pass)])
+            #expect(
+                ConformanceChild.outcomes(
+                    of: ChildOutcome(termination: .exited(0), standardError: clean.joined(separator: "\n")),
+                    for: request) == [RunOutcome(.pass), RunOutcome(.pass), RunOutcome(.pass)])
             let inSecond = [Self.runLine(.pass), race, Self.runLine(.pass), Self.runLine(.pass)].joined(separator: "\n")
             let outcomes = ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: inSecond), for: request)
             #expect(outcomes.map(\.status) == [.pass, .fail, .pass])
-            #expect(outcomes[1].detail.hasPrefix("WARNING: ThreadSanitizer: data race") && outcomes[1].detail.contains("QueueRules.swift:61"))
+            #expect(
+                outcomes[1].detail.hasPrefix("WARNING: ThreadSanitizer: data race") && outcomes[1].detail.contains("QueueRules.swift:61"))
             let afterLast = (clean + [race]).joined(separator: "\n")
-            #expect(ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: afterLast), for: request).map(\.status)
+            #expect(
+                ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(0), standardError: afterLast), for: request).map(\.status)
                     == [.pass, .pass, .fail])
             // A sanitizer's own exit code (66) after every run was reported, the report already counted: no extra run.
             let sanitizerExit = ConformanceChild.outcomes(of: ChildOutcome(termination: .exited(66), standardError: inSecond), for: request)
             #expect(sanitizerExit.map(\.status) == [.pass, .fail, .pass])
             // A crash after the last run line is the last run's.
-            let lateCrash = ConformanceChild.outcomes(of: ChildOutcome(termination: .signalled(11), standardError: (clean + ["boom"]).joined(separator: "\n")), for: request)
-            #expect(lateCrash.map(\.status) == [.pass, .pass, .fail] && lateCrash[2].detail.contains("after its last run") && lateCrash[2].detail.contains("signal 11"))
+            let lateCrash = ConformanceChild.outcomes(
+                of: ChildOutcome(termination: .signalled(11), standardError: (clean + ["boom"]).joined(separator: "\n")), for: request)
+            #expect(
+                lateCrash.map(\.status) == [.pass, .pass, .fail] && lateCrash[2].detail.contains("after its last run")
+                    && lateCrash[2].detail.contains("signal 11"))
         }
 
         @Test("table and markdown show how many runs passed and every distinct failure with its count")
@@ -250,17 +269,25 @@ extension ArenaTests {
             let rules = [Catalog.builtIn.rule(id: "serial.fifo")!, Catalog.builtIn.rule(id: "group.wait")!]
             let results = [
                 RuleResult(engine: "system", rule: "serial.fifo", outcomes: Array(repeating: RunOutcome(.pass), count: 20), seconds: 2),
-                RuleResult(engine: "system", rule: "group.wait",
-                           outcomes: Array(repeating: RunOutcome(.pass), count: 17) + [RunOutcome(.fail, "round 0: lost"), RunOutcome(.fail, "round 0: lost"),
-                                                                                       RunOutcome(.timeout, "stuck")], seconds: 30),
+                RuleResult(
+                    engine: "system", rule: "group.wait",
+                    outcomes: Array(repeating: RunOutcome(.pass), count: 17) + [
+                        RunOutcome(.fail, "round 0: lost"), RunOutcome(.fail, "round 0: lost"),
+                        RunOutcome(.timeout, "stuck"),
+                    ], seconds: 30),
             ]
             let report = ConformanceReport(engines: [EngineDescription(SystemEngine())], rules: rules, results: results)
             let table = report.table()
             #expect(table.contains("pass 20/20 2.0s") && table.contains("fail 17/20 30s"), "\(table)")
-            #expect(table.contains("system group.wait fail: 17 of 20 runs passed\n    2× fail: round 0: lost\n    1× timeout: stuck"), "\(table)")
+            #expect(
+                table.contains("system group.wait fail: 17 of 20 runs passed\n    2× fail: round 0: lost\n    1× timeout: stuck"),
+                "\(table)")
             let markdown = report.markdown()
             #expect(markdown.contains("| `group.wait` | fail (17/20) |"), "\(markdown)")
-            #expect(markdown.contains("- `group.wait` on **system**: fail, 17 of 20 runs passed\n  - 2× fail: round 0: lost\n  - 1× timeout: stuck"), "\(markdown)")
+            #expect(
+                markdown.contains(
+                    "- `group.wait` on **system**: fail, 17 of 20 runs passed\n  - 2× fail: round 0: lost\n  - 1× timeout: stuck"),
+                "\(markdown)")
             let json = try report.json()
             #expect(json.contains(#""passes" : 17"#) && json.contains(#""count" : 2"#), "\(json)")
         }
@@ -269,19 +296,24 @@ extension ArenaTests {
         func beyondReference() {
             let rules = [Catalog.builtIn.rule(id: "qos.priority-scheduling")!, Catalog.builtIn.rule(id: "serial.fifo")!]
             let results = [
-                RuleResult(engine: "system", rule: "qos.priority-scheduling", outcomes: [RunOutcome(.unsupported, "needs priority-scheduling")], seconds: 0),
+                RuleResult(
+                    engine: "system", rule: "qos.priority-scheduling", outcomes: [RunOutcome(.unsupported, "needs priority-scheduling")],
+                    seconds: 0),
                 RuleResult(engine: "mutex", rule: "qos.priority-scheduling", outcomes: [RunOutcome(.pass)], seconds: 0.2),
                 RuleResult(engine: "system", rule: "serial.fifo", outcomes: [RunOutcome(.pass)], seconds: 0.1),
                 RuleResult(engine: "mutex", rule: "serial.fifo", outcomes: [RunOutcome(.pass)], seconds: 0.1),
             ]
-            let report = ConformanceReport(engines: [EngineDescription(SystemEngine()), EngineDescription(MutexEngine())],
-                                           rules: rules, results: results)
+            let report = ConformanceReport(
+                engines: [EngineDescription(SystemEngine()), EngineDescription(MutexEngine())],
+                rules: rules, results: results)
             let table = report.table()
             #expect(table.contains("mutex qos.priority-scheduling pass: beyond the reference"), "\(table)")
             #expect(!table.contains("mutex serial.fifo pass"), "\(table)")
-            #expect(report.markdown().contains("- `qos.priority-scheduling` on **mutex**: pass, beyond the reference"), "\(report.markdown())")
-            let withoutReference = ConformanceReport(engines: [EngineDescription(MutexEngine())], rules: rules,
-                                                     results: results.filter { $0.engine == "mutex" })
+            #expect(
+                report.markdown().contains("- `qos.priority-scheduling` on **mutex**: pass, beyond the reference"), "\(report.markdown())")
+            let withoutReference = ConformanceReport(
+                engines: [EngineDescription(MutexEngine())], rules: rules,
+                results: results.filter { $0.engine == "mutex" })
             #expect(!withoutReference.table().contains("beyond"), "\(withoutReference.table())")
         }
 

@@ -1,9 +1,10 @@
-@testable import ArenaContract
-@testable import Contenders
 import Foundation
 import Harness
 import Synchronization
 import Testing
+
+@testable import ArenaContract
+@testable import Contenders
 
 /// The lock-free engine's data structures under direct stress: every item exactly once, in order where promised.
 extension ArenaTests {
@@ -140,11 +141,13 @@ extension ArenaTests {
             #expect(files.count > 10)
             for file in files where file != "LockFreeEngine.swift" {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(
+                    separator: "\n")
                 guard lockWords.contains(where: code.contains) else { continue }
                 let type = file.replacingOccurrences(of: ".swift", with: "")
-                #expect(note.contains("`\(type)`") || note.contains("`\(type.replacingOccurrences(of: "Queue", with: ""))`"),
-                        "\(file) holds a lock but the design note does not list it as a cold path")
+                #expect(
+                    note.contains("`\(type)`") || note.contains("`\(type.replacingOccurrences(of: "Queue", with: ""))`"),
+                    "\(file) holds a lock but the design note does not list it as a cold path")
             }
         }
     }

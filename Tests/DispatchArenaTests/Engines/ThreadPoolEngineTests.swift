@@ -7,7 +7,10 @@ import Testing
 
 /// What the catalog cannot see of the engines that own their threads.
 extension ArenaTests {
-    @Suite(.enabled(if: TestEngines.catalogEngines.contains { ["mutex", "lockfree"].contains($0) }, "neither mutex nor lockfree is in ARENA_ENGINES"))
+    @Suite(
+        .enabled(
+            if: TestEngines.catalogEngines.contains { ["mutex", "lockfree"].contains($0) }, "neither mutex nor lockfree is in ARENA_ENGINES"
+        ))
     struct ThreadPoolEngineTests {
         final class Tally: Sendable {
             let done = Atomic<Int>(0)

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Glibc
 import Harness
@@ -15,8 +15,9 @@ extension ArenaTests {
         /// The home engines in `ARENA_ENGINES` (all without it).
         static let homeEngines = ["mutex", "lockfree", "actor"].filter(TestEngines.catalogEngines.contains)
 
-        @Test("cancelling or releasing process and file sources closes every descriptor the engine opened for them",
-              arguments: homeEngines)
+        @Test(
+            "cancelling or releasing process and file sources closes every descriptor the engine opened for them",
+            arguments: homeEngines)
         func descriptorsClosed(_ engine: String) async {
             await #expect(processExitsWith: .success) { [engine = engine as String] in
                 guard let chosen = TestEngines.named(engine) else { exit(2) }
@@ -24,19 +25,22 @@ extension ArenaTests {
             }
         }
 
-        @Test("system's process and file source makers stop the process naming the source and the capability",
-              .enabled(if: TestEngines.catalogEngines.contains("system")), arguments: ["process", "file"])
+        @Test(
+            "system's process and file source makers stop the process naming the source and the capability",
+            .enabled(if: TestEngines.catalogEngines.contains("system")), arguments: ["process", "file"])
         func systemLacksThem(_ kind: String) async throws {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 [kind = kind as String] in
                 let engine = SystemEngine()
                 let queue = engine.makeQueue(label: "test.system")
                 if kind == "process" {
-                    _ = engine.makeProcessSource(label: "test.system.lacks", processID: getpid(), events: .exit,
-                                                 queue: queue)
+                    _ = engine.makeProcessSource(
+                        label: "test.system.lacks", processID: getpid(), events: .exit,
+                        queue: queue)
                 } else {
-                    _ = engine.makeFileSource(label: "test.system.lacks", fileDescriptor: 0, events: .write,
-                                              queue: queue)
+                    _ = engine.makeFileSource(
+                        label: "test.system.lacks", fileDescriptor: 0, events: .write,
+                        queue: queue)
                 }
             }
             let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
@@ -52,10 +56,12 @@ private func sourcesLetGoOfDescriptors<E: Engine>(_ engine: E) -> Bool {
     let watched = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     defer { close(watched) }
     func makeBoth() -> (E.ProcessSource, E.FileSource) {
-        let process = engine.makeProcessSource(label: "test.watch.process", processID: getpid(),
-                                               events: .exit, queue: queue)
-        let file = engine.makeFileSource(label: "test.watch.file", fileDescriptor: watched,
-                                         events: .all, queue: queue)
+        let process = engine.makeProcessSource(
+            label: "test.watch.process", processID: getpid(),
+            events: .exit, queue: queue)
+        let file = engine.makeFileSource(
+            label: "test.watch.file", fileDescriptor: watched,
+            events: .all, queue: queue)
         process.activate()
         file.activate()
         return (process, file)

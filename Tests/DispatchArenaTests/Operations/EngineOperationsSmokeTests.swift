@@ -63,7 +63,9 @@ extension ArenaTests {
             let now = Locked((running: 0, peak: 0))
             for _ in 0..<30 {
                 queue.addOperation {
-                    now.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                    now.withLock {
+                        $0.running += 1; $0.peak = max($0.peak, $0.running)
+                    }
                     Threads.sleep(.milliseconds(2))
                     now.withLock { $0.running -= 1 }
                 }
@@ -87,8 +89,10 @@ extension ArenaTests {
             let waiting = operation("waiting", .veryHigh)
             waiting.addDependency(gate)
             queue.addOperation(waiting)
-            let ready = [operation("low", .low), operation("normal1", .normal), operation("veryHigh", .veryHigh),
-                         operation("high", .high), operation("veryLow", .veryLow), operation("normal2", .normal)]
+            let ready = [
+                operation("low", .low), operation("normal1", .normal), operation("veryHigh", .veryHigh),
+                operation("high", .high), operation("veryLow", .veryLow), operation("normal2", .normal),
+            ]
             queue.addOperations(ready, waitUntilFinished: false)
             #expect(queue.operationCount == 7)
             queue.isSuspended = false
@@ -107,7 +111,9 @@ extension ArenaTests {
             let cancelled = [
                 layer.makeBlockOperation(label: "block") { ran.withLock { $0.append("block") } },
                 layer.makeOperation(label: "main") { _ in ran.withLock { $0.append("main") } },
-                layer.makeAsynchronousOperation(label: "start") { _, finish in ran.withLock { $0.append("start") }; finish() },
+                layer.makeAsynchronousOperation(label: "start") { _, finish in
+                    ran.withLock { $0.append("start") }; finish()
+                },
             ]
             let dependent = layer.makeBlockOperation(label: "dependent") { ran.withLock { $0.append("dependent") } }
             for operation in cancelled {
@@ -149,7 +155,9 @@ extension ArenaTests {
             let queue = layer.makeQueue(label: "test.barrier")
             let log = Locked<[String]>([])
             for _ in 0..<4 {
-                queue.addOperation { Threads.sleep(.milliseconds(5)); log.withLock { $0.append("before") } }
+                queue.addOperation {
+                    Threads.sleep(.milliseconds(5)); log.withLock { $0.append("before") }
+                }
             }
             queue.addBarrierBlock { log.withLock { $0.append("barrier") } }
             for _ in 0..<4 { queue.addOperation { log.withLock { $0.append("after") } } }
@@ -178,7 +186,11 @@ extension ArenaTests {
             operations[0].addExecutionBlock { count.withLock { $0 += 1 } }
             #expect(within { queue.addOperations(operations, waitUntilFinished: true) })
             #expect(count.snapshot == 12)
-            for _ in 0..<10 { queue.addOperation { Threads.sleep(.milliseconds(1)); count.withLock { $0 += 1 } } }
+            for _ in 0..<10 {
+                queue.addOperation {
+                    Threads.sleep(.milliseconds(1)); count.withLock { $0 += 1 }
+                }
+            }
             #expect(within { queue.waitUntilAllOperationsAreFinished() })
             #expect(count.snapshot == 22 && queue.operationCount == 0)
             #expect(completions.wait(.seconds(5)))

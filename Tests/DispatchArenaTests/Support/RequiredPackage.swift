@@ -45,7 +45,8 @@ enum RequiredPackage: String {
     /// Whether it is installed; when it is not, records one issue naming the script that installs it.
     func require(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if isInstalled { return true }
-        let message = "\(rawValue) is not installed: install it with '\(installCommand)', or run "
+        let message =
+            "\(rawValue) is not installed: install it with '\(installCommand)', or run "
             + "scripts/require-packages.sh as root (it installs gnuplot, compare.py, SciPy, valgrind and pytest-benchmark)"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         return false

@@ -1,10 +1,11 @@
 import ArenaCLI
+import ArenaContract
 import Bench
 import Conformance
-import ArenaContract
 import Contenders
 import Glibc
 import Harness
+import Testing
 
 /// Every engine a test can name: the registered ones and the mutants.
 enum TestEngines {
@@ -61,14 +62,16 @@ enum TestEngines {
 extension ChildOutcome {
     /// The outcome of a Swift Testing exit test, in the terms `MisuseVerdict` judges.
     init(_ result: ExitTest.Result) {
-        let termination: ChildTermination = switch result.exitStatus {
-        case .exitCode(let code): .exited(code)
-        case .signal(let signal): .signalled(signal)
-        @unknown default: .exited(-1)
-        }
-        self.init(termination: termination,
-                  standardOutput: String(decoding: result.standardOutputContent, as: UTF8.self),
-                  standardError: String(decoding: result.standardErrorContent, as: UTF8.self))
+        let termination: ChildTermination =
+            switch result.exitStatus {
+            case .exitCode(let code): .exited(code)
+            case .signal(let signal): .signalled(signal)
+            @unknown default: .exited(-1)
+            }
+        self.init(
+            termination: termination,
+            standardOutput: String(decoding: result.standardOutputContent, as: UTF8.self),
+            standardError: String(decoding: result.standardErrorContent, as: UTF8.self))
     }
 }
 
@@ -77,7 +80,8 @@ extension ChildOutcome {
 func runIsolated(_ request: RuleRequest) async -> RuleResult? {
     _ = sanitizerKeepsExitCode
     let start = Deadline.now()
-    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) { [request = request as RuleRequest] in
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+        [request = request as RuleRequest] in
         await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: TestEngines.rule(id: request.rule)!)
     }
     return result.map { ConformanceChild.result(of: ChildOutcome($0), for: request, seconds: (Deadline.now() - start).seconds) }
@@ -107,5 +111,3 @@ func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition)
     guard let result, let misuse = Catalog.builtIn.rule(id: rule)?.misuse else { return nil }
     return MisuseVerdict.judge(ChildOutcome(result), rule: misuse)
 }
-
-import Testing

@@ -32,15 +32,20 @@ public struct MinimalEngine: Engine {
     /// The capabilities left out, with their reasons: descriptor, signal, process and file sources.
     public var limits: [Capability: String] {
         let why = "left out to keep the tutorial engine a few hundred lines; the mutex engine shows them"
-        return [.descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)",
-                .processSources: "\(why) (a pidfd on the reactor)", .fileSources: "\(why) (inotify on the reactor)",
-                .workItemQoS: "\(why) (the class of the item each thread performs)",
-                .priorityScheduling: "a design choice, as in the home engines: queues take turns in the order they got work, whatever their class"]
+        return [
+            .descriptorSources: "\(why) (an epoll reactor thread)", .signalSources: "\(why) (a signalfd hub)",
+            .processSources: "\(why) (a pidfd on the reactor)", .fileSources: "\(why) (inotify on the reactor)",
+            .workItemQoS: "\(why) (the class of the item each thread performs)",
+            .priorityScheduling:
+                "a design choice, as in the home engines: queues take turns in the order they got work, whatever their class",
+        ]
     }
 
     /// A new queue: one allocation, no thread.
-    public func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool,
-                          target: MinimalQueue?) -> MinimalQueue {
+    public func makeQueue(
+        label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool,
+        target: MinimalQueue?
+    ) -> MinimalQueue {
         MinimalQueue(label: label, kind: kind, qos: qos, startsInactive: startsInactive, target: target, runtime: runtime)
     }
 
@@ -77,7 +82,8 @@ public struct MinimalEngine: Engine {
     /// A new work item: one allocation.
     /// A work item; its class is ignored (see `limits`).
     public func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void)
-        -> MinimalWorkItem {
+        -> MinimalWorkItem
+    {
         MinimalWorkItem(label: label, flags: flags, runtime: runtime, block: block)
     }
 
@@ -107,14 +113,18 @@ public struct MinimalEngine: Engine {
     }
 
     /// Stops the process: this engine lacks process sources (see `limits`).
-    public func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                                  queue: MinimalQueue) -> MinimalSource {
+    public func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: MinimalQueue
+    ) -> MinimalSource {
         misuse("process source '\(label)' needs process-sources, which the minimal engine lacks")
     }
 
     /// Stops the process: this engine lacks file sources (see `limits`).
-    public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                               queue: MinimalQueue) -> MinimalSource {
+    public func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: MinimalQueue
+    ) -> MinimalSource {
         misuse("file source '\(label)' needs file-sources, which the minimal engine lacks")
     }
 }

@@ -174,10 +174,12 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
             nonisolated(unsafe) var block: (() throws -> T)? = escapable
             nonisolated(unsafe) var result: Result<T, any Error>?
             runtime.changing {  // the broadcast wakes the main thread
-                enqueue(.block({ [runtime] in
-                    let outcome = Result(catching: block!)
-                    runtime.changing { (block, result) = (nil, outcome) }
-                }, barrier: barrier))
+                enqueue(
+                    .block(
+                        { [runtime] in
+                            let outcome = Result(catching: block!)
+                            runtime.changing { (block, result) = (nil, outcome) }
+                        }, barrier: barrier))
             }
             _ = runtime.locked { runtime.wait(until: .distantFuture) { result != nil } }
             return try result!.get()  // rethrows: the error is the block's

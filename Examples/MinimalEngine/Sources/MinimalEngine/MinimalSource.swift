@@ -45,9 +45,11 @@ public class MinimalSource: EngineUserDataSource, @unchecked Sendable {
         runtime.changing {
             defer { (activated, registrationHandler) = (true, nil) }
             guard !activated && !cancelled, let registration = registrationHandler else { return }
-            queue.enqueue(.block({ [self] in
-                if !isCancelled { registration() }  // as in libdispatch, a cancel before it started skips it too
-            }, barrier: false), first: true)
+            queue.enqueue(
+                .block(
+                    { [self] in
+                        if !isCancelled { registration() }  // as in libdispatch, a cancel before it started skips it too
+                    }, barrier: false), first: true)
         }
         queue.activate()
     }

@@ -23,11 +23,15 @@ final class Runtime: @unchecked Sendable {
     private var workers: Set<pthread_t> = [], idle = 0, blocked = 0, mainRuns = false
 
     init() {
-        global = MinimalQueue(label: "minimal.global", kind: .concurrent, qos: nil, startsInactive: false, target: nil,
-                              runtime: self)
+        global = MinimalQueue(
+            label: "minimal.global", kind: .concurrent, qos: nil, startsInactive: false, target: nil,
+            runtime: self)
         globals = QoSClass.allCases.map { qos in
-            qos == .default ? global : MinimalQueue(label: "minimal.global.\(qos.rawValue)", kind: .concurrent, qos: qos,
-                                                    startsInactive: false, target: global, runtime: self)
+            qos == .default
+                ? global
+                : MinimalQueue(
+                    label: "minimal.global.\(qos.rawValue)", kind: .concurrent, qos: qos,
+                    startsInactive: false, target: global, runtime: self)
         }
         main = MinimalQueue(label: "main", kind: .serial, qos: nil, startsInactive: false, target: nil, runtime: self)
     }
@@ -77,9 +81,11 @@ final class Runtime: @unchecked Sendable {
         guard workers.count < width || starved else { return }
         var thread = pthread_t()
         let me = Unmanaged.passRetained(self).toOpaque()  // the worker's reference, released when it leaves
-        let created = pthread_create(&thread, nil, { me in
-            Unmanaged<Runtime>.fromOpaque(me!).takeRetainedValue().work()
-        }, me)
+        let created = pthread_create(
+            &thread, nil,
+            { me in
+                Unmanaged<Runtime>.fromOpaque(me!).takeRetainedValue().work()
+            }, me)
         precondition(created == 0, "minimal engine: cannot start a worker thread")
         workers.insert(thread)
         pthread_detach(thread)

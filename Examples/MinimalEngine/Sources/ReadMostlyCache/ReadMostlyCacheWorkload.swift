@@ -16,7 +16,8 @@ import Synchronization
 /// store the tasks made (a lost barrier block, or a store that overlapped another, is caught there).
 public struct ReadMostlyCacheWorkload: Workload {
     public let name = "read-mostly-cache"
-    public let summary = "T tasks on the engine's pool read a shared cache and store into it one call in 32: serial queue, concurrent queue with barrier stores, actor or Mutex"
+    public let summary =
+        "T tasks on the engine's pool read a shared cache and store into it one call in 32: serial queue, concurrent queue with barrier stores, actor or Mutex"
     public let headline = Headline.throughput(unit: "calls/s")
     /// Tasks on the engine's pool need its executor layer.
     public var requirements: Set<Capability> { [.executors] }
@@ -46,15 +47,18 @@ public struct ReadMostlyCacheWorkload: Workload {
 
     /// Runs `operations` calls spread over the point's tasks, through the point's guard.
     @inlinable
-    public func trial<E: Engine>(_ point: Point, operations: Int, on engine: E,
-                                 context: TrialContext) throws(WorkloadError) -> Trial {
+    public func trial<E: Engine>(
+        _ point: Point, operations: Int, on engine: E,
+        context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let tasks = point.integer("tasks")
         let each = max(Self.storeEvery, (operations + tasks - 1) / tasks)
         switch point["guard"] {
         case "serial-queue":
             return try Self.run(SerialQueueCache(engine.makeQueue(label: "cache.serial", kind: .serial)), tasks, each, on: engine, context)
         case "barrier-queue":
-            return try Self.run(BarrierQueueCache(engine.makeQueue(label: "cache.barrier", kind: .concurrent)), tasks, each, on: engine, context)
+            return try Self.run(
+                BarrierQueueCache(engine.makeQueue(label: "cache.barrier", kind: .concurrent)), tasks, each, on: engine, context)
         case "actor":
             if let executor = engine.executors.makeActorExecutor(label: "cache.actor") {
                 return try Self.run(ExecutorActorCache(executor), tasks, each, on: engine, context)
@@ -67,8 +71,10 @@ public struct ReadMostlyCacheWorkload: Workload {
 
     /// `tasks` child tasks on the engine's pool, each making `each` calls on `cache`; then the answer is checked.
     @inlinable
-    public static func run<Cache: CacheGuard, E: Engine>(_ cache: Cache, _ tasks: Int, _ each: Int, on engine: E,
-                                                  _ context: TrialContext) throws(WorkloadError) -> Trial {
+    public static func run<Cache: CacheGuard, E: Engine>(
+        _ cache: Cache, _ tasks: Int, _ each: Int, on engine: E,
+        _ context: TrialContext
+    ) throws(WorkloadError) -> Trial {
         let (elapsed, strays, stores) = try AsyncTrial.run(
             preferring: engine.executors.poolExecutor, until: context.deadline, waitingFor: "\(tasks) tasks of \(each) calls"
         ) { () async throws(WorkloadError) -> (Stopwatch.Reading, Int, Int) in

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Harness
 
 /// A rule of this package's own, appended to the catalog by `main.swift`: every engine in the matrix is checked
@@ -7,7 +7,8 @@ import Harness
 enum QueueLabelRule: BehaviourRule {
     static let id = "queue.label"
     static let title = "A queue keeps the label it was made with, and a block it runs can read it."
-    static let source = "dispatch_queue_create(3): 'the label … is used by debugging and performance tools'; queue.h, dispatch_queue_get_label"
+    static let source =
+        "dispatch_queue_create(3): 'the label … is used by debugging and performance tools'; queue.h, dispatch_queue_get_label"
 
     /// The rule with its concept, ready for `ArenaMain.run(rules:)`.
     static let rule = Rule(QueueLabelRule.self, concept: .queues)

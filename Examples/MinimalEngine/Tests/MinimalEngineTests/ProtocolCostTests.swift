@@ -1,5 +1,5 @@
-import Bench
 import ArenaContract
+import Bench
 import Contenders
 import Foundation
 import MinimalEngine
@@ -13,8 +13,9 @@ import Testing
 @Suite struct ProtocolCostTests {
     static let enabled = ProcessInfo.processInfo.environment["ARENA_MEASURE_SPECIALISATION"] == "1"
 
-    @Test("generic path vs direct calls on MinimalEngine (prints; ARENA_MEASURE_SPECIALISATION=1, -c release)",
-          .enabled(if: enabled))
+    @Test(
+        "generic path vs direct calls on MinimalEngine (prints; ARENA_MEASURE_SPECIALISATION=1, -c release)",
+        .enabled(if: enabled))
     func measure() {
         let engine = MinimalEngine()
         let operations = 20_000, rounds = 15
@@ -25,11 +26,12 @@ import Testing
             var perRound: [Int: Double] = [:]
             for offset in 0..<3 {
                 let path = (round + offset) % 3
-                let reading = switch path {
-                case 0: ProtocolCostWorkload.generic(queues[0], asynchronous: false, operations: operations, counter: counter)
-                case 1: ProtocolCostWorkload.witness(queues[1], asynchronous: false, operations: operations, counter: counter)
-                default: Self.direct(queues[2], operations: operations, counter: counter)
-                }
+                let reading =
+                    switch path {
+                    case 0: ProtocolCostWorkload.generic(queues[0], asynchronous: false, operations: operations, counter: counter)
+                    case 1: ProtocolCostWorkload.witness(queues[1], asynchronous: false, operations: operations, counter: counter)
+                    default: Self.direct(queues[2], operations: operations, counter: counter)
+                    }
                 perRound[path] = Double(reading.wallNanoseconds) / Double(operations)
             }
             generic.append(perRound[0]!)
@@ -38,10 +40,11 @@ import Testing
         }
         let ratios = zip(generic, direct).map { ($0 / $1 - 1) * 100 }
         let witnessRatios = zip(witness, direct).map { ($0 / $1 - 1) * 100 }
-        print("protocol-cost on minimal, op:sync, \(rounds) paired rounds of \(operations) syncs: "
-            + "generic \(Self.median(generic)) ns, witness \(Self.median(witness)) ns, direct \(Self.median(direct)) ns; "
-            + "generic vs direct median \(Self.median(ratios))% (range \(ratios.min()!)…\(ratios.max()!)); "
-            + "witness vs direct median \(Self.median(witnessRatios))%")
+        print(
+            "protocol-cost on minimal, op:sync, \(rounds) paired rounds of \(operations) syncs: "
+                + "generic \(Self.median(generic)) ns, witness \(Self.median(witness)) ns, direct \(Self.median(direct)) ns; "
+                + "generic vs direct median \(Self.median(ratios))% (range \(ratios.min()!)…\(ratios.max()!)); "
+                + "witness vs direct median \(Self.median(witnessRatios))%")
         #expect(counter.value == operations * rounds * 3)
     }
 

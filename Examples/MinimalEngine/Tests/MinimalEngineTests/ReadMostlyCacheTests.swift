@@ -38,7 +38,9 @@ private final class LossyCache: CacheGuard {
 
     func lookUp(_ key: Int) async -> Int? { await inner.lookUp(key) }
     func store(_ value: Int, for key: Int) async {
-        let call = calls.withLock { $0 += 1; return $0 }
+        let call = calls.withLock {
+            $0 += 1; return $0
+        }
         if call % 10 != 0 { await inner.store(value, for: key) }
     }
     func storesTaken() async -> Int { await inner.storesTaken() }

@@ -5,9 +5,9 @@ import Testing
 /// Whether this test bundle was compiled with optimisation: specialisation is an optimisation, so only an
 /// optimised build (`swift test -c release`) can show it.
 #if DEBUG
-private let optimised = false
+    private let optimised = false
 #else
-private let optimised = true
+    private let optimised = true
 #endif
 
 /// Every number `minimal-arena` measures is as specialised as the built-in engines': `ArenaMain.run(engines:rules:
@@ -25,8 +25,9 @@ private let optimised = true
             + "(Swift.Int, Bench.TrialContext) throws(Bench.WorkloadError) -> Bench.Trial in Bench.PointRunner.measure"
     }
 
-    @Test("minimal-arena holds the trial of every built-in workload compiled for MinimalEngine",
-          .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
+    @Test(
+        "minimal-arena holds the trial of every built-in workload compiled for MinimalEngine",
+        .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
     func everyTrialSpecialised() throws {
         let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
         for workload in BuiltInWorkloads.all {
@@ -35,12 +36,15 @@ private let optimised = true
         }
     }
 
-    @Test("minimal-arena holds read-mostly-cache's trial compiled for every contender with executors",
-          .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
+    @Test(
+        "minimal-arena holds read-mostly-cache's trial compiled for every contender with executors",
+        .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
     func outsideWorkloadSpecialised() throws {
         let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
-        let engines = ["Contenders.SystemEngine", "Contenders.MutexEngine", "Contenders.LockFreeEngine",
-                       "Contenders.ActorEngine", "Contenders.SwiftDefaultEngine", "MinimalEngine.MinimalEngine"]
+        let engines = [
+            "Contenders.SystemEngine", "Contenders.MutexEngine", "Contenders.LockFreeEngine",
+            "Contenders.ActorEngine", "Contenders.SwiftDefaultEngine", "MinimalEngine.MinimalEngine",
+        ]
         for engine in engines {
             let specialised = Self.trial("ReadMostlyCache.ReadMostlyCacheWorkload", on: engine)
             #expect(symbols.contains { $0.contains(specialised) }, "no '\(specialised)' in minimal-arena")
@@ -80,7 +84,9 @@ enum Symbols {
         writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Problem("this test needs \(tool); '\(arguments[0])' exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw Problem("this test needs \(tool); '\(arguments[0])' exited \(process.terminationStatus)")
+        }
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -5,8 +5,10 @@ import Harness
 
 enum OpCancelUnstarted: OperationRule {
     static let id = "op.cancel-unstarted"
-    static let title = "An operation cancelled before it starts finishes without running its work (block, main or start), and its dependents then run."
-    static let source = "Apple, Operation.cancel() and OperationQueue ('For operations that are queued but not yet executing, the queue must still call the operation object's start method so that it can processes the cancellation event and mark itself as finished'); seed 001_e0090210cb443119.txt (canceling operations; start checks isCancelled first); swift-corelibs-foundation TestOperationQueue.swift test_CancelDependency, test_CancelWhileSuspended, test_CancelOneOperation"
+    static let title =
+        "An operation cancelled before it starts finishes without running its work (block, main or start), and its dependents then run."
+    static let source =
+        "Apple, Operation.cancel() and OperationQueue ('For operations that are queued but not yet executing, the queue must still call the operation object's start method so that it can processes the cancellation event and mark itself as finished'); seed 001_e0090210cb443119.txt (canceling operations; start checks isCancelled first); swift-corelibs-foundation TestOperationQueue.swift test_CancelDependency, test_CancelWhileSuspended, test_CancelOneOperation"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-unstarted")
@@ -20,14 +22,16 @@ enum OpCancelUnstarted: OperationRule {
             var ops: [L.Operation] = []
             for index in 0..<count {
                 let label = "arena.op.cancel-unstarted.\(round).\(index)"
-                let op: L.Operation = switch index % 3 {
-                case 0: layer.makeBlockOperation(label: label) { bodies.hit(index) }
-                case 1: layer.makeOperation(label: label) { _ in bodies.hit(index) }
-                default: layer.makeAsynchronousOperation(label: label) { _, finish in
-                    bodies.hit(index)
-                    finish()
-                }
-                }
+                let op: L.Operation =
+                    switch index % 3 {
+                    case 0: layer.makeBlockOperation(label: label) { bodies.hit(index) }
+                    case 1: layer.makeOperation(label: label) { _ in bodies.hit(index) }
+                    default:
+                        layer.makeAsynchronousOperation(label: label) { _, finish in
+                            bodies.hit(index)
+                            finish()
+                        }
+                    }
                 let box = Locked<L.Operation?>(op)
                 let dependent = layer.makeBlockOperation(label: label + ".dependent") {
                     if box.snapshot?.isFinished != true { seen.append("\(index): its dependent started before it finished") }
@@ -41,8 +45,10 @@ enum OpCancelUnstarted: OperationRule {
             // Two cancelled before they are enqueued at all, then half of the rest on the suspended queue.
             for op in ops[(count - 2)...] {
                 op.cancel()
-                try expect(op.isCancelled && !op.isFinished && !op.isExecuting,
-                           "round \(round): an operation cancelled on no queue reports isCancelled \(op.isCancelled), isFinished \(op.isFinished), isExecuting \(op.isExecuting) (true, false, false expected)")
+                try expect(
+                    op.isCancelled && !op.isFinished && !op.isExecuting,
+                    "round \(round): an operation cancelled on no queue reports isCancelled \(op.isCancelled), isFinished \(op.isFinished), isExecuting \(op.isExecuting) (true, false, false expected)"
+                )
             }
             queue.addOperations(Array(ops[..<(count - 2)]), waitUntilFinished: false)
             for index in stride(from: 0, to: count - 2, by: 2) { ops[index].cancel() }
@@ -51,11 +57,16 @@ enum OpCancelUnstarted: OperationRule {
             try expectOpens(dependentsRan, "round \(round): the dependents of \(count) operations, some cancelled")
             for (index, op) in ops.enumerated() {
                 let cancelled = index % 2 == 0 || index >= count - 2
-                try expectEventually("round \(round): operation \(index) (\(cancelled ? "cancelled" : "not cancelled")) reporting isFinished") { op.isFinished }
-                try expect(op.isCancelled == cancelled && !op.isExecuting,
-                           "round \(round): operation \(index) reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting)")
-                try expect(bodies.hits(index) == (cancelled ? 0 : 1),
-                           "round \(round): the work of \(cancelled ? "cancelled" : "uncancelled") operation \(index) (\(["block", "main", "start"][index % 3])) ran \(bodies.hits(index)) times")
+                try expectEventually(
+                    "round \(round): operation \(index) (\(cancelled ? "cancelled" : "not cancelled")) reporting isFinished"
+                ) { op.isFinished }
+                try expect(
+                    op.isCancelled == cancelled && !op.isExecuting,
+                    "round \(round): operation \(index) reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting)")
+                try expect(
+                    bodies.hits(index) == (cancelled ? 0 : 1),
+                    "round \(round): the work of \(cancelled ? "cancelled" : "uncancelled") operation \(index) (\(["block", "main", "start"][index % 3])) ran \(bodies.hits(index)) times"
+                )
             }
             try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
         }
@@ -64,8 +75,10 @@ enum OpCancelUnstarted: OperationRule {
 
 enum OpCancelIgnoresDependencies: OperationRule {
     static let id = "op.cancel-ignores-dependencies"
-    static let title = "Cancelling an enqueued operation that waits for unfinished dependencies lets it finish at once, without its work, and its own dependents run."
-    static let source = "Apple, Operation.cancel(): 'if an operation is in a queue but waiting on unfinished dependent operations, those operations are subsequently ignored. Because it is already cancelled, this behavior allows the operation queue to call the operation's start() method sooner and clear the object out of the queue'; swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak, test_Lifecycle"
+    static let title =
+        "Cancelling an enqueued operation that waits for unfinished dependencies lets it finish at once, without its work, and its own dependents run."
+    static let source =
+        "Apple, Operation.cancel(): 'if an operation is in a queue but waiting on unfinished dependent operations, those operations are subsequently ignored. Because it is already cancelled, this behavior allows the operation queue to call the operation's start() method sooner and clear the object out of the queue'; swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak, test_Lifecycle"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-ignores-dependencies")
@@ -98,7 +111,9 @@ enum OpCancelIgnoresDependencies: OperationRule {
             Timing.pause(.milliseconds(5))
             try expect(!op.isFinished && ran.value == 0, "round \(round): an operation with an unfinished dependency ran or finished")
             op.cancel()
-            try expectEventually(within: .seconds(2), "round \(round): the cancelled operation finishing while its dependency is still unfinished") {
+            try expectEventually(
+                within: .seconds(2), "round \(round): the cancelled operation finishing while its dependency is still unfinished"
+            ) {
                 op.isFinished
             }
             try expectOpens(dependentRan, within: .seconds(2), "round \(round): the dependent of the cancelled operation")
@@ -110,8 +125,10 @@ enum OpCancelIgnoresDependencies: OperationRule {
 
 enum OpCancelRunning: OperationRule {
     static let id = "op.cancel-running"
-    static let title = "Cancelling a running operation sets isCancelled, which its work sees; the work decides when to return, and the operation then finishes."
-    static let source = "Apple, Operation.cancel(): 'This method does not force your operation code to stop. Instead, it updates the object's internal flags to reflect the change in state'; seed 001_e0090210cb443119.txt (Listing 2-4, responding to a cancellation request: main loops while !isCancelled)"
+    static let title =
+        "Cancelling a running operation sets isCancelled, which its work sees; the work decides when to return, and the operation then finishes."
+    static let source =
+        "Apple, Operation.cancel(): 'This method does not force your operation code to stop. Instead, it updates the object's internal flags to reflect the change in state'; seed 001_e0090210cb443119.txt (Listing 2-4, responding to a cancellation request: main loops while !isCancelled)"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-running")
@@ -128,8 +145,10 @@ enum OpCancelRunning: OperationRule {
             }
             queue.addOperation(op)
             try expectOpens(started, "round \(round): the operation starting")
-            try expect(!op.isCancelled && op.isExecuting,
-                       "round \(round): a running operation reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting) (false, true expected)")
+            try expect(
+                !op.isCancelled && op.isExecuting,
+                "round \(round): a running operation reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting) (false, true expected)"
+            )
             if round % 2 == 1 { Timing.pause(.milliseconds(2)) }
             op.cancel()
             try expect(op.isCancelled, "round \(round): isCancelled is false right after cancel()")
@@ -144,8 +163,10 @@ enum OpCancelRunning: OperationRule {
 
 enum OpCancelAll: OperationRule {
     static let id = "op.cancel-all"
-    static let title = "cancelAllOperations cancels every operation of the queue: none that had not started runs its work, all finish and run their completion blocks, the running one sees isCancelled."
-    static let source = "Apple, OperationQueue.cancelAllOperations() ('This method calls the cancel() method on all operations currently in the queue'); seed 001_e0090210cb443119.txt (cancel or cancelAllOperations is the only way to dequeue); swift-corelibs-foundation TestOperationQueue.swift test_CancelOperationsOfSpecificQueuePriority, test_CurrentQueueOnBackgroundQueueWithSelfCancel"
+    static let title =
+        "cancelAllOperations cancels every operation of the queue: none that had not started runs its work, all finish and run their completion blocks, the running one sees isCancelled."
+    static let source =
+        "Apple, OperationQueue.cancelAllOperations() ('This method calls the cancel() method on all operations currently in the queue'); seed 001_e0090210cb443119.txt (cancel or cancelAllOperations is the only way to dequeue); swift-corelibs-foundation TestOperationQueue.swift test_CancelOperationsOfSpecificQueuePriority, test_CurrentQueueOnBackgroundQueueWithSelfCancel"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-all")
@@ -173,14 +194,16 @@ enum OpCancelAll: OperationRule {
             var ops: [L.Operation] = []
             for index in 0..<count {
                 let label = "arena.op.cancel-all.\(round).\(index)"
-                let op: L.Operation = switch index % 3 {
-                case 0: layer.makeBlockOperation(label: label) { bodies.hit(index) }
-                case 1: layer.makeOperation(label: label) { _ in bodies.hit(index) }
-                default: layer.makeAsynchronousOperation(label: label) { _, finish in
-                    bodies.hit(index)
-                    finish()
-                }
-                }
+                let op: L.Operation =
+                    switch index % 3 {
+                    case 0: layer.makeBlockOperation(label: label) { bodies.hit(index) }
+                    case 1: layer.makeOperation(label: label) { _ in bodies.hit(index) }
+                    default:
+                        layer.makeAsynchronousOperation(label: label) { _, finish in
+                            bodies.hit(index)
+                            finish()
+                        }
+                    }
                 op.completionBlock = {
                     completionRuns.add()
                     completions.countDown()
@@ -195,8 +218,10 @@ enum OpCancelAll: OperationRule {
             try expectOpens(started, "round \(round): the first operation starting")
             queue.addOperations(ops, waitUntilFinished: false)
             queue.cancelAllOperations()
-            try expect(runner.isCancelled && ops.allSatisfy(\.isCancelled),
-                       "round \(round): after cancelAllOperations \(ops.filter { !$0.isCancelled }.count + (runner.isCancelled ? 0 : 1)) of \(count + 1) operations report isCancelled false")
+            try expect(
+                runner.isCancelled && ops.allSatisfy(\.isCancelled),
+                "round \(round): after cancelAllOperations \(ops.filter { !$0.isCancelled }.count + (runner.isCancelled ? 0 : 1)) of \(count + 1) operations report isCancelled false"
+            )
             gate.countDown()
             try expectOpens(completions, "round \(round): the completion blocks of \(count + 1) cancelled operations")
             try expectOpens(dependentRan, "round \(round): the dependent of a cancelled operation")
@@ -206,10 +231,14 @@ enum OpCancelAll: OperationRule {
             try expectEventually("round \(round): the running operation finishing") { runner.isFinished }
             let ranWork = (0..<count).filter { bodies.hits($0) > 0 }
             try expect(ranWork.isEmpty, "round \(round): the work of cancelled unstarted operations \(ranWork) ran")
-            try expect(sawCancelled.value == 1 && runnerReturned.value == 1,
-                       "round \(round): the running operation \(runnerReturned.value == 1 ? "ran to its end" : "was cut short") and \(sawCancelled.value == 1 ? "saw" : "did not see") isCancelled")
+            try expect(
+                sawCancelled.value == 1 && runnerReturned.value == 1,
+                "round \(round): the running operation \(runnerReturned.value == 1 ? "ran to its end" : "was cut short") and \(sawCancelled.value == 1 ? "saw" : "did not see") isCancelled"
+            )
             Timing.pause(.milliseconds(2))
-            try expect(completionRuns.value == count + 1, "round \(round): \(completionRuns.value) completion blocks ran for \(count + 1) operations")
+            try expect(
+                completionRuns.value == count + 1,
+                "round \(round): \(completionRuns.value) completion blocks ran for \(count + 1) operations")
         }
     }
 }

@@ -6,7 +6,8 @@ import Harness
 enum OpDependency: OperationRule {
     static let id = "op.dependency"
     static let title = "An operation never starts before every one of its dependencies finished, whichever was added to the queue first."
-    static let source = "Apple, Operation.addDependency(_:): 'The receiver is not considered ready to execute until all of its dependent operations have finished executing'; Operation.dependencies; seed 001_e0090210cb443119.txt (configuring interoperation dependencies: cannot begin executing until the target finishes); swift-corelibs-foundation TestOperationQueue.swift test_ExecutionOrder, test_OperationDependencyCount"
+    static let source =
+        "Apple, Operation.addDependency(_:): 'The receiver is not considered ready to execute until all of its dependent operations have finished executing'; Operation.dependencies; seed 001_e0090210cb443119.txt (configuring interoperation dependencies: cannot begin executing until the target finishes); swift-corelibs-foundation TestOperationQueue.swift test_ExecutionOrder, test_OperationDependencyCount"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.dependency")
@@ -27,19 +28,23 @@ enum OpDependency: OperationRule {
                 let dependent = layer.makeBlockOperation(label: "arena.op.dependency.\(round).dependent") {
                     let unfinished = box.snapshot.filter { !$0.isFinished }.count
                     if finished.value != 3 || unfinished != 0 {
-                        seen.append("round \(round): the dependent started with \(3 - finished.value) of 3 dependencies' work unfinished, \(unfinished) not reporting isFinished")
+                        seen.append(
+                            "round \(round): the dependent started with \(3 - finished.value) of 3 dependencies' work unfinished, \(unfinished) not reporting isFinished"
+                        )
                     }
                     done.countDown()
                 }
                 for dependency in dependencies { dependent.addDependency(dependency) }
-                try expect(identities(dependent.dependencies) == identities(dependencies),
-                           "round \(round): dependencies lists \(dependent.dependencies.count) operations, not the 3 added in order")
+                try expect(
+                    identities(dependent.dependencies) == identities(dependencies),
+                    "round \(round): dependencies lists \(dependent.dependencies.count) operations, not the 3 added in order")
                 try expect(!dependent.isReady, "round \(round): an operation with 3 unfinished dependencies reports isReady")
                 queue.addOperation(dependent)
                 queue.addOperations(dependencies, waitUntilFinished: false)
                 try expectOpens(done, "round \(round): the dependent")
-                try expect(identities(dependent.dependencies) == identities(dependencies),
-                           "round \(round): finished dependencies left the list (\(dependent.dependencies.count) of 3 listed)")
+                try expect(
+                    identities(dependent.dependencies) == identities(dependencies),
+                    "round \(round): finished dependencies left the list (\(dependent.dependencies.count) of 3 listed)")
             } else {
                 // A chain of five, added last first.
                 let order = Recorder<Int>()
@@ -66,7 +71,8 @@ enum OpDependency: OperationRule {
 enum OpDependencyAcrossQueues: OperationRule {
     static let id = "op.dependency-across-queues"
     static let title = "A dependency on an operation of another queue holds as well: the dependent waits for it to finish there."
-    static let source = "Apple, OperationQueue: 'Interoperation dependencies provide an absolute execution order for operations, even if those operations are located in different operation queues'; seed 001_e0090210cb443119.txt (dependencies); swift-corelibs-foundation TestOperationQueue.swift test_CrossQueueDependency, test_WaitUntilFinished"
+    static let source =
+        "Apple, OperationQueue: 'Interoperation dependencies provide an absolute execution order for operations, even if those operations are located in different operation queues'; seed 001_e0090210cb443119.txt (dependencies); swift-corelibs-foundation TestOperationQueue.swift test_CrossQueueDependency, test_WaitUntilFinished"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let first = layer.makeQueue(label: "arena.op.dependency-across-queues.first")
@@ -86,7 +92,9 @@ enum OpDependencyAcrossQueues: OperationRule {
             let dependent = layer.makeBlockOperation(label: "arena.op.dependency-across-queues.\(round).dependent") {
                 started.add()
                 if finished.value != 1 || box.snapshot?.isFinished != true {
-                    seen.append("round \(round): the dependent started with its dependency on the other queue \(finished.value == 1 ? "not reporting isFinished" : "still running")")
+                    seen.append(
+                        "round \(round): the dependent started with its dependency on the other queue \(finished.value == 1 ? "not reporting isFinished" : "still running")"
+                    )
                 }
                 done.countDown()
             }
@@ -110,7 +118,8 @@ enum OpDependencyAcrossQueues: OperationRule {
 enum OpRemoveDependency: OperationRule {
     static let id = "op.remove-dependency"
     static let title = "Removing an operation's last unfinished dependency makes it ready: waiting in its queue, it then starts."
-    static let source = "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; seed 001_e0090210cb443119.txt (dependencies, addDependency: / removeDependency:)"
+    static let source =
+        "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; seed 001_e0090210cb443119.txt (dependencies, addDependency: / removeDependency:)"
     static let needs: Set<Capability> = [.removeDependency]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
@@ -144,20 +153,27 @@ enum OpRemoveDependency: OperationRule {
             try expect(started.value == 0, "round \(round): the operation started with a dependency unfinished")
             try expect(!op.isReady, "round \(round): an operation with an unfinished dependency reports isReady")
             op.removeDependency(removed)
-            try expect(identities(op.dependencies) == identities([kept]),
-                       "round \(round): after removeDependency, dependencies lists \(op.dependencies.count) operations (the finished one expected)")
-            try expectEventually(within: .seconds(2), "round \(round): the operation reporting isReady after its last unfinished dependency was removed") {
+            try expect(
+                identities(op.dependencies) == identities([kept]),
+                "round \(round): after removeDependency, dependencies lists \(op.dependencies.count) operations (the finished one expected)"
+            )
+            try expectEventually(
+                within: .seconds(2), "round \(round): the operation reporting isReady after its last unfinished dependency was removed"
+            ) {
                 op.isReady
             }
-            try expectOpens(ran, within: .seconds(2), "round \(round): the operation starting after its last unfinished dependency was removed")
+            try expectOpens(
+                ran, within: .seconds(2), "round \(round): the operation starting after its last unfinished dependency was removed")
         }
     }
 }
 
 enum OpDependencyCycle: OperationRule {
     static let id = "op.dependency-cycle"
-    static let title = "Two operations that depend on each other never become ready (Foundation does not diagnose the cycle, it never starts them): the queue's other operations still run, and cancelling both clears them without their work."
-    static let source = "Apple, Operation.addDependency(_:): 'It is a programmer error to create any circular dependencies among a set of operations. Doing so can cause a deadlock among the operations'; Foundation's behaviour, a bounded check (200 ms): swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak (a cycle is broken by cancelling one of it); Operation.cancel()"
+    static let title =
+        "Two operations that depend on each other never become ready (Foundation does not diagnose the cycle, it never starts them): the queue's other operations still run, and cancelling both clears them without their work."
+    static let source =
+        "Apple, Operation.addDependency(_:): 'It is a programmer error to create any circular dependencies among a set of operations. Doing so can cause a deadlock among the operations'; Foundation's behaviour, a bounded check (200 ms): swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak (a cycle is broken by cancelling one of it); Operation.cancel()"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.dependency-cycle")
@@ -177,8 +193,10 @@ enum OpDependencyCycle: OperationRule {
         let left = .milliseconds(200) - (Deadline.now() - start)
         if left > .zero { Timing.pause(left) }
         try expect(ran.value == 0, "an operation of a dependency cycle ran (\(ran.value) of 2)")
-        try expect(!first.isReady && !second.isReady && !first.isExecuting && !second.isExecuting && !first.isFinished && !second.isFinished,
-                   "an operation of a dependency cycle reports isReady \(first.isReady)/\(second.isReady), isExecuting \(first.isExecuting)/\(second.isExecuting), isFinished \(first.isFinished)/\(second.isFinished)")
+        try expect(
+            !first.isReady && !second.isReady && !first.isExecuting && !second.isExecuting && !first.isFinished && !second.isFinished,
+            "an operation of a dependency cycle reports isReady \(first.isReady)/\(second.isReady), isExecuting \(first.isExecuting)/\(second.isExecuting), isFinished \(first.isFinished)/\(second.isFinished)"
+        )
         // Cancelled while the queue is suspended, neither can start before both are cancelled.
         queue.isSuspended = true
         first.cancel()

@@ -5,8 +5,10 @@ import Harness
 
 enum OpStates: OperationRule {
     static let id = "op.states"
-    static let title = "An operation is ready, not executing, not finished and not cancelled when made; executing while its work runs; finished and no longer executing after; a dependent becomes ready when its dependency finishes, queue or not."
-    static let source = "Apple, Operation.isExecuting, isFinished, isReady ('The NSOperation class manages dependencies on other operations and reports the readiness of the receiver based on those dependencies'); seed 001_e0090210cb443119.txt (isCancelled, isExecuting, isFinished, isReady); swift-corelibs-foundation TestOperationQueue.swift test_isExecutingWorks, test_SyncOperationWithoutAQueue"
+    static let title =
+        "An operation is ready, not executing, not finished and not cancelled when made; executing while its work runs; finished and no longer executing after; a dependent becomes ready when its dependency finishes, queue or not."
+    static let source =
+        "Apple, Operation.isExecuting, isFinished, isReady ('The NSOperation class manages dependencies on other operations and reports the readiness of the receiver based on those dependencies'); seed 001_e0090210cb443119.txt (isCancelled, isExecuting, isFinished, isReady); swift-corelibs-foundation TestOperationQueue.swift test_isExecutingWorks, test_SyncOperationWithoutAQueue"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.states")
@@ -34,8 +36,10 @@ enum OpStates: OperationRule {
                 box.withLock { $0 = op }
             }
             try expect(op.name == label, "round \(round): an operation made with label '\(label)' is named \(op.name ?? "nil")")
-            try expect(op.isReady && !op.isExecuting && !op.isFinished && !op.isCancelled,
-                       "round \(round): a new operation reports isReady \(op.isReady), isExecuting \(op.isExecuting), isFinished \(op.isFinished), isCancelled \(op.isCancelled) (true, false, false, false expected)")
+            try expect(
+                op.isReady && !op.isExecuting && !op.isFinished && !op.isCancelled,
+                "round \(round): a new operation reports isReady \(op.isReady), isExecuting \(op.isExecuting), isFinished \(op.isFinished), isCancelled \(op.isCancelled) (true, false, false, false expected)"
+            )
             try expect(op.dependencies.isEmpty, "round \(round): a new operation has \(op.dependencies.count) dependencies")
             queue.addOperation(op)
             try expectOpens(done, "round \(round): the operation's work")
@@ -58,16 +62,19 @@ enum OpStates: OperationRule {
                 dependent.isReady
             }
             try expect(dependency.isFinished, "round \(round): the dependent became ready before its dependency finished")
-            try expect(!dependent.isExecuting && !dependent.isFinished,
-                       "round \(round): an operation on no queue reports isExecuting \(dependent.isExecuting), isFinished \(dependent.isFinished)")
+            try expect(
+                !dependent.isExecuting && !dependent.isFinished,
+                "round \(round): an operation on no queue reports isExecuting \(dependent.isExecuting), isFinished \(dependent.isFinished)")
         }
     }
 }
 
 enum OpCompletion: OperationRule {
     static let id = "op.completion"
-    static let title = "The completion block runs exactly once, after the operation finished (isFinished true, work returned), also for a cancelled operation and an asynchronous one."
-    static let source = "Apple, Operation.completionBlock: 'The completion block you provide is executed when the value in the isFinished property changes to true'; seed 001_e0090210cb443119.txt (setting up a completion block); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperationsWithDependenciesAndCompletions"
+    static let title =
+        "The completion block runs exactly once, after the operation finished (isFinished true, work returned), also for a cancelled operation and an asynchronous one."
+    static let source =
+        "Apple, Operation.completionBlock: 'The completion block you provide is executed when the value in the isFinished property changes to true'; seed 001_e0090210cb443119.txt (setting up a completion block); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperationsWithDependenciesAndCompletions"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.completion")
@@ -77,23 +84,27 @@ enum OpCompletion: OperationRule {
             let label = "arena.op.completion.\(round)"
             let cancelled = kind >= 3
             let work = Counter()
-            let op: L.Operation = switch kind {
-            case 0, 3: layer.makeBlockOperation(label: label) {
-                Timing.jitter(upTo: 200)
-                work.add()
-            }
-            case 2: layer.makeAsynchronousOperation(label: label) { _, finish in
-                Threads.detach {
-                    Timing.pause(.microseconds(300))
-                    work.add()
-                    finish()
+            let op: L.Operation =
+                switch kind {
+                case 0, 3:
+                    layer.makeBlockOperation(label: label) {
+                        Timing.jitter(upTo: 200)
+                        work.add()
+                    }
+                case 2:
+                    layer.makeAsynchronousOperation(label: label) { _, finish in
+                        Threads.detach {
+                            Timing.pause(.microseconds(300))
+                            work.add()
+                            finish()
+                        }
+                    }
+                default:
+                    layer.makeOperation(label: label) { _ in
+                        Timing.jitter(upTo: 200)
+                        work.add()
+                    }
                 }
-            }
-            default: layer.makeOperation(label: label) { _ in
-                Timing.jitter(upTo: 200)
-                work.add()
-            }
-            }
             let box = Locked<L.Operation?>(op)
             let runs = Counter()
             let seen = Recorder<String>()
@@ -115,15 +126,19 @@ enum OpCompletion: OperationRule {
             box.withLock { $0 = nil }
             op.completionBlock = nil
             try expect(runs.value == 1, "round \(round): the completion block of a \(kinds[kind]) operation ran \(runs.value) times")
-            try expect(seen.count == 0, "round \(round): the completion block of a \(kinds[kind]) operation ran with \(seen.elements.joined(separator: "; "))")
+            try expect(
+                seen.count == 0,
+                "round \(round): the completion block of a \(kinds[kind]) operation ran with \(seen.elements.joined(separator: "; "))")
         }
     }
 }
 
 enum OpAsyncOperation: OperationRule {
     static let id = "op.async-operation"
-    static let title = "An asynchronous operation executes from start until it calls finish: isExecuting meanwhile, its dependents, its waiters and its queue's slot wait for finish, not for start to return."
-    static let source = "seed 001_e0090210cb443119.txt (configuring operations for concurrent execution: start, isExecuting, isFinished, Listings 2-5 to 2-7); Apple, Operation.isAsynchronous and start(); swift-corelibs-foundation TestOperationQueue.swift test_AsyncOperation"
+    static let title =
+        "An asynchronous operation executes from start until it calls finish: isExecuting meanwhile, its dependents, its waiters and its queue's slot wait for finish, not for start to return."
+    static let source =
+        "seed 001_e0090210cb443119.txt (configuring operations for concurrent execution: start, isExecuting, isFinished, Listings 2-5 to 2-7); Apple, Operation.isAsynchronous and start(); swift-corelibs-foundation TestOperationQueue.swift test_AsyncOperation"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.async-operation")
@@ -151,17 +166,21 @@ enum OpAsyncOperation: OperationRule {
             try expectOpens(returnedFromStart, "round \(round): start returning")
             let waiter = BlockingCall { op.waitUntilFinished() }
             Timing.pause(Timing.quietPeriod)
-            try expect(op.isExecuting && !op.isFinished,
-                       "round \(round): between start and finish the operation reports isExecuting \(op.isExecuting), isFinished \(op.isFinished) (true, false expected)")
+            try expect(
+                op.isExecuting && !op.isFinished,
+                "round \(round): between start and finish the operation reports isExecuting \(op.isExecuting), isFinished \(op.isFinished) (true, false expected)"
+            )
             try expect(!dependentRan.isOpen, "round \(round): a dependent ran after start returned, before finish")
             try expect(!waiter.hasReturned, "round \(round): waitUntilFinished returned after start returned, before finish")
             if onSerial {
-                try expect(!nextRan.isOpen, "round \(round): at width 1, the next operation started while the asynchronous one was executing")
+                try expect(
+                    !nextRan.isOpen, "round \(round): at width 1, the next operation started while the asynchronous one was executing")
             }
             Threads.detach { box.finish() }
             try expect(waiter.returns(), "round \(round): waitUntilFinished did not return within 5 s of finish")
-            try expect(op.isFinished && !op.isExecuting,
-                       "round \(round): after finish the operation reports isFinished \(op.isFinished), isExecuting \(op.isExecuting)")
+            try expect(
+                op.isFinished && !op.isExecuting,
+                "round \(round): after finish the operation reports isFinished \(op.isFinished), isExecuting \(op.isExecuting)")
             try expectOpens(dependentRan, "round \(round): the dependent after finish")
             if onSerial { try expectOpens(nextRan, "round \(round): the next operation at width 1 after finish") }
         }
@@ -170,8 +189,10 @@ enum OpAsyncOperation: OperationRule {
 
 enum OpExecutionBlocks: OperationRule {
     static let id = "op.execution-blocks"
-    static let title = "A block operation runs each of its execution blocks exactly once, and finishes (waiters, dependents, completion) only after all of them returned."
-    static let source = "Apple, BlockOperation.addExecutionBlock(_:) and executionBlocks; Concurrency Programming Guide ('only when all of the associated blocks have finished executing is the operation itself considered finished'); seed 001_e0090210cb443119.txt (NSBlockOperation, addExecutionBlock:); swift-corelibs-foundation TestOperationQueue.swift test_BlockOperationAddExecutionBlock"
+    static let title =
+        "A block operation runs each of its execution blocks exactly once, and finishes (waiters, dependents, completion) only after all of them returned."
+    static let source =
+        "Apple, BlockOperation.addExecutionBlock(_:) and executionBlocks; Concurrency Programming Guide ('only when all of the associated blocks have finished executing is the operation itself considered finished'); seed 001_e0090210cb443119.txt (NSBlockOperation, addExecutionBlock:); swift-corelibs-foundation TestOperationQueue.swift test_BlockOperationAddExecutionBlock"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.execution-blocks")
@@ -214,7 +235,10 @@ enum OpExecutionBlocks: OperationRule {
             try expectOpens(dependentRan, "round \(round): the dependent")
             op.completionBlock = nil
             let wrong = hits.wrong()
-            try expect(wrong.isEmpty, "round \(round): execution blocks run other than once: \(wrong.map { "block \($0.index) \($0.hits) times" }.joined(separator: ", "))")
+            try expect(
+                wrong.isEmpty,
+                "round \(round): execution blocks run other than once: \(wrong.map { "block \($0.index) \($0.hits) times" }.joined(separator: ", "))"
+            )
             try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
         }
     }

@@ -5,14 +5,17 @@ import Harness
 
 enum OpMaxConcurrent: OperationRule {
     static let id = "op.max-concurrent"
-    static let title = "A queue never runs more operations at once than maxConcurrentOperationCount (3, 2, 1), runs more than one at once at width 3, and at width 2 two operations that wait for each other meet; a new width applies to later starts."
-    static let source = "Apple, OperationQueue.maxConcurrentOperationCount ('The maximum number of queued operations that can run at the same time … Reducing the number of concurrent operations does not affect any operations that are currently executing') and defaultMaxConcurrentOperationCount; seed 001_e0090210cb443119.txt (setMaxConcurrentOperationCount:); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperations (two operations at width 2 wait for each other)"
+    static let title =
+        "A queue never runs more operations at once than maxConcurrentOperationCount (3, 2, 1), runs more than one at once at width 3, and at width 2 two operations that wait for each other meet; a new width applies to later starts."
+    static let source =
+        "Apple, OperationQueue.maxConcurrentOperationCount ('The maximum number of queued operations that can run at the same time … Reducing the number of concurrent operations does not affect any operations that are currently executing') and defaultMaxConcurrentOperationCount; seed 001_e0090210cb443119.txt (setMaxConcurrentOperationCount:); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperations (two operations at width 2 wait for each other)"
 
     /// Runs `count` operations sleeping 5 ms at `width` and returns how many ran at once at most.
     private static func peak<L: OperationLayer>(_ layer: L, _ queue: L.Queue, width: Int, count: Int) throws -> Int {
         queue.maxConcurrentOperationCount = width
-        try expect(queue.maxConcurrentOperationCount == width,
-                   "maxConcurrentOperationCount reads \(queue.maxConcurrentOperationCount) after it was set to \(width)")
+        try expect(
+            queue.maxConcurrentOperationCount == width,
+            "maxConcurrentOperationCount reads \(queue.maxConcurrentOperationCount) after it was set to \(width)")
         let meter = ConcurrencyMeter()
         let done = Latch(count)
         let ops = (0..<count).map { index in
@@ -29,8 +32,9 @@ enum OpMaxConcurrent: OperationRule {
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.max-concurrent")
-        try expect(queue.maxConcurrentOperationCount == L.Queue.unlimited,
-                   "a new queue's maxConcurrentOperationCount is \(queue.maxConcurrentOperationCount), not unlimited (\(L.Queue.unlimited))")
+        try expect(
+            queue.maxConcurrentOperationCount == L.Queue.unlimited,
+            "a new queue's maxConcurrentOperationCount is \(queue.maxConcurrentOperationCount), not unlimited (\(L.Queue.unlimited))")
         let atThree = try peak(layer, queue, width: 3, count: 30)
         try expect(atThree >= 2, "at width 3, 30 sleeping operations ran one at a time")
 
@@ -41,11 +45,12 @@ enum OpMaxConcurrent: OperationRule {
             let met = Counter()
             let done = Latch(2)
             for index in 0..<2 {
-                queue.addOperation(layer.makeBlockOperation(label: "arena.op.max-concurrent.meet.\(round).\(index)") {
-                    arrived.countDown()
-                    if arrived.wait(.seconds(3)) { met.add() }
-                    done.countDown()
-                })
+                queue.addOperation(
+                    layer.makeBlockOperation(label: "arena.op.max-concurrent.meet.\(round).\(index)") {
+                        arrived.countDown()
+                        if arrived.wait(.seconds(3)) { met.add() }
+                        done.countDown()
+                    })
             }
             try expectOpens(done, within: .seconds(8), "round \(round): two operations at width 2 finishing")
             try expect(met.value == 2, "round \(round): at width 2, two operations waiting for each other never ran at once")
@@ -57,8 +62,10 @@ enum OpMaxConcurrent: OperationRule {
 
 enum OpSerialReadiness: OperationRule {
     static let id = "op.serial-readiness"
-    static let title = "At width 1 operations run one at a time, ready ones in order of addition; one added later but ready runs before an earlier one still waiting for its dependency."
-    static let source = "seed 001_e0090210cb443119.txt ('serial Operation Queue not same as serial dispatch Queue in GCD, since its order execution based on readiness of operation and priority'); Apple, OperationQueue ('If all of the queued operations have the same queuePriority and the isReady property returns true, the queue invokes them in the order you added them'); swift-corelibs-foundation TestOperationQueue.swift test_OperationOrder"
+    static let title =
+        "At width 1 operations run one at a time, ready ones in order of addition; one added later but ready runs before an earlier one still waiting for its dependency."
+    static let source =
+        "seed 001_e0090210cb443119.txt ('serial Operation Queue not same as serial dispatch Queue in GCD, since its order execution based on readiness of operation and priority'); Apple, OperationQueue ('If all of the queued operations have the same queuePriority and the isReady property returns true, the queue invokes them in the order you added them'); swift-corelibs-foundation TestOperationQueue.swift test_OperationOrder"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.serial-readiness")
@@ -69,19 +76,22 @@ enum OpSerialReadiness: OperationRule {
         let count = 40
         let done = Latch(count)
         for index in 0..<count {
-            queue.addOperation(layer.makeBlockOperation(label: "arena.op.serial-readiness.\(index)") {
-                meter.measure {
-                    cell.value += 1
-                    order.append(index)
-                    Timing.linger(index, every: 8)
-                }
-                done.countDown()
-            })
+            queue.addOperation(
+                layer.makeBlockOperation(label: "arena.op.serial-readiness.\(index)") {
+                    meter.measure {
+                        cell.value += 1
+                        order.append(index)
+                        Timing.linger(index, every: 8)
+                    }
+                    done.countDown()
+                })
         }
         try expectOpens(done, "\(count) operations at width 1")
         try expect(meter.maximum == 1, "\(meter.maximum) operations ran at once at width 1")
         try expect(cell.value == count, "\(count - cell.value) unguarded increments were lost at width 1")
-        try expect(order.elements == Array(0..<count), "ready operations of equal priority ran out of the order of addition: \(order.elements.prefix(12))…")
+        try expect(
+            order.elements == Array(0..<count),
+            "ready operations of equal priority ran out of the order of addition: \(order.elements.prefix(12))…")
 
         let other = layer.makeQueue(label: "arena.op.serial-readiness.other")
         for round in 0..<5 {
@@ -108,7 +118,10 @@ enum OpSerialReadiness: OperationRule {
             other.addOperation(dependency)
             let laterFirst = laterRan.wait(.seconds(2))
             gate.countDown()
-            try expect(laterFirst, "round \(round): a ready operation added later did not run while the earlier one waited for its dependency (ran: \(ran.elements))")
+            try expect(
+                laterFirst,
+                "round \(round): a ready operation added later did not run while the earlier one waited for its dependency (ran: \(ran.elements))"
+            )
             try expectOpens(bothRan, "round \(round): the earlier operation once its dependency finished")
             try expect(ran.elements == ["later", "dependency", "waiting"], "round \(round): ran in the order \(ran.elements)")
         }
@@ -122,8 +135,10 @@ private func expectedOrder(_ priorities: [OperationPriority]) -> [Int] {
 
 enum OpPriority: OperationRule {
     static let id = "op.priority"
-    static let title = "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition."
-    static let source = "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; seed 001_e0090210cb443119.txt (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
+    static let title =
+        "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition."
+    static let source =
+        "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; seed 001_e0090210cb443119.txt (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.priority")
@@ -157,8 +172,10 @@ enum OpPriority: OperationRule {
             if suspended { queue.isSuspended = false } else { gate.countDown() }
             try expectOpens(done, "round \(round): \(priorities.count) operations of mixed priorities")
             let expected = expectedOrder(priorities)
-            try expect(order.elements == expected,
-                       "round \(round) (\(suspended ? "suspended" : "saturated")): ran \(order.elements.map { "\($0):\(priorities[$0])" }) (expected \(expected.map { "\($0):\(priorities[$0])" }))")
+            try expect(
+                order.elements == expected,
+                "round \(round) (\(suspended ? "suspended" : "saturated")): ran \(order.elements.map { "\($0):\(priorities[$0])" }) (expected \(expected.map { "\($0):\(priorities[$0])" }))"
+            )
         }
     }
 }
@@ -166,7 +183,8 @@ enum OpPriority: OperationRule {
 enum OpPriorityChange: OperationRule {
     static let id = "op.priority-change"
     static let title = "Changing the queuePriority of an enqueued operation that has not started moves it among the ready ones."
-    static let source = "Apple, Operation.queuePriority ('You should use priority values only as needed to classify the relative priority of non-dependent operations'; settable until the operation starts); Foundation's changePriority in swift-corelibs-foundation Operation.swift, which relinks an enqueued operation; seed 001_e0090210cb443119.txt (setQueuePriority:)"
+    static let source =
+        "Apple, Operation.queuePriority ('You should use priority values only as needed to classify the relative priority of non-dependent operations'; settable until the operation starts); Foundation's changePriority in swift-corelibs-foundation Operation.swift, which relinks an enqueued operation; seed 001_e0090210cb443119.txt (setQueuePriority:)"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.priority-change")
@@ -186,20 +204,25 @@ enum OpPriorityChange: OperationRule {
             // Enqueued and not started: the last is raised above all, the first lowered below the rest.
             ops[4].queuePriority = .veryHigh
             ops[0].queuePriority = .low
-            try expect(ops[4].queuePriority == .veryHigh && ops[0].queuePriority == .low,
-                       "round \(round): queuePriority of enqueued operations reads \(ops[4].queuePriority), \(ops[0].queuePriority) after it was set")
+            try expect(
+                ops[4].queuePriority == .veryHigh && ops[0].queuePriority == .low,
+                "round \(round): queuePriority of enqueued operations reads \(ops[4].queuePriority), \(ops[0].queuePriority) after it was set"
+            )
             queue.isSuspended = false
             try expectOpens(done, "round \(round): 5 operations")
-            try expect(order.elements == [4, 1, 2, 3, 0],
-                       "round \(round): ran in the order \(order.elements) ([4, 1, 2, 3, 0]: the raised one first, the lowered one last)")
+            try expect(
+                order.elements == [4, 1, 2, 3, 0],
+                "round \(round): ran in the order \(order.elements) ([4, 1, 2, 3, 0]: the raised one first, the lowered one last)")
         }
     }
 }
 
 enum OpSuspend: OperationRule {
     static let id = "op.suspend"
-    static let title = "A suspended queue starts nothing, ready or added meanwhile; an operation already running goes on; resuming starts what is ready."
-    static let source = "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; seed 001_e0090210cb443119.txt ('setSuspended: method for a queue does not cause already executing operations to pause'); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
+    static let title =
+        "A suspended queue starts nothing, ready or added meanwhile; an operation already running goes on; resuming starts what is ready."
+    static let source =
+        "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; seed 001_e0090210cb443119.txt ('setSuspended: method for a queue does not cause already executing operations to pause'); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.suspend")
@@ -225,10 +248,11 @@ enum OpSuspend: OperationRule {
             let count = 6
             let done = Latch(count)
             for index in 0..<count {
-                queue.addOperation(layer.makeBlockOperation(label: "arena.op.suspend.\(round).\(index)") {
-                    ran.add()
-                    done.countDown()
-                })
+                queue.addOperation(
+                    layer.makeBlockOperation(label: "arena.op.suspend.\(round).\(index)") {
+                        ran.add()
+                        done.countDown()
+                    })
             }
             Timing.pause(Timing.quietPeriod)
             try expect(ran.value == 0, "round \(round): \(ran.value) of \(count) operations started on a suspended queue")
@@ -236,7 +260,9 @@ enum OpSuspend: OperationRule {
             stop.countDown()
             try expectEventually("round \(round): the running operation finishing on the suspended queue") { runner.isFinished }
             Timing.pause(Timing.quietPeriod)
-            try expect(ran.value == 0, "round \(round): \(ran.value) of \(count) operations started on a suspended queue once the running one finished")
+            try expect(
+                ran.value == 0,
+                "round \(round): \(ran.value) of \(count) operations started on a suspended queue once the running one finished")
             queue.isSuspended = false
             try expect(!queue.isSuspended, "round \(round): isSuspended reads true after it was cleared")
             try expectOpens(done, "round \(round): the operations added while suspended, after resuming")
@@ -246,8 +272,10 @@ enum OpSuspend: OperationRule {
 
 enum OpBarrierAfterEarlier: OperationRule {
     static let id = "op.barrier-after-earlier"
-    static let title = "A barrier block runs only after every operation added before it finished (blocked, dependent and asynchronous ones too), and on an empty queue it runs."
-    static let source = "Apple, OperationQueue.addBarrierBlock(_:): 'Invokes a block when the queue finishes all enqueued operations … The block to invoke after all currently enqueued operations have finished'; similar to dispatch_barrier_async; swift-corelibs-foundation Operation.swift (addBarrierBlock makes the barrier depend on every operation of the queue)"
+    static let title =
+        "A barrier block runs only after every operation added before it finished (blocked, dependent and asynchronous ones too), and on an empty queue it runs."
+    static let source =
+        "Apple, OperationQueue.addBarrierBlock(_:): 'Invokes a block when the queue finishes all enqueued operations … The block to invoke after all currently enqueued operations have finished'; similar to dispatch_barrier_async; swift-corelibs-foundation Operation.swift (addBarrierBlock makes the barrier depend on every operation of the queue)"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.barrier-after-earlier")
@@ -263,10 +291,11 @@ enum OpBarrierAfterEarlier: OperationRule {
             defer { asyncBox.finish() }
             var earlier = 8
             for index in 0..<8 {
-                queue.addOperation(layer.makeBlockOperation(label: "arena.op.barrier-after-earlier.\(round).\(index)") {
-                    Timing.pause(.microseconds(500 + 250 * (index % 4)))
-                    finished.add()
-                })
+                queue.addOperation(
+                    layer.makeBlockOperation(label: "arena.op.barrier-after-earlier.\(round).\(index)") {
+                        Timing.pause(.microseconds(500 + 250 * (index % 4)))
+                        finished.add()
+                    })
             }
             switch round % 3 {
             case 1:
@@ -281,16 +310,17 @@ enum OpBarrierAfterEarlier: OperationRule {
                 earlier += 1
             case 2:
                 // One earlier operation is asynchronous and finishes 8 ms after it started.
-                queue.addOperation(layer.makeAsynchronousOperation(label: "arena.op.barrier-after-earlier.\(round).asynchronous") { _, finish in
-                    asyncBox.keep {
-                        finished.add()
-                        finish()
-                    }
-                    Threads.detach {
-                        Timing.pause(.milliseconds(8))
-                        asyncBox.finish()
-                    }
-                })
+                queue.addOperation(
+                    layer.makeAsynchronousOperation(label: "arena.op.barrier-after-earlier.\(round).asynchronous") { _, finish in
+                        asyncBox.keep {
+                            finished.add()
+                            finish()
+                        }
+                        Threads.detach {
+                            Timing.pause(.milliseconds(8))
+                            asyncBox.finish()
+                        }
+                    })
                 earlier += 1
             default: break
             }
@@ -299,15 +329,20 @@ enum OpBarrierAfterEarlier: OperationRule {
                 done.countDown()
             }
             try expectOpens(done, "round \(round): the barrier block")
-            try expect(seen.elements == [earlier], "round \(round): the barrier block ran with \(earlier - (seen.elements.first ?? 0)) of \(earlier) earlier operations unfinished")
+            try expect(
+                seen.elements == [earlier],
+                "round \(round): the barrier block ran with \(earlier - (seen.elements.first ?? 0)) of \(earlier) earlier operations unfinished"
+            )
         }
     }
 }
 
 enum OpBarrierBeforeLater: OperationRule {
     static let id = "op.barrier-before-later"
-    static let title = "No operation added after a barrier block starts before the block returned, whether added while earlier ones run or while the barrier itself runs."
-    static let source = "Apple, OperationQueue.addBarrierBlock(_:): 'prevents subsequent operations from starting until the block has completed … Operations you add after the barrier block don't start until the block has completed'"
+    static let title =
+        "No operation added after a barrier block starts before the block returned, whether added while earlier ones run or while the barrier itself runs."
+    static let source =
+        "Apple, OperationQueue.addBarrierBlock(_:): 'prevents subsequent operations from starting until the block has completed … Operations you add after the barrier block don't start until the block has completed'"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.barrier-before-later")
@@ -318,9 +353,10 @@ enum OpBarrierBeforeLater: OperationRule {
             let count = 8
             let done = Latch(count)
             for index in 0..<2 {
-                queue.addOperation(layer.makeBlockOperation(label: "arena.op.barrier-before-later.\(round).earlier.\(index)") {
-                    Timing.pause(.milliseconds(2))
-                })
+                queue.addOperation(
+                    layer.makeBlockOperation(label: "arena.op.barrier-before-later.\(round).earlier.\(index)") {
+                        Timing.pause(.milliseconds(2))
+                    })
             }
             queue.addBarrierBlock {
                 barrierStarted.countDown()

@@ -6,7 +6,8 @@ import Harness
 enum OpWaitUntilFinished: OperationRule {
     static let id = "op.wait-until-finished"
     static let title = "waitUntilFinished returns only once the operation finished, to every waiter, and at once for a finished operation."
-    static let source = "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); seed 001_e0090210cb443119.txt (waitUntilFinished of NSOperation); swift-corelibs-foundation TestOperationQueue.swift test_OperationWaitUntilFinished"
+    static let source =
+        "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); seed 001_e0090210cb443119.txt (waitUntilFinished of NSOperation); swift-corelibs-foundation TestOperationQueue.swift test_OperationWaitUntilFinished"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.wait-until-finished")
@@ -24,26 +25,32 @@ enum OpWaitUntilFinished: OperationRule {
                 BlockingCall {
                     op.waitUntilFinished()
                     if finished.value != 1 || !op.isFinished {
-                        seen.append("a waiter returned with the work \(finished.value == 1 ? "done" : "unfinished"), isFinished \(op.isFinished)")
+                        seen.append(
+                            "a waiter returned with the work \(finished.value == 1 ? "done" : "unfinished"), isFinished \(op.isFinished)")
                     }
                 }
             }
             Timing.pause(round < 3 ? Timing.quietPeriod : .milliseconds(1))
-            try expect(!waiters.contains(where: \.hasReturned), "round \(round): waitUntilFinished returned while the operation was blocked")
+            try expect(
+                !waiters.contains(where: \.hasReturned), "round \(round): waitUntilFinished returned while the operation was blocked")
             gate.countDown()
             for waiter in waiters { try expect(waiter.returns(), "round \(round): waitUntilFinished did not return within 5 s") }
             try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
             // Waiters on the operation now finished.
             let many = (0..<3).map { _ in BlockingCall { op.waitUntilFinished() } }
-            for waiter in many { try expect(waiter.returns(within: .seconds(2)), "round \(round): waitUntilFinished on a finished operation did not return") }
+            for waiter in many {
+                try expect(waiter.returns(within: .seconds(2)), "round \(round): waitUntilFinished on a finished operation did not return")
+            }
         }
     }
 }
 
 enum OpWaitAll: OperationRule {
     static let id = "op.wait-all"
-    static let title = "waitUntilAllOperationsAreFinished returns only after every operation added before it finished (dependent, asynchronous, blocked ones too), and at once on an empty queue."
-    static let source = "Apple, OperationQueue.waitUntilAllOperationsAreFinished() ('Blocks the current thread until all the receiver's queued and executing operations finish executing… If there are no operations in the queue, this method returns immediately'); seed 001_e0090210cb443119.txt (waitUntilAllOperationsAreFinished); swift-corelibs-foundation TestOperationQueue.swift test_WaitUntilFinished, test_OperationCount"
+    static let title =
+        "waitUntilAllOperationsAreFinished returns only after every operation added before it finished (dependent, asynchronous, blocked ones too), and at once on an empty queue."
+    static let source =
+        "Apple, OperationQueue.waitUntilAllOperationsAreFinished() ('Blocks the current thread until all the receiver's queued and executing operations finish executing… If there are no operations in the queue, this method returns immediately'); seed 001_e0090210cb443119.txt (waitUntilAllOperationsAreFinished); swift-corelibs-foundation TestOperationQueue.swift test_WaitUntilFinished, test_OperationCount"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.wait-all")
@@ -57,22 +64,25 @@ enum OpWaitAll: OperationRule {
             defer { asyncBox.finish() }
             var ops: [L.Operation] = []
             for index in 0..<12 {
-                ops.append(layer.makeBlockOperation(label: "arena.op.wait-all.\(round).\(index)") {
-                    Timing.jitter(upTo: 300)
-                    finished.add()
-                })
+                ops.append(
+                    layer.makeBlockOperation(label: "arena.op.wait-all.\(round).\(index)") {
+                        Timing.jitter(upTo: 300)
+                        finished.add()
+                    })
                 if index > 0 && index % 4 == 0 { ops[index].addDependency(ops[index - 1]) }
             }
-            ops.append(layer.makeBlockOperation(label: "arena.op.wait-all.\(round).gated") {
-                gate.wait(.seconds(5))
-                finished.add()
-            })
-            ops.append(layer.makeAsynchronousOperation(label: "arena.op.wait-all.\(round).asynchronous") { _, finish in
-                asyncBox.keep {
+            ops.append(
+                layer.makeBlockOperation(label: "arena.op.wait-all.\(round).gated") {
+                    gate.wait(.seconds(5))
                     finished.add()
-                    finish()
-                }
-            })
+                })
+            ops.append(
+                layer.makeAsynchronousOperation(label: "arena.op.wait-all.\(round).asynchronous") { _, finish in
+                    asyncBox.keep {
+                        finished.add()
+                        finish()
+                    }
+                })
             for op in ops { queue.addOperation(op) }
             let total = ops.count
             let seen = Locked<Int?>(nil)
@@ -81,12 +91,17 @@ enum OpWaitAll: OperationRule {
                 seen.withLock { $0 = finished.value }
             }
             Timing.pause(round < 2 ? Timing.quietPeriod : .milliseconds(2))
-            try expect(!waiter.hasReturned, "round \(round): waitUntilAllOperationsAreFinished returned with \(total - finished.value) of \(total) operations unfinished (one blocked)")
+            try expect(
+                !waiter.hasReturned,
+                "round \(round): waitUntilAllOperationsAreFinished returned with \(total - finished.value) of \(total) operations unfinished (one blocked)"
+            )
             gate.countDown()
             if round % 2 == 0 {
                 try expectOpens(asyncBox.hasStarted, "round \(round): the asynchronous operation starting")
                 Timing.pause(.milliseconds(2))
-                try expect(!waiter.hasReturned, "round \(round): waitUntilAllOperationsAreFinished returned while an asynchronous operation had not called finish")
+                try expect(
+                    !waiter.hasReturned,
+                    "round \(round): waitUntilAllOperationsAreFinished returned while an asynchronous operation had not called finish")
             }
             Threads.detach {
                 asyncBox.hasStarted.wait(.seconds(5))
@@ -94,7 +109,10 @@ enum OpWaitAll: OperationRule {
                 asyncBox.finish()
             }
             try expect(waiter.returns(), "round \(round): waitUntilAllOperationsAreFinished did not return within 5 s")
-            try expect(seen.snapshot == total, "round \(round): waitUntilAllOperationsAreFinished returned with \(total - (seen.snapshot ?? 0)) of \(total) operations unfinished")
+            try expect(
+                seen.snapshot == total,
+                "round \(round): waitUntilAllOperationsAreFinished returned with \(total - (seen.snapshot ?? 0)) of \(total) operations unfinished"
+            )
         }
     }
 }
@@ -102,7 +120,8 @@ enum OpWaitAll: OperationRule {
 enum OpAddWaiting: OperationRule {
     static let id = "op.add-waiting"
     static let title = "addOperations with waitUntilFinished returns only after every operation it added finished; without it, at once."
-    static let source = "Apple, OperationQueue.addOperations(_:waitUntilFinished:): 'If true, the current thread is blocked until all of the specified operations finish executing. If false, the operations are added to the queue and control returns immediately to the caller'; seed 001_e0090210cb443119.txt (addOperations:waitUntilFinished:); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities"
+    static let source =
+        "Apple, OperationQueue.addOperations(_:waitUntilFinished:): 'If true, the current thread is blocked until all of the specified operations finish executing. If false, the operations are added to the queue and control returns immediately to the caller'; seed 001_e0090210cb443119.txt (addOperations:waitUntilFinished:); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.add-waiting")
@@ -125,14 +144,21 @@ enum OpAddWaiting: OperationRule {
             }
             if waits {
                 Timing.pause(round < 4 ? Timing.quietPeriod : .milliseconds(2))
-                try expect(!call.hasReturned, "round \(round): addOperations(waitUntilFinished: true) returned with an operation it added still blocked")
+                try expect(
+                    !call.hasReturned,
+                    "round \(round): addOperations(waitUntilFinished: true) returned with an operation it added still blocked")
                 gate.countDown()
                 try expect(call.returns(), "round \(round): addOperations(waitUntilFinished: true) did not return within 5 s")
-                try expect(seen.snapshot == count, "round \(round): addOperations(waitUntilFinished: true) returned with \(count - (seen.snapshot ?? 0)) of \(count) unfinished")
+                try expect(
+                    seen.snapshot == count,
+                    "round \(round): addOperations(waitUntilFinished: true) returned with \(count - (seen.snapshot ?? 0)) of \(count) unfinished"
+                )
             } else {
                 let returned = call.returns(within: .seconds(2))
                 gate.countDown()
-                try expect(returned, "round \(round): addOperations(waitUntilFinished: false) did not return while an operation it added was blocked")
+                try expect(
+                    returned,
+                    "round \(round): addOperations(waitUntilFinished: false) did not return while an operation it added was blocked")
                 let drained = BlockingCall { queue.waitUntilAllOperationsAreFinished() }
                 try expect(drained.returns(), "round \(round): the operations added without waiting did not finish")
             }
@@ -142,8 +168,10 @@ enum OpAddWaiting: OperationRule {
 
 enum OpOperationCount: OperationRule {
     static let id = "op.operation-count"
-    static let title = "operationCount counts the operations added and not yet finished: waiting, suspended or running; it falls as they finish, to 0."
-    static let source = "Apple, OperationQueue.operationCount ('The number of operations currently in the queue … Because the number of operations in the queue changes as those operations finish executing, the value returned by this property reflects the instantaneous number'); swift-corelibs-foundation TestOperationQueue.swift test_OperationCount, test_OperationWaitUntilFinished"
+    static let title =
+        "operationCount counts the operations added and not yet finished: waiting, suspended or running; it falls as they finish, to 0."
+    static let source =
+        "Apple, OperationQueue.operationCount ('The number of operations currently in the queue … Because the number of operations in the queue changes as those operations finish executing, the value returned by this property reflects the instantaneous number'); swift-corelibs-foundation TestOperationQueue.swift test_OperationCount, test_OperationWaitUntilFinished"
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.operation-count")
@@ -158,18 +186,28 @@ enum OpOperationCount: OperationRule {
             }
             for index in 0..<4 { queue.addOperation(gated(index, first)) }
             added += 4
-            try expect(queue.operationCount == added, "round \(round): \(queue.operationCount) operations counted after \(added) were added to a suspended queue")
+            try expect(
+                queue.operationCount == added,
+                "round \(round): \(queue.operationCount) operations counted after \(added) were added to a suspended queue")
             queue.addOperations((4..<7).map { gated($0, second) }, waitUntilFinished: false)
             added += 3
-            try expect(queue.operationCount == added, "round \(round): \(queue.operationCount) operations counted after \(added) were added (3 by addOperations)")
+            try expect(
+                queue.operationCount == added,
+                "round \(round): \(queue.operationCount) operations counted after \(added) were added (3 by addOperations)")
             queue.addOperation { second.wait(.seconds(5)) }
             added += 1
-            try expect(queue.operationCount == added, "round \(round): \(queue.operationCount) operations counted after \(added) were added (1 as a block)")
+            try expect(
+                queue.operationCount == added,
+                "round \(round): \(queue.operationCount) operations counted after \(added) were added (1 as a block)")
             queue.isSuspended = false
             Timing.pause(.milliseconds(5))
-            try expect(queue.operationCount == added, "round \(round): \(queue.operationCount) operations counted with \(added) running or waiting, none finished")
+            try expect(
+                queue.operationCount == added,
+                "round \(round): \(queue.operationCount) operations counted with \(added) running or waiting, none finished")
             first.countDown()
-            try expectEventually("round \(round): operationCount falling to 4 once 4 of \(added) finished (\(queue.operationCount) counted)") {
+            try expectEventually(
+                "round \(round): operationCount falling to 4 once 4 of \(added) finished (\(queue.operationCount) counted)"
+            ) {
                 queue.operationCount == 4
             }
             second.countDown()

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Glibc
 import Harness
@@ -119,7 +119,8 @@ struct MutantEngine<Base: Engine>: Engine {
         }
     }
 
-    func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem<Base> {
+    func makeWorkItem(label: String, qos: QoSClass?, flags: WorkItemFlags, _ block: @escaping @Sendable () -> Void) -> MutantWorkItem<Base>
+    {
         var flags = fault == .barrierFlagIgnored ? flags.subtracting(.barrier) : flags
         if fault == .itemClassAlwaysEnforced { flags.insert(.enforceQoS) }
         let qos = fault == .itemClassIgnored ? nil : qos
@@ -130,29 +131,38 @@ struct MutantEngine<Base: Engine>: Engine {
         MutantData(base.makeData(copying: bytes), engine: base, fault: fault)
     }
 
-    func makeData(taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MutantQueue<Base>,
-                  _ deallocator: @escaping @Sendable () -> Void) -> MutantData<Base> {
+    func makeData(
+        taking bytes: UnsafeRawBufferPointer, deallocateOn queue: MutantQueue<Base>,
+        _ deallocator: @escaping @Sendable () -> Void
+    ) -> MutantData<Base> {
         let target = fault == .deallocatorOffQueue ? base.globalQueue : queue.base
         return MutantData(base.makeData(taking: bytes, deallocateOn: target, deallocator), engine: base, fault: fault)
     }
 
-    func makeIOChannel(label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: MutantQueue<Base>,
-                       cleanup: @escaping @Sendable (Int32) -> Void) -> MutantIOChannel<Base> {
-        MutantIOChannel(engine: base, fault: fault, label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue,
-                        cleanup: cleanup)
+    func makeIOChannel(
+        label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: MutantQueue<Base>,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> MutantIOChannel<Base> {
+        MutantIOChannel(
+            engine: base, fault: fault, label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue,
+            cleanup: cleanup)
     }
 
-    func makeIOChannel(label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: MutantQueue<Base>,
-                       cleanup: @escaping @Sendable (Int32) -> Void) -> MutantIOChannel<Base> {
-        MutantIOChannel(engine: base, fault: fault, label: label, kind: kind, path: path, flags: flags, mode: mode,
-                        queue: queue, cleanup: cleanup)
+    func makeIOChannel(
+        label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32, queue: MutantQueue<Base>,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> MutantIOChannel<Base> {
+        MutantIOChannel(
+            engine: base, fault: fault, label: label, kind: kind, path: path, flags: flags, mode: mode,
+            queue: queue, cleanup: cleanup)
     }
 
     func makeUserDataSource(label: String, merge: DataMerge, queue: MutantQueue<Base>) -> MutantUserDataSource<Base> {
         let kind: DataMerge = fault == .sourceMergesAsAdd ? .add : merge
         let target = fault == .sourceHandlerOffQueue ? base.globalQueue : queue.base
-        return MutantUserDataSource(base: base.makeUserDataSource(label: label, merge: kind, queue: target),
-                                    shared: shared, queue: queue.base)
+        return MutantUserDataSource(
+            base: base.makeUserDataSource(label: label, merge: kind, queue: target),
+            shared: shared, queue: queue.base)
     }
 
     func makeTimerSource(label: String, queue: MutantQueue<Base>) -> MutantTimerSource<Base> {
@@ -160,8 +170,9 @@ struct MutantEngine<Base: Engine>: Engine {
     }
 
     func makeReadSource(label: String, fileDescriptor: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
-        MutantSource(base: base.makeReadSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
-                     shared: shared, descriptor: fileDescriptor, kind: .read)
+        MutantSource(
+            base: base.makeReadSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
+            shared: shared, descriptor: fileDescriptor, kind: .read)
     }
 
     func makeWriteSource(label: String, fileDescriptor: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
@@ -170,17 +181,21 @@ struct MutantEngine<Base: Engine>: Engine {
             let standIn = base.makeUserDataSource(label: label, merge: .add, queue: queue.base)
             return MutantSource(base: standIn, shared: shared, descriptor: fileDescriptor, kind: .write) { standIn.merge(1) }
         }
-        return MutantSource(base: base.makeWriteSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
-                            shared: shared, descriptor: fileDescriptor, kind: .write)
+        return MutantSource(
+            base: base.makeWriteSource(label: label, fileDescriptor: fileDescriptor, queue: queue.base),
+            shared: shared, descriptor: fileDescriptor, kind: .write)
     }
 
     func makeSignalSource(label: String, signal: Int32, queue: MutantQueue<Base>) -> MutantSource<Base> {
-        MutantSource(base: base.makeSignalSource(label: label, signal: signal, queue: queue.base),
-                     shared: shared, descriptor: -1, kind: .signal)
+        MutantSource(
+            base: base.makeSignalSource(label: label, signal: signal, queue: queue.base),
+            shared: shared, descriptor: -1, kind: .signal)
     }
 
-    func makeProcessSource(label: String, processID: Int32, events: ProcessEvents,
-                           queue: MutantQueue<Base>) -> MutantSource<Base> {
+    func makeProcessSource(
+        label: String, processID: Int32, events: ProcessEvents,
+        queue: MutantQueue<Base>
+    ) -> MutantSource<Base> {
         var asked = events
         if fault == .exitMissedForLaterObservers {
             let first = shared.watchedProcesses.withLock { $0.insert(processID).inserted }
@@ -188,12 +203,15 @@ struct MutantEngine<Base: Engine>: Engine {
         }
         if fault == .exitMissedWhenExited && MutantWatchSource<Base>.hasExited(processID) { asked = [] }
         let made = base.makeProcessSource(label: label, processID: processID, events: asked, queue: queue.base)
-        return MutantWatchSource(base: made, shared: shared, queue: queue.base, descriptor: -1, kind: .process,
-                                 requested: events.rawValue)
+        return MutantWatchSource(
+            base: made, shared: shared, queue: queue.base, descriptor: -1, kind: .process,
+            requested: events.rawValue)
     }
 
-    func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents,
-                        queue: MutantQueue<Base>) -> MutantSource<Base> {
+    func makeFileSource(
+        label: String, fileDescriptor: Int32, events: FileEvents,
+        queue: MutantQueue<Base>
+    ) -> MutantSource<Base> {
         var asked = events
         switch fault {
         case .renameMissed: asked.remove(.rename)
@@ -203,8 +221,9 @@ struct MutantEngine<Base: Engine>: Engine {
         default: break
         }
         let made = base.makeFileSource(label: label, fileDescriptor: fileDescriptor, events: asked, queue: queue.base)
-        return MutantWatchSource(base: made, shared: shared, queue: queue.base, descriptor: fileDescriptor, kind: .file,
-                                 requested: events.rawValue)
+        return MutantWatchSource(
+            base: made, shared: shared, queue: queue.base, descriptor: fileDescriptor, kind: .file,
+            requested: events.rawValue)
     }
 }
 
@@ -236,7 +255,8 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
         let queue = fault == .globalIsSerial ? base.makeQueue(label: "mutant.global.serial") : base.globalQueue
         global = MutantQueue(base: queue, kind: .concurrent, inactive: false, shared: self)
         globals = QoSClass.allCases.map { qos in
-            qos == .default ? global
+            qos == .default
+                ? global
                 : MutantQueue(base: base.globalQueue(qos: qos), kind: .concurrent, inactive: false, shared: self, ownQoS: qos)
         }
         let mainBase = fault == .mainOffLoop ? base.makeQueue(label: "main") : base.mainQueue
@@ -262,8 +282,8 @@ enum Mutants {
         case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed: MutexEngine()
         case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
         case .exitReportedTwice, .exitMissedForLaterObservers, .exitMissedWhenExited, .writeAlwaysExtends,
-             .renameMissed, .deleteMissedWhileOpen, .linkReportedAsAttrib, .directoryEntriesIgnored,
-             .fileEventsUnmasked, .closesDescriptorOnCancel:
+            .renameMissed, .deleteMissedWhileOpen, .linkReportedAsAttrib, .directoryEntriesIgnored,
+            .fileEventsUnmasked, .closesDescriptorOnCancel:
             MutexEngine()
         // The system engine lacks descriptor-hang-up (libdispatch may crash at a hang-up), so its rule skips it.
         case .endOfFileSilent: MutexEngine()

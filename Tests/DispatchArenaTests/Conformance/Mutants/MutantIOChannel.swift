@@ -22,28 +22,36 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
     /// Under `writesWaitForReads`: reads under way, and the writes waiting for them to end.
     private let readsUnderWay = Locked<(count: Int, waiting: [@Sendable () -> Void])>((0, []))
 
-    init(engine: Base, fault: Fault, label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: MutantQueue<Base>,
-         cleanup: @escaping @Sendable (Int32) -> Void) {
+    init(
+        engine: Base, fault: Fault, label: String, kind: IOChannelKind, fileDescriptor: Int32, queue: MutantQueue<Base>,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         (self.engine, self.fault, self.label, self.kind, self.cleanup) = (engine, fault, label, kind, cleanup)
         cleanupQueue = queue.base
         openError = 0
-        base = engine.makeIOChannel(label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue.base,
-                                    cleanup: Self.cleanupHandler(fault, cleanup))
+        base = engine.makeIOChannel(
+            label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue.base,
+            cleanup: Self.cleanupHandler(fault, cleanup))
     }
 
-    init(engine: Base, fault: Fault, label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
-         queue: MutantQueue<Base>, cleanup: @escaping @Sendable (Int32) -> Void) {
+    init(
+        engine: Base, fault: Fault, label: String, kind: IOChannelKind, path: String, flags: Int32, mode: UInt32,
+        queue: MutantQueue<Base>, cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
         (self.engine, self.fault, self.label, self.kind, self.cleanup) = (engine, fault, label, kind, cleanup)
         cleanupQueue = queue.base
         guard fault == .pathOpenedEagerly else {
             openError = 0
-            base = engine.makeIOChannel(label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue.base,
-                                        cleanup: Self.cleanupHandler(fault, cleanup))
+            base = engine.makeIOChannel(
+                label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue.base,
+                cleanup: Self.cleanupHandler(fault, cleanup))
             return
         }
         let descriptor = open(path, flags | O_CLOEXEC, mode_t(mode))
         openError = descriptor < 0 ? errno : 0
-        base = descriptor < 0 ? nil
+        base =
+            descriptor < 0
+            ? nil
             : engine.makeIOChannel(label: label, kind: kind, fileDescriptor: descriptor, queue: queue.base) { error in
                 Glibc.close(descriptor)
                 cleanup(error)
@@ -71,10 +79,12 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
         if fault == .writesWaitForReads { readsUnderWay.withLock { $0.count += 1 } }
         base.read(offset: offset, length: length, queue: queue.base) { [self] done, data, error in
             var data = data
-            if fault == .readLosesFirstByte, let bytes = data, bytes.count > 0, firstBytes.withLock({ first in
-                defer { first = false }
-                return first
-            }) {
+            if fault == .readLosesFirstByte, let bytes = data, bytes.count > 0,
+                firstBytes.withLock({ first in
+                    defer { first = false }
+                    return first
+                })
+            {
                 data = bytes.subdata(1..<bytes.count)
             }
             handler(done, data.map(wrap), error)

@@ -35,9 +35,12 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
         return MutantOperation(made, state: state)
     }
 
-    func makeAsynchronousOperation(label: String,
-                                   start: @escaping @Sendable (MutantOperation<Base>, _ finish: @escaping @Sendable () -> Void) -> Void)
-        -> MutantOperation<Base> {
+    func makeAsynchronousOperation(
+        label: String,
+        start: @escaping @Sendable (MutantOperation<Base>, _ finish: @escaping @Sendable () -> Void) -> Void
+    )
+        -> MutantOperation<Base>
+    {
         let state = MutantOperationState<Base>(fault: fault)
         let made = base.makeAsynchronousOperation(label: label) { underlying, finish in
             if state.skipsWork { return finish() }
@@ -131,7 +134,10 @@ final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Se
             state.completion.withLock { $0 = newValue }
             switch fault {
             case .completionTwice:
-                guard let block = newValue else { return base.completionBlock = nil }
+                guard let block = newValue else {
+                    base.completionBlock = nil
+                    return
+                }
                 base.completionBlock = {
                     block()
                     block()

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Glibc
 import Harness
@@ -31,8 +31,10 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     /// The class given at creation, which `targetClassIgnored` reports instead of the one the block runs at.
     private let ownQoS: QoSClass?
 
-    init(base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false,
-         ownQoS: QoSClass? = nil) {
+    init(
+        base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false,
+        ownQoS: QoSClass? = nil
+    ) {
         self.base = base
         self.kind = kind
         self.isMain = isMain
@@ -82,7 +84,7 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
         case .mainSyncInline where isMain:
             return try block()
         case .syncOnOwnQueueAllowed where shared.base.currentSpecific(ownKey) == true,
-             .mainSyncOnSelfAllowed where isMain && shared.base.currentSpecific(ownKey) == true:
+            .mainSyncOnSelfAllowed where isMain && shared.base.currentSpecific(ownKey) == true:
             return try block()
         case .syncLosesErrors:
             return try withoutActuallyEscaping(block) { block in
@@ -169,7 +171,6 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
 
     func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? { base.getSpecific(key) }
 }
-
 
 /// The context a `finalizerWithoutContext` mutant gives its base queue so that the base always finalizes (libdispatch
 /// runs no finalizer for a queue without a context).

@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Glibc
 import Harness
@@ -18,8 +18,10 @@ class MutantSource<Base: Engine>: EngineSource, @unchecked Sendable {
     private let cancelHandler = Locked<(@Sendable () -> Void)?>(nil)
     private let cancelledEarly = Atomic<Bool>(false)
 
-    init(base: any EngineSource, shared: MutantShared<Base>, descriptor: Int32, kind: Kind,
-         onActivate: (@Sendable () -> Void)? = nil) {
+    init(
+        base: any EngineSource, shared: MutantShared<Base>, descriptor: Int32, kind: Kind,
+        onActivate: (@Sendable () -> Void)? = nil
+    ) {
         self.base = base
         self.shared = shared
         self.kind = kind

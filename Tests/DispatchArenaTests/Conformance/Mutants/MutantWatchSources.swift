@@ -1,5 +1,5 @@
-import Conformance
 import ArenaContract
+import Conformance
 import Contenders
 import Glibc
 
@@ -11,8 +11,10 @@ final class MutantWatchSource<Base: Engine>: MutantSource<Base>, @unchecked Send
     /// The events the caller asked for (a `ProcessEvents` or `FileEvents` mask).
     private let requested: UInt
 
-    init(base: any EngineSource, shared: MutantShared<Base>, queue: Base.Queue, descriptor: Int32, kind: Kind,
-         requested: UInt) {
+    init(
+        base: any EngineSource, shared: MutantShared<Base>, queue: Base.Queue, descriptor: Int32, kind: Kind,
+        requested: UInt
+    ) {
         self.queue = queue
         self.requested = requested
         super.init(base: base, shared: shared, descriptor: descriptor, kind: kind)
