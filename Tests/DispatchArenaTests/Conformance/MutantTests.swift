@@ -277,8 +277,14 @@ extension ArenaTests {
 
         @Test("a mutant fails the rule", arguments: behaviourKills)
         func mutantFails(_ kill: Kill) async throws {
+            // Some faults are races a run may miss on a busy machine (a barrier run early that still finds the writes
+            // done; seen once in a few hundred kills): a mutant gets up to three fresh children and must fail in one.
+            // A caught mutant ends the tries, so the usual cost is one child.
             let request = RuleRequest(engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 1, timeout: .seconds(6))
-            let result = try #require(await runIsolated(request))
+            var result = try #require(await runIsolated(request))
+            for _ in 1..<3 where result.status == .pass {
+                result = try #require(await runIsolated(request))
+            }
             #expect(
                 result.status == .fail || result.status == .timeout,
                 "\(kill.testDescription): \(result.status.rawValue) \(result.detail)")
