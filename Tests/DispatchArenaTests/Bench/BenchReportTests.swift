@@ -476,11 +476,13 @@ extension ArenaTests {
             return rows
         }
 
-        /// Runs a program found on PATH; returns its exit status and its output and errors together.
-        static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        /// Runs a program found on PATH, in `directory` (this process's by default); returns its exit status and its
+        /// output and errors together.
+        static func run(_ arguments: [String], in directory: String? = nil) throws -> (status: Int32, output: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = arguments
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe

@@ -345,17 +345,7 @@ extension ArenaTests {
 
         /// Runs `python3 arguments` in `directory` (pytest-benchmark looks for conftest.py and its storage there).
         static func python(_ arguments: [String], in directory: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            try BenchReportTests.run(["python3"] + arguments, in: directory)
         }
 
         // MARK: arena bench --results-format
