@@ -36,8 +36,8 @@ struct PlotCommand: LineupCommand {
             throw ExitCode(64)
         }
         let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
-        let workloads = runner.plottable(in: directory)
-        guard !workloads.isEmpty else {
+        let sources = runner.sources(in: directory, order: lineup.workloads.map(\.name))
+        guard let first = sources.first else {
             writeError("arena: '\(directory)' holds no results CSV (<workload>.csv as 'arena bench' writes it)")
             throw ExitCode(64)
         }
@@ -45,13 +45,12 @@ struct PlotCommand: LineupCommand {
         // The measuring machine's CPU count, from one of the workload files; this machine's when none says.
         let format = ResultsFormats.readBack
         let cores =
-            Files.read("\(directory)/\(format.fileName(for: workloads[0]))").flatMap { try? format.read($0).numCPUs }
+            Files.read("\(directory)/\(format.fileName(for: first.workload))").flatMap { try? format.read($0).numCPUs }
             ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
         do {
             outcomes = try runner.run(
-                directory: directory, outdir: outdir, cores: cores, workloads: lineup.workloads,
-                engineOrder: lineup.names)
+                sources, outdir: outdir, cores: cores, workloads: lineup.workloads, engineOrder: lineup.names)
         } catch {
             writeError("arena: \(error)")
             throw ExitCode.failure

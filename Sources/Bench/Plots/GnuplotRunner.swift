@@ -61,12 +61,30 @@ public struct GnuplotRunner: Sendable {
         return nil
     }
 
-    /// The workloads with a results CSV in `directory` (`<name>.csv` whose header is `arena bench`'s), registered or
-    /// not: those of `order` first, in its order, then the others by name.
+    /// A results CSV of a folder, read and parsed once: what one plot is drawn from.
+    public struct Source: Sendable {
+        /// The workload, named by the file (`<workload>.csv`).
+        public let workload: String
+        /// The file's path.
+        public let path: String
+        /// The file, parsed.
+        public let table: ResultsCSV
+    }
+
+    /// The results CSVs in `directory` (`<name>.csv` whose header is `arena bench`'s), registered or not: those of
+    /// `order` first, in its order, then the others by name. Reads and parses each CSV of the folder once.
+    public func sources(in directory: String, order: [String] = []) -> [Source] {
+        let found = Files.names(in: directory).filter { $0.hasSuffix(".csv") && $0.count > 4 }.compactMap { file -> Source? in
+            let path = "\(directory)/\(file)"
+            return Files.read(path).flatMap(ResultsCSV.init).map { Source(workload: String(file.dropLast(4)), path: path, table: $0) }
+        }
+        let named = order.compactMap { name in found.first { $0.workload == name } }
+        return named + found.filter { !order.contains($0.workload) }.sorted { $0.workload < $1.workload }
+    }
+
+    /// The workloads with a results CSV in `directory`, in the order `sources(in:order:)` gives.
     public func plottable(in directory: String, order: [String] = []) -> [String] {
-        let names = Files.names(in: directory).filter { $0.hasSuffix(".csv") && $0.count > 4 }.map { String($0.dropLast(4)) }
-            .filter { name in Files.read("\(directory)/\(name).csv").flatMap(ResultsCSV.init) != nil }
-        return order.filter(names.contains) + names.filter { !order.contains($0) }
+        sources(in: directory, order: order).map(\.workload)
     }
 
     /// The script that draws `workload`: its own when `scripts` has one, else the generic one.
@@ -86,19 +104,23 @@ public struct GnuplotRunner: Sendable {
         directory: String, outdir: String, cores: Int, workloads: [any Workload],
         engineOrder: [String]
     ) throws(FileError) -> [Outcome] {
+        try run(
+            sources(in: directory, order: workloads.map(\.name)), outdir: outdir, cores: cores, workloads: workloads,
+            engineOrder: engineOrder)
+    }
+
+    /// Draws `sources` (found by `sources(in:order:)`) into `outdir`, creating it when needed; as
+    /// `run(directory:outdir:cores:workloads:engineOrder:)`, for a caller that has looked at the folder already.
+    public func run(
+        _ sources: [Source], outdir: String, cores: Int, workloads: [any Workload], engineOrder: [String]
+    ) throws(FileError) -> [Outcome] {
         try Files.makeDirectories(outdir)
-        let names = plottable(in: directory, order: workloads.map(\.name))
-        let tables = names.map { name in Files.read("\(directory)/\(name).csv").flatMap(ResultsCSV.init) }
-        let order = Self.fullOrder(engineOrder, found: tables.compactMap { $0?.engines })
+        let order = Self.fullOrder(engineOrder, found: sources.map(\.table.engines))
         var temporary: String?
         defer { if let temporary { Self.remove(directory: temporary) } }
         var outcomes: [Outcome] = []
-        for (name, table) in zip(names, tables) {
-            let path = "\(directory)/\(name).csv"
-            guard let table else {
-                outcomes.append(Outcome(workload: name, script: "", errors: "\(path) is no longer a results CSV", succeeded: false))
-                continue
-            }
+        for source in sources {
+            let (name, path, table) = (source.workload, source.path, source.table)
             let script = script(for: name)
             var variables = Self.variables(
                 csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
