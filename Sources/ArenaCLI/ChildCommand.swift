@@ -18,21 +18,26 @@ struct ChildCommand: LineupCommand {
     @Option(name: .customLong(String(ChildRequests.option.dropFirst(2))), help: "The request, in its JSON envelope.")
     var request: String
 
+    /// The request kinds this command runs.
+    static let kinds = [RuleRequest.kind, PointRequest.kind, PathRequest.kind]
+
     func validate() throws {
         guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
-        guard [RuleRequest.kind, PointRequest.kind, PathRequest.kind].contains(kind) else {
-            throw ValidationError("--request: unknown kind '\(kind)'")
-        }
+        guard Self.kinds.contains(kind) else { throw ValidationError("--request: unknown kind '\(kind)'") }
     }
 
     func run(on lineup: Lineup) throws {
-        if let rule = ChildRequests.decode(RuleRequest.self, from: request) {
+        switch ChildRequests.kind(of: request) {
+        case RuleRequest.kind:
+            let rule = try Self.decode(RuleRequest.self, from: request)
             let contender = try Self.contender(rule.engine, in: lineup)
             guard let chosen = lineup.catalog.rule(id: rule.rule) else { throw ValidationError("unknown rule '\(rule.rule)'") }
             contender.conform(rule, rule: chosen)
-        } else if let point = ChildRequests.decode(PointRequest.self, from: request) {
-            BenchChild.main(point, measurings: lineup.contender(named: point.engine)?.measurings)
-        } else if let path = ChildRequests.decode(PathRequest.self, from: request) {
+        case PointRequest.kind:
+            let point = try Self.decode(PointRequest.self, from: request)
+            BenchChild.main(point, measure: try Self.contender(point.engine, in: lineup).measure)
+        default:
+            let path = try Self.decode(PathRequest.self, from: request)
             let contender = try Self.contender(path.engine, in: lineup)
             do {
                 // Generous: under callgrind the slowest path runs some seconds; the parent stops a child that hangs.
@@ -43,9 +48,14 @@ struct ChildCommand: LineupCommand {
             }
             // At once: the engine's threads need no teardown, and whatever one would cost is the same in both runs.
             _exit(0)
-        } else {
-            throw ValidationError("--request does not decode as its kind says")
         }
+    }
+
+    private static func decode<Request: ChildRequest>(_ type: Request.Type, from text: String) throws -> Request {
+        guard let request = ChildRequests.decode(type, from: text) else {
+            throw ValidationError("--request does not decode as a \(Request.kind) request")
+        }
+        return request
     }
 
     private static func contender(_ name: String, in lineup: Lineup) throws -> Contender {

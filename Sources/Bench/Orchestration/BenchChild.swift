@@ -25,17 +25,12 @@ public enum BenchChild {
     /// The line that carries the child's result on standard error.
     static let channel = ChildChannel<PointResult>(marker: "arena-bench-result: ")
 
-    /// The child's whole life: measure the point with `measurings` (the named engine's trials, compiled for its
-    /// type), report the result as one line, exit at once (threads of a wedged engine may still be blocked; nothing
-    /// waits for them).
-    public static func main(_ request: PointRequest, measurings: Measurings?) -> Never {
+    /// The child's whole life: measure the point with `measure` (the named engine's trials, compiled for its type),
+    /// report the result as one line, exit at once (threads of a wedged engine may still be blocked; nothing waits
+    /// for them).
+    public static func main(_ request: PointRequest, measure: (Point, PointRunner) -> PointResult) -> Never {
         channel.armBackstop(request.limit)
-        let runner = PointRunner(settings: request.settings)
-        channel.send(
-            measurings?.measure(request.point, with: runner)
-                ?? PointResult(
-                    engine: request.engine, point: request.point, settings: request.settings,
-                    failure: Failure(.error, "engine '\(request.engine)' has no workload '\(request.point.workload)'")))
+        channel.send(measure(request.point, PointRunner(settings: request.settings)))
         channel.leave()
     }
 

@@ -8,13 +8,9 @@ import Testing
 /// Measures a point in this process on a plain thread, so the test's own (cooperative) thread never blocks a worker
 /// that libdispatch shares with Swift concurrency. The built-in workloads are compiled for `engine` here.
 func measureOffPool<E: Engine>(_ point: Point, on engine: E, settings: BenchSettings) async -> PointResult {
-    let measurings = Measurings(engine, BuiltInWorkloads())
+    let contender = Contender(engine)
     return await withCheckedContinuation { continuation in
-        Threads.detach {
-            continuation.resume(
-                returning: measurings.measure(point, with: PointRunner(settings: settings))
-                    ?? PointResult(engine: engine.name, point: point, settings: settings, failure: Failure(.error, "no such workload")))
-        }
+        Threads.detach { continuation.resume(returning: contender.measure(point, with: PointRunner(settings: settings))) }
     }
 }
 
