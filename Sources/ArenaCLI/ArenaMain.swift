@@ -31,19 +31,20 @@ public enum ArenaMain {
     ) -> Never {
         var outside = ContenderMaker(workloads: JoinedWorkloads(BuiltInWorkloads(), workloads))
         engines.forEach(&outside)
+        let outsideWorkloads = workloads.workloads
         var builtIn: [Contender] = []
         if includingBuiltIns {
             builtIn = Contender.builtIn
-            if !workloads.workloads.isEmpty {
+            if !outsideWorkloads.isEmpty {
                 var extra = MeasuringsMaker(workloads: workloads)
-                BuiltInEngines().forEach(&extra)
+                BuiltInEngines.shared.forEach(&extra)
                 builtIn = builtIn.map { contender in extra.measurings[contender.name].map(contender.adding) ?? contender }
             }
         }
         start(
             Lineup(
                 contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
-                workloads: BuiltInWorkloads.all + workloads.workloads))
+                workloads: BuiltInWorkloads.all + outsideWorkloads))
     }
 
     /// Runs the command line with `engines` (of one type) after the built-in ones, or alone when `includingBuiltIns`
