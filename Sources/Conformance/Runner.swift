@@ -53,17 +53,14 @@ public struct ConformanceRunner: Sendable {
             return RuleResult(engine: profile.name, rule: rule.id, unsupported: lack.description)
         }
         let start = Deadline.now()
-        let outcomes: [RunOutcome]
-        if let launcher, let misuse = rule.misuse {
-            outcomes = runMisuse(misuse, on: profile.name, with: launcher, observing: observe)
-        } else if let launcher {
-            outcomes = runInChildren(rule, on: profile.name, with: launcher, observing: observe)
-        } else {
-            let outcome = RunOutcome(
-                .fail, "rule \(rule.id) on \(profile.name): a profile names an engine to a child process, and no launcher was given")
-            observe(outcome)
-            outcomes = [outcome]
+        guard let launcher else {
+            misuse(
+                "ConformanceRunner: rule \(rule.id) on '\(profile.name)': a profile names an engine to a child process, and this runner has no launcher"
+            )
         }
+        let outcomes =
+            rule.misuse.map { runMisuse($0, on: profile.name, with: launcher, observing: observe) }
+            ?? runInChildren(rule, on: profile.name, with: launcher, observing: observe)
         return RuleResult(engine: profile.name, rule: rule.id, outcomes: outcomes, seconds: (Deadline.now() - start).seconds)
     }
 
