@@ -20,12 +20,17 @@ public protocol ConformanceRule: SendableMetatype {
     /// `ExecutorRule`. It follows what the rule checks, never the concept it is filed under; a misuse rule of another
     /// layer than GCD's says so here.
     static var layer: Capability { get }
+    /// The outcomes the rule forbids (jcstress's declared outcomes): every key its check can fail with. Runs that end
+    /// some other way carry one of `Outcome.universal`, which no rule lists.
+    static var forbidden: [Outcome] { get }
 }
 
 extension ConformanceRule {
     public static var needs: Set<Capability> { [] }
     public static var needsMainLoop: Bool { false }
     public static var layer: Capability { .dispatchObjects }
+    /// Transitional, while the catalog gains its keys.
+    public static var forbidden: [Outcome] { [] }
 }
 
 /// A rule checked in the running process: `check` returns when the engine kept the rule and throws `RuleFailure`

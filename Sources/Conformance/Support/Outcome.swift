@@ -1,0 +1,80 @@
+import ArenaContract
+import Harness
+
+/// What a failing run saw, as a stable key (a jcstress outcome): `notify-early`, `overlap`, `missing`. A failure's
+/// text carries the numbers of that run; its key does not, so `arena conform --repeat 20` counts runs by key ("fail
+/// 17/20: early 15, timeout 2") with one text per key as the example. Every rule lists the keys it forbids
+/// (`ConformanceRule.forbidden`); `docs/RULES.md` shows them.
+///
+/// Keys are kebab-case words; the common ones are named below, and a rule may coin its own with a string literal.
+public struct Outcome: Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The key as reports print it.
+    public let key: String
+
+    public init(_ key: String) { self.key = key }
+    public init(stringLiteral key: String) { self.key = key }
+    public init(from decoder: any Decoder) throws { key = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(key)
+    }
+    public var description: String { key }
+}
+
+// MARK: - What a check sees
+
+extension Outcome {
+    /// Something awaited did not happen before its deadline: a block never ran, a handler never came, a wait never
+    /// returned.
+    public static let missing: Outcome = "missing"
+    /// Fewer happened than were owed: blocks, merges, units or bytes lost among others that arrived.
+    public static let lost: Outcome = "lost"
+    /// More happened than allowed: a body run twice, a handler called once too often, a unit admitted too many.
+    public static let extra: Outcome = "extra"
+    /// Something ran or returned before what it must follow (a notify before the work, a timer before its deadline,
+    /// a wait that returned at once).
+    public static let early: Outcome = "early"
+    /// Something happened later than a generous bound allows (each rule that uses it says its bound).
+    public static let late: Outcome = "late"
+    /// Something ran while it must be held back: on a suspended or inactive queue, behind an unfinished dependency,
+    /// after it was cancelled.
+    public static let ranWhileHeld: Outcome = "ran-while-held"
+    /// Work that must be exclusive overlapped.
+    public static let overlap: Outcome = "overlap"
+    /// Work that must run in parallel ran one at a time.
+    public static let serialized: Outcome = "serialized"
+    /// An order the contract fixes was broken.
+    public static let reordered: Outcome = "reordered"
+    /// A value, result, error or byte differs from the one owed.
+    public static let wrongValue: Outcome = "wrong-value"
+    /// Work ran in the wrong place: another thread, queue, executor, class of service.
+    public static let wrongPlace: Outcome = "wrong-place"
+    /// An object reported a state the contract does not allow at that point (an operation's flags, a count).
+    public static let wrongState: Outcome = "wrong-state"
+    /// A copy was made where the contract shares storage.
+    public static let copied: Outcome = "copied"
+}
+
+// MARK: - How a run ended, whatever the rule
+
+extension Outcome {
+    /// The run's watchdog fired: a deadlock, a lost wake-up, a block that never returned.
+    public static let timeout: Outcome = "timeout"
+    /// The child process died in the run (a signal, an exit without its report).
+    public static let crash: Outcome = "crash"
+    /// A sanitizer reported a race or a memory error during the run.
+    public static let sanitizer: Outcome = "sanitizer"
+    /// The check could not set itself up: an OS call it needs failed (a pipe, a file, a socket), which says nothing
+    /// about the engine.
+    public static let setup: Outcome = "setup"
+    /// The check failed in a way it gave no key to (an error thrown by the engine or the check's own plumbing).
+    public static let unkeyed: Outcome = "unkeyed"
+
+    /// A misuse rule's trigger returned: the engine let the misuse pass.
+    public static let allowed: Outcome = "allowed"
+    /// A misuse child died without naming the object and the misuse.
+    public static let unnamed: Outcome = "unnamed"
+
+    /// The outcomes any run of any rule may end with, which no rule lists.
+    public static let universal: [Outcome] = [.timeout, .crash, .sanitizer, .setup, .unkeyed]
+}
