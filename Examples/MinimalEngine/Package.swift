@@ -11,9 +11,12 @@ let package = Package(
         .library(name: "MinimalEngine", targets: ["MinimalEngine"]),
         .library(name: "ReadMostlyCache", targets: ["ReadMostlyCache"]),
         .executable(name: "minimal-arena", targets: ["MinimalArena"]),
+        .executable(name: "faulty-arena", targets: ["FaultyArena"]),
     ],
     dependencies: [
-        .package(name: "DispatchArena", path: "../..")
+        .package(name: "DispatchArena", path: "../.."),
+        // The contract's operation layer keeps its ready list in a `Heap`: the woven copy of it needs the module too.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The engine: it needs only the contract (the protocols and the building blocks), none of the home engines.
@@ -39,10 +42,28 @@ let package = Package(
             ],
             path: "Sources/minimal-arena"
         ),
+        // Mutant schemata (docs/MUTANTS.md): `weave-faults` copies the engine above and the contract's default
+        // operation and executor layers into `FaultyMinimalEngine` (engine `minimal-faulty`) with every fault of
+        // Mutants/faults.txt woven in, each chosen at run time by ARENA_FAULT; `faulty-arena` runs the catalog on it.
+        .executableTarget(name: "weave-faults", path: "Sources/weave-faults"),
+        .plugin(name: "WeaveFaults", capability: .buildTool(), dependencies: ["weave-faults"]),
+        .target(
+            name: "FaultyMinimalEngine",
+            dependencies: [
+                .product(name: "ArenaContract", package: "DispatchArena"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            plugins: ["WeaveFaults"]
+        ),
+        .executableTarget(
+            name: "FaultyArena",
+            dependencies: ["FaultyMinimalEngine", .product(name: "ArenaCLI", package: "DispatchArena")],
+            path: "Sources/faulty-arena"
+        ),
         .testTarget(
             name: "MinimalEngineTests",
             dependencies: [
-                "MinimalEngine", "MinimalArena", "ReadMostlyCache",
+                "MinimalEngine", "MinimalArena", "ReadMostlyCache", "FaultyMinimalEngine", "FaultyArena",
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),
                 .product(name: "Contenders", package: "DispatchArena"),
