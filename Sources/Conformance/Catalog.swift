@@ -75,6 +75,9 @@ public struct Rule: Sendable, Identifiable {
     public let needs: [Capability]
     /// Whether the rule needs the engine's main loop (see `ConformanceRule.needsMainLoop`).
     public let needsMainLoop: Bool
+    /// The outcome keys the rule forbids (`ConformanceRule.forbidden`): every key a failing run of it reports, beside
+    /// the `Outcome.universal` ones any run may end with.
+    public let forbidden: [Outcome]
     /// The rule's type: a `BehaviourRule` or a `MisuseRule`.
     public let type: any ConformanceRule.Type
 
@@ -87,6 +90,7 @@ public struct Rule: Sendable, Identifiable {
         source = type.source
         needs = type.needs.sorted()
         needsMainLoop = type.needsMainLoop
+        forbidden = type.forbidden
         layer = type.layer
     }
 

@@ -101,16 +101,17 @@ public enum ConformanceChild {
         var reported = false  // whether a sanitizer report was seen (it explains a sanitizer's exit code)
         for entry in transcript.entries {
             if let report = sanitizerReport(in: entry.before) {
-                outcomes.append(RunOutcome(.fail, report))
+                outcomes.append(RunOutcome(.fail, report, outcome: .sanitizer))
                 reported = true
             } else {
-                outcomes.append(entry.message ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(entry.line)"))
+                outcomes.append(
+                    entry.message ?? RunOutcome(.fail, "the child wrote an unreadable run line: \(entry.line)", outcome: .crash))
             }
         }
-        let late = sanitizerReport(in: transcript.trailing).map { RunOutcome(.fail, $0) }
+        let late = sanitizerReport(in: transcript.trailing).map { RunOutcome(.fail, $0, outcome: .sanitizer) }
         let ended =
-            ChildEnding(child.termination, quoting: transcript.trailing).description.map { RunOutcome(.fail, $0) }
-            ?? RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s")
+            ChildEnding(child.termination, quoting: transcript.trailing).description.map { RunOutcome(.fail, $0, outcome: .crash) }
+            ?? RunOutcome(.timeout, "the child process did not finish within \(request.limit.seconds) s", outcome: .timeout)
         let stopped = [Status.timeout, .unsupported].contains { $0 == outcomes.last?.status }
         guard outcomes.count >= request.repeats || stopped else {
             return outcomes + [late ?? ended]  // the run in progress ended with the child
@@ -120,7 +121,7 @@ public enum ConformanceChild {
         if let late {
             outcomes[outcomes.count - 1] = late
         } else if child.termination != .exited(0) && !reported {
-            outcomes[outcomes.count - 1] = RunOutcome(ended.status, "after its last run: " + ended.detail)
+            outcomes[outcomes.count - 1] = RunOutcome(ended.status, "after its last run: " + ended.detail, outcome: ended.outcome)
         }
         return outcomes
     }

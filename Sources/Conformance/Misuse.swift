@@ -4,13 +4,15 @@ import Harness
 
 /// Decides a misuse rule from how its child ended: it must die, and say what it died of.
 public enum MisuseVerdict {
-    public static func judge(_ outcome: ChildOutcome, rule: any MisuseRule.Type) -> (Status, String) {
+    /// The run's outcome: `pass` with the diagnostic seen, or `fail` keyed `allowed` (the trigger returned) or `unnamed`
+    /// (the child died without naming the object and the misuse), or `timeout`.
+    public static func judge(_ outcome: ChildOutcome, rule: any MisuseRule.Type) -> RunOutcome {
         let how: String
         switch outcome.termination {
         case .timedOut:
-            return (.timeout, "the child hung instead of diagnosing the misuse")
+            return RunOutcome(.timeout, "the child hung instead of diagnosing the misuse", outcome: .timeout)
         case .exited(0):
-            return (.fail, "the engine let the misuse pass (the child exited normally)")
+            return RunOutcome(.fail, "the engine let the misuse pass (the child exited normally)", outcome: .allowed)
         case .exited(let code):
             how = "exit \(code)"
         case .signalled(let signal):
@@ -21,9 +23,10 @@ public enum MisuseVerdict {
             let lower = line.lowercased()
             return line.contains(rule.objectLabel) && rule.keywords.contains { lower.contains($0.lowercased()) }
         }
-        if let named { return (.pass, "\(how): \(named)") }
+        if let named { return RunOutcome(.pass, "\(how): \(named)") }
         let said = ChildOutcome.firstLine(of: lines)
-        return (.fail, "died (\(how)) without naming '\(rule.objectLabel)' and the misuse; said: \(said)")
+        return RunOutcome(
+            .fail, "died (\(how)) without naming '\(rule.objectLabel)' and the misuse; said: \(said)", outcome: .unnamed)
     }
 }
 

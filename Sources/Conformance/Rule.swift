@@ -29,8 +29,6 @@ extension ConformanceRule {
     public static var needs: Set<Capability> { [] }
     public static var needsMainLoop: Bool { false }
     public static var layer: Capability { .dispatchObjects }
-    /// Transitional, while the catalog gains its keys.
-    public static var forbidden: [Outcome] { [] }
 }
 
 /// A rule checked in the running process: `check` returns when the engine kept the rule and throws `RuleFailure`
@@ -71,4 +69,10 @@ public protocol MisuseRule: ConformanceRule {
     static var keywords: [String] { get }
     /// Misuses the engine. Returning means the engine let the misuse pass.
     static func trigger<E: Engine>(_ engine: E)
+}
+
+extension MisuseRule {
+    /// Every misuse rule forbids the same two outcomes: the trigger returned (`allowed`), or the child died without
+    /// naming the object and the misuse (`unnamed`).
+    public static var forbidden: [Outcome] { [.allowed, .unnamed] }
 }

@@ -105,8 +105,9 @@ public struct ConformanceRunner: Sendable {
             let outcome: RunOutcome =
                 switch Watchdog.run(timeout: timeout, check) {
                 case .returned: RunOutcome(.pass)
-                case .threw(let observed): RunOutcome(.fail, observed)
-                case .timedOut: RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)")
+                case .threw(let failure): RunOutcome(failure: failure)
+                case .timedOut:
+                    RunOutcome(.timeout, "no result within \(timeout.seconds) s (deadlock or lost wake-up)", outcome: .timeout)
                 }
             observe(outcome)
             outcomes.append(outcome)
@@ -139,8 +140,7 @@ public struct ConformanceRunner: Sendable {
     ) -> [RunOutcome] {
         (0..<repeats).map { _ in
             let request = RuleRequest(engine: engine, rule: misuse.id, repeats: 1, timeout: timeout, stress: stress)
-            let (status, detail) = MisuseVerdict.judge(launcher.launch(request), rule: misuse)
-            let outcome = RunOutcome(status, detail)
+            let outcome = MisuseVerdict.judge(launcher.launch(request), rule: misuse)
             observe(outcome)
             return outcome
         }

@@ -5,26 +5,26 @@ import Harness
 /// result instead of a hang. A check that times out is abandoned: its thread stays blocked, and everything it
 /// holds stays alive, so nothing is released under its feet.
 enum Watchdog {
-    enum Outcome: Sendable {
+    enum Ending: Sendable {
         case returned
-        case threw(String)
+        case threw(RuleFailure)
         case timedOut
     }
 
     private final class Slot: @unchecked Sendable {
         let condition = Condition()
-        var outcome: Outcome?
+        var outcome: Ending?
     }
 
-    static func run(timeout: Duration, _ body: @escaping @Sendable () throws -> Void) -> Outcome {
+    static func run(timeout: Duration, _ body: @escaping @Sendable () throws -> Void) -> Ending {
         let slot = Slot()
         Threads.detach {
-            let outcome: Outcome
+            let outcome: Ending
             do {
                 try body()
                 outcome = .returned
             } catch {
-                outcome = .threw(String(describing: error))
+                outcome = .threw((error as? RuleFailure) ?? RuleFailure(.unkeyed, String(describing: error)))
             }
             slot.condition.update { slot.outcome = outcome }
         }

@@ -12,16 +12,19 @@ public enum CatalogReport {
             "",
             "\(rules.count) rules. Each is checked on every engine by `arena conform`. Rules marked *misuse* run in a",
             "child process, which must stop with a message naming the misused object. *Needs* names a capability;",
-            "an engine without it reports the rule `unsupported`, with its reason.",
+            "an engine without it reports the rule `unsupported`, with its reason. *Forbids* lists the outcome keys a",
+            "failing run of the rule reports (`arena conform --repeat N` counts runs by them); any run may also end",
+            "with " + Outcome.universal.map { "`\($0)`" }.joined(separator: ", ") + ".",
         ]
         for concept in catalog.concepts {
             let members = rules.filter { $0.concept == concept }
-            lines += ["", "## \(concept.heading)", "", "| Rule | Statement | Source |", "| --- | --- | --- |"]
+            lines += ["", "## \(concept.heading)", "", "| Rule | Statement | Forbids | Source |", "| --- | --- | --- | --- |"]
             for rule in members {
                 var statement = rule.title
                 if rule.isMisuse { statement = "*misuse* " + statement }
                 if !rule.needs.isEmpty { statement += " *Needs " + rule.needs.map(\.rawValue).joined(separator: ", ") + ".*" }
-                lines.append("| `\(rule.id)` | \(escape(statement)) | \(escape(rule.source)) |")
+                let forbids = rule.forbidden.map { "`\($0)`" }.joined(separator: " ")
+                lines.append("| `\(rule.id)` | \(escape(statement)) | \(forbids) | \(escape(rule.source)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -32,11 +35,12 @@ public enum CatalogReport {
             let id, concept, title, source: String
             let needs: [String]
             let misuse: Bool
+            let forbidden: [String]
         }
         let entries = catalog.rules.map {
             Entry(
                 id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
-                needs: $0.needs.map(\.rawValue), misuse: $0.isMisuse)
+                needs: $0.needs.map(\.rawValue), misuse: $0.isMisuse, forbidden: $0.forbidden.map(\.key))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -17,6 +17,8 @@ enum AfterNotEarly: BehaviourRule {
     static let source =
         "dispatch_after(3); libdispatch tests/dispatch_after.c (windows around 1 s and 2 s, scaled); seed 002_1559f9c9921a817c.txt ('never before the deadline')"
 
+    static let forbidden: [Outcome] = [.missing, .early, .late]
+
     static func check<E: Engine>(_ engine: E) throws {
         let serial = engine.makeQueue(label: "arena.after.not-early")
         let concurrent = engine.makeQueue(label: "arena.after.not-early.concurrent", kind: .concurrent)
@@ -33,9 +35,10 @@ enum AfterNotEarly: BehaviourRule {
         }
         try expectOpens(done, "\(count) delayed blocks")
         let early = lateness.elements.filter(\.early)
-        try expect(early.isEmpty, "\(early.count) blocks ran before their deadline (by up to \(early.map { .zero - $0.late }.max()!))")
+        try expect(
+            early.isEmpty, .early, "\(early.count) blocks ran before their deadline (by up to \(early.map { .zero - $0.late }.max()!))")
         let worst = lateness.elements.map(\.late).max()!
-        try expect(worst <= lateSlack, "a delayed block ran \(worst) after its deadline")
+        try expect(worst <= lateSlack, .late, "a delayed block ran \(worst) after its deadline")
     }
 }
 
@@ -44,6 +47,8 @@ enum AfterZero: BehaviourRule {
     static let title =
         "asyncAfter with a deadline now or in the past behaves as async: it runs once, promptly (within 500 ms, a generous bound)."
     static let source = "dispatch_after(3): 'DISPATCH_TIME_NOW ... is supported, but not as optimal as calling dispatch_async()'"
+
+    static let forbidden: [Outcome] = [.missing, .extra]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.after.zero", kind: .concurrent)
@@ -60,6 +65,6 @@ enum AfterZero: BehaviourRule {
         }
         try expectOpens(done, within: lateSlack, "\(count) blocks with past deadlines")
         Timing.pause(.milliseconds(10))
-        try expect(runs.value == count, "\(count) blocks ran \(runs.value) times")
+        try expect(runs.value == count, .extra, "\(count) blocks ran \(runs.value) times")
     }
 }

@@ -16,13 +16,16 @@ func expectEveryIndexOnce<E: Engine>(_ engine: E, _ count: Int, _ context: Strin
     engine.apply(iterations: count) { index in hits.hit(index) }
     let wrong = hits.wrong()
     try expect(
-        wrong.isEmpty, "\(context): apply(\(count)) returned with indices run other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
+        wrong.isEmpty, .notOnce,
+        "\(context): apply(\(count)) returned with indices run other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
 }
 
 enum ApplyEveryIndex: BehaviourRule {
     static let id = "apply.every-index"
     static let title = "Each index 0..<n runs exactly once; apply returns after all finished."
     static let source = "dispatch_apply(3); libdispatch tests/dispatch_apply.c"
+
+    static let forbidden: [Outcome] = [.notOnce]
 
     static func check<E: Engine>(_ engine: E) throws {
         for count in [1, 2, 3, 7, 64, 1000, 100_000] {
@@ -34,7 +37,7 @@ enum ApplyEveryIndex: BehaviourRule {
             if index % 97 == 0 { Timing.spin(.microseconds(100)) }
             hits.hit(index)
         }
-        try expect(hits.wrong().isEmpty, "uneven work: indices run other than once: \(hits.wrong())")
+        try expect(hits.wrong().isEmpty, .notOnce, "uneven work: indices run other than once: \(hits.wrong())")
     }
 }
 
@@ -43,10 +46,12 @@ enum ApplyZero: BehaviourRule {
     static let title = "apply over zero iterations returns at once without calling the body."
     static let source = "dispatch_apply(3): iterations is a count; the body runs once per index"
 
+    static let forbidden: [Outcome] = [.extra]
+
     static func check<E: Engine>(_ engine: E) throws {
         let calls = Counter()
         for _ in 0..<1000 { engine.apply(iterations: 0) { _ in calls.add() } }
-        try expect(calls.value == 0, "apply(0) called the body \(calls.value) times")
+        try expect(calls.value == 0, .extra, "apply(0) called the body \(calls.value) times")
     }
 }
 
@@ -54,6 +59,8 @@ enum ApplyParallel: BehaviourRule {
     static let id = "apply.parallel"
     static let title = "With free workers, apply's iterations run on more than one thread at once."
     static let source = "dispatch_apply(3): 'submits a block to a dispatch queue for parallel invocation'"
+
+    static let forbidden: [Outcome] = [.serialized]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<3 {
@@ -65,8 +72,8 @@ enum ApplyParallel: BehaviourRule {
                 arrived.countDown()
                 if arrived.wait(.seconds(2)) { met.add() }
             }
-            try expect(met.value == 2, "round \(round): two iterations never ran at the same time")
-            try expect(threads.snapshot.count == 2, "round \(round): iterations ran on \(threads.snapshot.count) thread(s)")
+            try expect(met.value == 2, .serialized, "round \(round): two iterations never ran at the same time")
+            try expect(threads.snapshot.count == 2, .serialized, "round \(round): iterations ran on \(threads.snapshot.count) thread(s)")
         }
     }
 }
@@ -75,6 +82,8 @@ enum ApplyNested: BehaviourRule {
     static let id = "apply.nested"
     static let title = "Nested apply completes: 32 × 32 × 32 iterations, each exactly once."
     static let source = "libdispatch tests/dispatch_apply.c (nested dispatch_apply, 32768 total)"
+
+    static let forbidden: [Outcome] = [.notOnce]
 
     static func check<E: Engine>(_ engine: E) throws {
         let hits = IndexCounters(32 * 32 * 32)
@@ -86,7 +95,7 @@ enum ApplyNested: BehaviourRule {
             }
         }
         let wrong = hits.wrong()
-        try expect(wrong.isEmpty, "nested apply ran indices other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
+        try expect(wrong.isEmpty, .notOnce, "nested apply ran indices other than once: \(wrong.map { "\($0.index)×\($0.hits)" })")
     }
 }
 
@@ -94,6 +103,8 @@ enum ApplyBusyPool: BehaviourRule {
     static let id = "apply.busy-pool"
     static let title = "apply completes while every worker is busy with long blocks: the caller takes part."
     static let source = "dispatch_apply(3): the calling thread participates; libdispatch tests/dispatch_apply.c"
+
+    static let forbidden: [Outcome] = [.missing, .late, .notOnce]
 
     static func check<E: Engine>(_ engine: E) throws {
         // Occupy the workers with spinning blocks (spinning, not blocking: a pool that grows when workers block
@@ -122,8 +133,9 @@ enum ApplyBusyPool: BehaviourRule {
         engine.apply(iterations: 100) { index in hits.hit(index) }
         let waitedForWorkers = gaveUp.value
         release.add()
-        try expect(waitedForWorkers == 0, "apply returned only after \(waitedForWorkers) busy blocks gave up: the caller did not take part")
-        try expect(hits.wrong().isEmpty, "indices run other than once: \(hits.wrong())")
+        try expect(
+            waitedForWorkers == 0, .late, "apply returned only after \(waitedForWorkers) busy blocks gave up: the caller did not take part")
+        try expect(hits.wrong().isEmpty, .notOnce, "indices run other than once: \(hits.wrong())")
         try expectOpens(stopped, "busy blocks stopping")
     }
 }
@@ -132,6 +144,8 @@ enum ApplyFromSerial: BehaviourRule {
     static let id = "apply.from-serial"
     static let title = "apply called from a block on a serial queue completes, each index once."
     static let source = "dispatch_apply(3): may be called from any queue; libdispatch tests/dispatch_apply.c"
+
+    static let forbidden: [Outcome] = [.missing, .notOnce]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.apply.from-serial")
@@ -146,6 +160,6 @@ enum ApplyFromSerial: BehaviourRule {
             }
         }
         try expectOpens(done, "10 applies from a serial queue")
-        try expect(problems.count == 0, problems.elements.prefix(2).joined(separator: "; "))
+        try expect(problems.count == 0, .notOnce, problems.elements.prefix(2).joined(separator: "; "))
     }
 }

@@ -17,6 +17,8 @@ enum BarrierAfterEarlier: BehaviourRule {
     static let title = "A barrier block starts only after every block submitted before it has finished."
     static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 000_5fb2769de39c4097.txt (barriers)"
 
+    static let forbidden: [Outcome] = [.missing, .early]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.barrier.after-earlier", kind: .concurrent)
         let finished = Counter()
@@ -38,7 +40,7 @@ enum BarrierAfterEarlier: BehaviourRule {
         }
         try expectOpens(done, "\(rounds) barriers")
         let missing = seenByBarrier.elements
-        try expect(missing.allSatisfy { $0 == 0 }, "barriers started with earlier blocks still unfinished: \(missing) (0 = none)")
+        try expect(missing.allSatisfy { $0 == 0 }, .early, "barriers started with earlier blocks still unfinished: \(missing) (0 = none)")
     }
 }
 
@@ -46,6 +48,8 @@ enum BarrierBeforeLater: BehaviourRule {
     static let id = "barrier.before-later"
     static let title = "No block submitted after a barrier starts before the barrier finished."
     static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 002_1559f9c9921a817c.txt (isolation with barriers)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.barrier.before-later", kind: .concurrent)
@@ -65,7 +69,7 @@ enum BarrierBeforeLater: BehaviourRule {
             }
         }
         try expectOpens(done, "\(rounds * blocksPerRound) blocks after barriers")
-        try expect(early.value == 0, "\(early.value) blocks started before the barrier submitted ahead of them finished")
+        try expect(early.value == 0, .early, "\(early.value) blocks started before the barrier submitted ahead of them finished")
     }
 }
 
@@ -73,6 +77,8 @@ enum BarrierAlone: BehaviourRule {
     static let id = "barrier.alone"
     static let title = "While a barrier runs, nothing else of that queue runs."
     static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3): the barrier 'executes by itself'"
+
+    static let forbidden: [Outcome] = [.missing, .overlap]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.barrier.alone", kind: .concurrent)
@@ -102,7 +108,7 @@ enum BarrierAlone: BehaviourRule {
             }
         }
         try expectOpens(done, "\(total) blocks and barriers")
-        try expect(company.count == 0, "a barrier shared its queue with \(company.elements.prefix(5)) blocks")
+        try expect(company.count == 0, .overlap, "a barrier shared its queue with \(company.elements.prefix(5)) blocks")
     }
 }
 
@@ -111,6 +117,8 @@ enum BarrierSync: BehaviourRule {
     static let title =
         "A sync barrier returns after it ran; readers (sync) and writers (barrier async) never overlap, and readers do overlap."
     static let source = "libdispatch tests/dispatch_readsync.c (reader threads with dispatch_sync, writers with dispatch_barrier_async)"
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .serialized]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.barrier.sync", kind: .concurrent)
@@ -127,7 +135,7 @@ enum BarrierSync: BehaviourRule {
                 if inside.wait(.seconds(3)) { met.add() }
             }
         }
-        try expect(met.value == 2, "two sync readers never ran at the same time")
+        try expect(met.value == 2, .serialized, "two sync readers never ran at the same time")
 
         // Readers and writers never overlap: 8 reader threads, 100 writers.
         let writes = 100
@@ -153,9 +161,9 @@ enum BarrierSync: BehaviourRule {
                 }
             }
         }
-        try expect(finished, "reader threads did not finish")
+        try expect(finished, .missing, "reader threads did not finish")
         try expectOpens(written, "\(writes) writers")
-        try expect(clashes.value == 0, "readers and writers overlapped \(clashes.value) times")
+        try expect(clashes.value == 0, .overlap, "readers and writers overlapped \(clashes.value) times")
 
         // A sync barrier returns after it ran, alone.
         for _ in 0..<50 {
@@ -166,8 +174,8 @@ enum BarrierSync: BehaviourRule {
             ran.value = 1
             return readers.inside == 0
         }
-        try expect(ran.value == 1, "barrier sync returned before its block ran")
-        try expect(alone, "barrier sync ran alongside readers")
+        try expect(ran.value == 1, .early, "barrier sync returned before its block ran")
+        try expect(alone, .overlap, "barrier sync ran alongside readers")
     }
 }
 
@@ -175,6 +183,8 @@ enum BarrierOnSerial: BehaviourRule {
     static let id = "barrier.on-serial"
     static let title = "On a serial queue a barrier behaves as a plain block: in order, one at a time."
     static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3): on a serial queue it behaves as dispatch_async"
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .reordered]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.barrier.on-serial")
@@ -194,9 +204,9 @@ enum BarrierOnSerial: BehaviourRule {
             if index % 3 == 0 { queue.barrierAsync(block) } else { queue.async(block) }
         }
         try expectOpens(done, "\(count) blocks and barriers")
-        try expect(log.elements == Array(0..<count), "mixed blocks and barriers ran out of submission order")
-        try expect(meter.maximum == 1, "\(meter.maximum) blocks of a serial queue ran at once")
+        try expect(log.elements == Array(0..<count), .reordered, "mixed blocks and barriers ran out of submission order")
+        try expect(meter.maximum == 1, .overlap, "\(meter.maximum) blocks of a serial queue ran at once")
         let value = queue.barrierSync { log.count }
-        try expect(value == count, "barrier sync on a serial queue saw \(value) of \(count) earlier blocks")
+        try expect(value == count, .early, "barrier sync on a serial queue saw \(value) of \(count) earlier blocks")
     }
 }

@@ -23,6 +23,8 @@ enum ContextFinalizerRuns: BehaviourRule {
         Function For a Queue"); libdispatch tests queue_finalizer.c
         """
 
+    static let forbidden: [Outcome] = [.missing, .extra, .early, .reordered, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let targetKey = SpecificKey<String>("arena.context.target")
         let queueKey = SpecificKey<String>("arena.context.queue")
@@ -37,7 +39,7 @@ enum ContextFinalizerRuns: BehaviourRule {
             let queue = engine.makeQueue(label: "arena.context.finalized", kind: .serial, startsInactive: false, target: target)
             queue.setSpecific(queueKey, "queue")
             queue.context = context
-            try expect(queue.context === context, "the context read back is not the one set")
+            try expect(queue.context === context, .wrongValue, "the context read back is not the one set")
             queue.setFinalizer { received in
                 let place = engine.currentSpecific(targetKey) == "target" && engine.currentSpecific(queueKey) == nil
                 events.append("finalizer\(received === context ? "" : " with another context")\(place ? "" : " off the target")")
@@ -56,9 +58,9 @@ enum ContextFinalizerRuns: BehaviourRule {
         gate.countDown()
         try expectOpens(finalized, "the finalizer")
         Timing.pause(Timing.quietPeriod)
-        try expect(early == 0, "the finalizer ran while blocks were queued")
-        try expect(events.elements == ["block 1", "block 2", "block 3", "finalizer"], "events in order: \(events.elements)")
-        try expect(calls.value == 1, "the finalizer ran \(calls.value) times")
+        try expect(early == 0, .early, "the finalizer ran while blocks were queued")
+        try expect(events.elements == ["block 1", "block 2", "block 3", "finalizer"], .reordered, "events in order: \(events.elements)")
+        try expect(calls.value == 1, .extra, "the finalizer ran \(calls.value) times")
     }
 }
 
@@ -69,6 +71,8 @@ enum ContextFinalizerNeedsContext: BehaviourRule {
         dispatch_set_finalizer_f(3): 'the finalizer is only called if the context is not NULL'; seed \
         001_e0090210cb443119.txt ("the function is called only if context pointer is not NULL")
         """
+
+    static let forbidden: [Outcome] = [.missing, .extra]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ran = Recorder<String>()
@@ -91,7 +95,7 @@ enum ContextFinalizerNeedsContext: BehaviourRule {
         try expectOpens(blocksDone, "a block on each queue")
         try expectOpens(control, "the finalizer of the queue that has a context")
         Timing.pause(Timing.quietPeriod)
-        try expect(ran.count == 0, "finalizers ran without a context: \(ran.elements)")
+        try expect(ran.count == 0, .extra, "finalizers ran without a context: \(ran.elements)")
     }
 }
 
@@ -102,6 +106,8 @@ enum ContextSuspensionDelays: BehaviourRule {
         dispatch_object(3): 'suspension applies to all aspects of the dispatch object life cycle, including the \
         finalizer function'; dispatch_suspend(3)
         """
+
+    static let forbidden: [Outcome] = [.missing, .reordered]
 
     static func check<E: Engine>(_ engine: E) throws {
         let events = Recorder<String>()
@@ -123,6 +129,6 @@ enum ContextSuspensionDelays: BehaviourRule {
             }
         }
         try expectOpens(finalized, "the finalizer")
-        try expect(events.elements == ["resume", "held block", "finalizer"], "events in order: \(events.elements)")
+        try expect(events.elements == ["resume", "held block", "finalizer"], .reordered, "events in order: \(events.elements)")
     }
 }

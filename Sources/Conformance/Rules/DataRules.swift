@@ -35,17 +35,19 @@ enum DataConcatNoCopy: BehaviourRule {
         will simply retain both'); dispatch_data_create_concat(3); libdispatch tests dispatch_data.c
         """
 
+    static let forbidden: [Outcome] = [.wrongValue, .copied]
+
     static func check<E: Engine>(_ engine: E) throws {
         let a = DataRules.bytes(engine, count: 17, from: 0), b = DataRules.bytes(engine, count: 17, from: 100)
         let joined = a.appending(b)
-        try expect(joined.count == 34, "17 + 17 bytes concatenated hold \(joined.count)")
-        try expect(joined.bytes == a.bytes + b.bytes, "the concatenation's bytes are not the two buffers' in order")
+        try expect(joined.count == 34, .wrongValue, "17 + 17 bytes concatenated hold \(joined.count)")
+        try expect(joined.bytes == a.bytes + b.bytes, .wrongValue, "the concatenation's bytes are not the two buffers' in order")
         let parts = DataRules.regions(a) + DataRules.regions(b)
         let seen = DataRules.regions(joined)
         try expect(
-            seen.map(\.base) == parts.map(\.base) && seen.map(\.count) == [17, 17],
+            seen.map(\.base) == parts.map(\.base) && seen.map(\.count) == [17, 17], .copied,
             "the concatenation's \(seen.count) regions are not the originals (bytes were copied)")
-        try expect(seen.map(\.offset) == [0, 17], "region offsets \(seen.map(\.offset)), expected [0, 17]")
+        try expect(seen.map(\.offset) == [0, 17], .wrongValue, "region offsets \(seen.map(\.offset)), expected [0, 17]")
     }
 }
 
@@ -57,20 +59,23 @@ enum DataSubrangeNoCopy: BehaviourRule {
         dispatch_data_create_subrange(3)
         """
 
+    static let forbidden: [Outcome] = [.wrongValue, .copied]
+
     static func check<E: Engine>(_ engine: E) throws {
         let a = DataRules.bytes(engine, count: 40, from: 0), b = DataRules.bytes(engine, count: 40, from: 40)
         let whole = a.appending(b)
         let middle = whole.subdata(30..<50)
-        try expect(middle.bytes == Array(30..<50).map(UInt8.init), "subdata(30..<50) holds \(middle.bytes)")
+        try expect(middle.bytes == Array(30..<50).map(UInt8.init), .wrongValue, "subdata(30..<50) holds \(middle.bytes)")
         let bases = DataRules.regions(whole).map { $0.base! }
         for region in DataRules.regions(middle) {
             let inside = zip(bases, [40, 40]).contains { base, count in region.base! >= base && region.base! + region.count <= base + count
             }
-            try expect(inside, "a region of the subrange lies outside the original's regions (bytes were copied)")
+            try expect(inside, .copied, "a region of the subrange lies outside the original's regions (bytes were copied)")
         }
         let inFirst = whole.subdata(5..<15)
         try expect(
-            DataRules.regions(inFirst).first?.base == bases[0] + 5, "subdata(5..<15) does not start 5 bytes into the original region")
+            DataRules.regions(inFirst).first?.base == bases[0] + 5, .wrongValue,
+            "subdata(5..<15) does not start 5 bytes into the original region")
     }
 }
 
@@ -83,15 +88,19 @@ enum DataMapContiguous: BehaviourRule {
         dispatch_data.c (17 + 17 = 34 bytes, mapped)
         """
 
+    static let forbidden: [Outcome] = [.wrongValue, .copied]
+
     static func check<E: Engine>(_ engine: E) throws {
         let joined = DataRules.bytes(engine, count: 17, from: 0).appending(DataRules.bytes(engine, count: 17, from: 17))
         let mapped = joined.contiguous()
         let regions = DataRules.regions(mapped)
-        try expect(regions.count == 1 && regions[0].count == 34, "the map has regions of \(regions.map(\.count)) bytes, expected one of 34")
-        try expect(mapped.bytes == Array(0..<34).map(UInt8.init), "the map's bytes differ from the buffer's")
+        try expect(
+            regions.count == 1 && regions[0].count == 34, .wrongValue,
+            "the map has regions of \(regions.map(\.count)) bytes, expected one of 34")
+        try expect(mapped.bytes == Array(0..<34).map(UInt8.init), .wrongValue, "the map's bytes differ from the buffer's")
         let single = DataRules.bytes(engine, count: 9, from: 0)
         try expect(
-            DataRules.regions(single.contiguous()).first?.base == DataRules.regions(single).first?.base,
+            DataRules.regions(single.contiguous()).first?.base == DataRules.regions(single).first?.base, .copied,
             "mapping a one-region buffer copied it")
     }
 }
@@ -102,18 +111,20 @@ enum DataCopyAcrossRegions: BehaviourRule {
     static let source =
         "the Swift overlay's DispatchData tests (copyBytes across regions); dispatch_data_apply(3); libdispatch tests dispatch_data.c"
 
+    static let forbidden: [Outcome] = [.wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let three = DataRules.bytes(engine, count: 7, from: 0)
             .appending(DataRules.bytes(engine, count: 5, from: 7))
             .appending(DataRules.bytes(engine, count: 9, from: 12))
-        try expect(three.regionCount == 3, "three buffers concatenated have \(three.regionCount) regions")
+        try expect(three.regionCount == 3, .wrongValue, "three buffers concatenated have \(three.regionCount) regions")
         let expected = Array(0..<21).map(UInt8.init)
         var out = [UInt8](repeating: 0xEE, count: 21)
         for lower in 0...21 {
             for upper in lower...21 {
                 out.withUnsafeMutableBytes { three.copyBytes(to: $0.baseAddress!, from: lower..<upper) }
                 try expect(
-                    Array(out[0..<(upper - lower)]) == Array(expected[lower..<upper]),
+                    Array(out[0..<(upper - lower)]) == Array(expected[lower..<upper]), .wrongValue,
                     "copying \(lower)..<\(upper) gave \(Array(out[0..<(upper - lower)]))")
             }
         }
@@ -128,25 +139,30 @@ enum DataEnumerate: BehaviourRule {
         seed 000_5fb2769de39c4097.txt (dispatch_data_apply)
         """
 
+    static let forbidden: [Outcome] = [.extra, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let empty = engine.makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0))
         var calls = 0
         let finished = empty.forEachRegion { _, _ in
             calls += 1; return true
         }
-        try expect(empty.count == 0 && calls == 0 && finished, "an empty buffer: count \(empty.count), \(calls) applier calls")
+        try expect(empty.count == 0 && calls == 0 && finished, .wrongValue, "an empty buffer: count \(empty.count), \(calls) applier calls")
         let a = DataRules.bytes(engine, count: 3, from: 0)
         try expect(
-            a.appending(empty).regionCount == 1 && empty.appending(a).count == 3, "appending the empty buffer added a region or bytes")
+            a.appending(empty).regionCount == 1 && empty.appending(a).count == 3, .wrongValue,
+            "appending the empty buffer added a region or bytes")
         let three = a.appending(DataRules.bytes(engine, count: 4, from: 3)).appending(DataRules.bytes(engine, count: 5, from: 7))
         try expect(
-            DataRules.regions(three).map(\.offset) == [0, 3, 7], "offsets \(DataRules.regions(three).map(\.offset)), expected [0, 3, 7]")
+            DataRules.regions(three).map(\.offset) == [0, 3, 7], .wrongValue,
+            "offsets \(DataRules.regions(three).map(\.offset)), expected [0, 3, 7]")
         var visited = 0
         let completed = three.forEachRegion { _, _ in
             visited += 1; return visited < 2
         }
         try expect(
-            visited == 2 && !completed, "told to stop at the second region, the applier ran \(visited) times (completed: \(completed))")
+            visited == 2 && !completed, .extra,
+            "told to stop at the second region, the applier ran \(visited) times (completed: \(completed))")
     }
 }
 
@@ -159,6 +175,8 @@ enum DataDeallocatorOnce: BehaviourRule {
         is released'); seed 000_5fb2769de39c4097.txt ("the dispatch_data_t object owns the buffer"); libdispatch \
         tests dispatch_data.c (destructor)
         """
+
+    static let forbidden: [Outcome] = [.missing, .extra, .early, .wrongValue, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<String>("arena.data.queue")
@@ -179,13 +197,13 @@ enum DataDeallocatorOnce: BehaviourRule {
             kept = DataRules.bytes(engine, count: 4, from: 0).appending(taken.subdata(10..<20))
         }  // the buffer made from the bytes is gone; the concatenation still shares them
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.value == 0, "the deallocator ran while a concatenation still shared the bytes")
-        try expect(kept?.bytes == [0, 1, 2, 3] + [UInt8](repeating: 7, count: 10), "the shared bytes changed")
+        try expect(calls.value == 0, .early, "the deallocator ran while a concatenation still shared the bytes")
+        try expect(kept?.bytes == [0, 1, 2, 3] + [UInt8](repeating: 7, count: 10), .wrongValue, "the shared bytes changed")
         kept = nil
         try expectOpens(freed, "the deallocator after the last buffer went")
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.value == 1, "the deallocator ran \(calls.value) times")
-        try expect(places.elements == ["deallocator"], "the deallocator ran \(places.elements.joined()), not on its queue")
+        try expect(calls.value == 1, .extra, "the deallocator ran \(calls.value) times")
+        try expect(places.elements == ["deallocator"], .wrongPlace, "the deallocator ran \(places.elements.joined()), not on its queue")
         storage.deallocate()
     }
 }

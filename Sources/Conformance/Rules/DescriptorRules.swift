@@ -17,7 +17,7 @@ struct Pipe {
 
     init() throws {
         var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else { throw RuleFailure("pipe failed: errno \(errno)") }
+        guard Glibc.pipe(&ends) == 0 else { throw RuleFailure(.setup, "pipe failed: errno \(errno)") }
         read = ends[0]
         write = ends[1]
         for end in ends {
@@ -57,6 +57,8 @@ enum DescriptorRead: BehaviourRule {
         "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ: 'data is an estimated number of bytes available to read'; libdispatch tests/dispatch_read.c"
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.fd.read")
         try read(on: engine, queue: queue, chunks: [100, 1, 50, 4000])
@@ -64,7 +66,11 @@ enum DescriptorRead: BehaviourRule {
         // the re-arm after that first handler call must not depend on it having returned. Twenty fresh sources make
         // the window (an activating thread preempted at the wrong moment) twenty times likelier to be hit.
         for round in 0..<20 {
-            do { try read(on: engine, queue: queue, chunks: [10, 1]) } catch { throw RuleFailure("fresh source \(round): \(error)") }
+            do {
+                try read(on: engine, queue: queue, chunks: [10, 1])
+            } catch let failure as RuleFailure {
+                throw RuleFailure(failure.outcome, "fresh source \(round): \(failure.observed)")
+            }
         }
     }
 
@@ -94,7 +100,7 @@ enum DescriptorRead: BehaviourRule {
         }
         let calls = seen.elements
         try expect(
-            calls.allSatisfy { $0.data > 0 && Int($0.data) == $0.available },
+            calls.allSatisfy { $0.data > 0 && Int($0.data) == $0.available }, .wrongValue,
             "a handler's data differed from the bytes available: \(calls.filter { Int($0.data) != $0.available }.prefix(3))")
     }
 }
@@ -109,6 +115,8 @@ enum DescriptorReadEndOfFile: BehaviourRule {
         I/O channel built on read sources needs to end a read at end of file
         """
     static let needs: Set<Capability> = [.descriptorSources, .descriptorHangUp]
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let pipe = try Pipe()
@@ -137,7 +145,7 @@ enum DescriptorReadEndOfFile: BehaviourRule {
         try expectEventually("a call after the writer closed") { calls.count > beforeEnd }
         Timing.pause(.milliseconds(100))
         let atEnd = Array(calls.elements[beforeEnd...])
-        try expect(atEnd == [0], "after the writer closed the handler saw data \(atEnd), expected one call with 0")
+        try expect(atEnd == [0], .wrongValue, "after the writer closed the handler saw data \(atEnd), expected one call with 0")
     }
 }
 
@@ -146,6 +154,8 @@ enum DescriptorWrite: BehaviourRule {
     static let title = "A write source fires when the descriptor can take bytes (data > 0), and not while it is full."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_WRITE: 'data is an estimated buffer space available'"
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .extra, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let pipe = try Pipe()
@@ -177,9 +187,9 @@ enum DescriptorWrite: BehaviourRule {
         }
         let fired = Timing.eventually { calls.count > whileFull }
         cancelAndDrain(source)
-        try expect(whileFull == 0, "a write source fired \(whileFull) times on a full pipe")
-        try expect(fired, "a write source did not fire after the pipe was drained")
-        try expect(calls.elements.allSatisfy { $0 > 0 }, "a write source fired with data 0")
+        try expect(whileFull == 0, .extra, "a write source fired \(whileFull) times on a full pipe")
+        try expect(fired, .missing, "a write source did not fire after the pipe was drained")
+        try expect(calls.elements.allSatisfy { $0 > 0 }, .wrongValue, "a write source fired with data 0")
     }
 }
 
@@ -190,6 +200,8 @@ enum DescriptorCloseInCancel: BehaviourRule {
     static let source =
         "dispatch_source_cancel(3): 'the cancellation handler ... is the appropriate place to close the file descriptor'; seed 000_5fb2769de39c4097.txt (cancel handlers)"
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .ranWhileHeld, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
@@ -214,13 +226,15 @@ enum DescriptorCloseInCancel: BehaviourRule {
             try expectEventually("round \(round): the first event") { events.value == 1 }
             source.cancel()
             try expectOpens(cancelled, "round \(round): the cancel handler")
-            try expect(openInCancel.value == 1, "round \(round): the descriptor was already closed when the cancel handler ran")
+            try expect(openInCancel.value == 1, .early, "round \(round): the descriptor was already closed when the cancel handler ran")
             // The same number, reused by a new pipe, must not wake the cancelled source.
             let reuse = try Pipe()
             reuse.send(10)
             Timing.pause(.milliseconds(20))
             reuse.close()
-            try expect(events.value == 1, "round \(round): the cancelled source saw \(events.value - 1) events from a reused descriptor")
+            try expect(
+                events.value == 1, .ranWhileHeld,
+                "round \(round): the cancelled source saw \(events.value - 1) events from a reused descriptor")
         }
     }
 }
@@ -238,10 +252,13 @@ enum SignalCount: BehaviourRule {
     static let signals: [Int32] = [SIGUSR2, SIGUSR1] + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
     static let runs = Counter()
 
+    static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let run = runs.add() - 1
         guard run < signals.count else {
-            throw RuleFailure("this process already used its \(signals.count) signals; run at most \(signals.count) repeats per process")
+            throw RuleFailure(
+                .setup, "this process already used its \(signals.count) signals; run at most \(signals.count) repeats per process")
         }
         let signalNumber = signals[run]
         let previous = signal(signalNumber, SIG_IGN)
@@ -261,13 +278,13 @@ enum SignalCount: BehaviourRule {
         for sent in 1...5 {
             kill(getpid(), signalNumber)
             try expectEventually(within: .seconds(2), "signal \(sent) being counted") { counted.value >= sent }
-            try expect(counted.value == sent, "\(sent) signals sent one at a time were counted \(counted.value) times")
+            try expect(counted.value == sent, .wrongValue, "\(sent) signals sent one at a time were counted \(counted.value) times")
         }
         for _ in 0..<10 { kill(getpid(), signalNumber) }
         let burstCounted = Timing.eventually(within: .seconds(2)) { counted.value > 5 }
         Timing.pause(.milliseconds(50))
-        try expect(burstCounted, "a burst of 10 signals was not counted")
-        try expect(counted.value <= 15, "15 signals were counted \(counted.value) times")
-        try expect(calls.elements.allSatisfy { $0 > 0 }, "a signal handler call had data 0")
+        try expect(burstCounted, .lost, "a burst of 10 signals was not counted")
+        try expect(counted.value <= 15, .extra, "15 signals were counted \(counted.value) times")
+        try expect(calls.elements.allSatisfy { $0 > 0 }, .wrongValue, "a signal handler call had data 0")
     }
 }

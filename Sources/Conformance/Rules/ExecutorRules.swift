@@ -66,7 +66,7 @@ actor ExecutorProbe<Executor: LayerSerialExecutor> {
 /// in `needs`, so the runner does not get here on a layer without).
 private func actorExecutor<E: Engine>(_ engine: E, _ label: String) throws -> E.Executors.ActorExecutor {
     guard let executor = engine.executors.makeActorExecutor(label: label) else {
-        throw RuleFailure("the layer made no serial executor, yet it claims serial-executors")
+        throw RuleFailure(.wrongState, "the layer made no serial executor, yet it claims serial-executors")
     }
     return executor
 }
@@ -89,6 +89,8 @@ enum ExecutorSerialFIFO: ExecutorRule {
         "SE-0392 Custom Actor Executors ('a serial executor ... executes jobs one at a time', and Dispatch's serial queues, the proposal's example, run them first in, first out); SE-0431 @isolated(any) (a task isolated to an actor is enqueued on its executor as it is made)"
     static let needs: Set<Capability> = [.serialExecutors]
 
+    static let forbidden: [Outcome] = [.missing, .reordered, .wrongState]
+
     static func check<E: Engine>(_ engine: E) async throws {
         for round in 0..<5 {
             let probe = ExecutorProbe(try actorExecutor(engine, "arena.executor.fifo.\(round)"))
@@ -96,9 +98,10 @@ enum ExecutorSerialFIFO: ExecutorRule {
             await probe.startInOrder(count)
             let ran = await eventually { await probe.recorded == count }
             let order = await probe.order
-            try expect(ran, "round \(round): \(order.count) of \(count) tasks ran within 5 s")
+            try expect(ran, .missing, "round \(round): \(order.count) of \(count) tasks ran within 5 s")
             if let wrong = order.indices.first(where: { order[$0] != $0 }) {
                 throw RuleFailure(
+                    .reordered,
                     "round \(round): tasks made in order 0..<\(count) ran as \(order[max(0, wrong - 2)..<min(count, wrong + 3)]) at position \(wrong)"
                 )
             }
@@ -114,6 +117,8 @@ enum ExecutorSerialExclusive: ExecutorRule {
         "SE-0392 Custom Actor Executors ('SerialExecutor ... guarantees mutual exclusion of the jobs it executes'); the standard library's SerialExecutor documentation"
     static let needs: Set<Capability> = [.serialExecutors]
 
+    static let forbidden: [Outcome] = [.missing, .lost, .overlap, .wrongState]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let probe = ExecutorProbe(try actorExecutor(engine, "arena.executor.exclusive"))
         let tasks = 8, calls = 500
@@ -124,8 +129,8 @@ enum ExecutorSerialExclusive: ExecutorRule {
         }
         let count = await probe.count
         let overlaps = probe.overlaps.load(ordering: .relaxed)
-        try expect(overlaps == 0, "\(overlaps) of \(tasks * calls) calls found another call of the actor running")
-        try expect(count == tasks * calls, "\(tasks) tasks × \(calls) calls counted \(count)")
+        try expect(overlaps == 0, .overlap, "\(overlaps) of \(tasks * calls) calls found another call of the actor running")
+        try expect(count == tasks * calls, .lost, "\(tasks) tasks × \(calls) calls counted \(count)")
     }
 }
 
@@ -137,6 +142,8 @@ enum ExecutorActorOnQueue: ExecutorRule {
         "SE-0392 Custom Actor Executors (an actor's unownedExecutor decides where its jobs run; the proposal's DispatchSerialQueue example); libdispatch queue.h dispatch_get_specific"
     static let needs: Set<Capability> = [.serialExecutors]
 
+    static let forbidden: [Outcome] = [.missing, .wrongPlace, .wrongState]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let executor = try actorExecutor(engine, "arena.executor.on-queue")
         let key = SpecificKey<String>("arena.executor.on-queue.key")
@@ -146,10 +153,10 @@ enum ExecutorActorOnQueue: ExecutorRule {
             let seen = await probe.samples { (engine.currentSpecific(key), executor.isIsolatingCurrentContext()) }
             for (moment, (value, isolated)) in zip(["at entry", "after a yield", "after a sleep"], seen) {
                 try expect(
-                    value == "on-queue",
+                    value == "on-queue", .wrongPlace,
                     "call \(call), \(moment): the queue's specific value read \(value.map { "'\($0)'" } ?? "nil") in the actor's method")
                 try expect(
-                    isolated == true,
+                    isolated == true, .wrongPlace,
                     "call \(call), \(moment): the executor reported isolation \(isolated.map(String.init) ?? "nil") in the actor's method")
             }
         }
@@ -163,6 +170,8 @@ enum ExecutorAssumeIsolatedInBlock: ExecutorRule {
     static let source =
         "SE-0424 Custom isolation checking for SerialExecutor (checkIsolated lets assumeIsolated succeed off a Swift task, on the executor's queue); SE-0392 (Actor.assumeIsolated, preconditionIsolated)"
     static let needs: Set<Capability> = [.serialExecutors]
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace, .wrongState]
 
     static func check<E: Engine>(_ engine: E) async throws {
         let executor = try actorExecutor(engine, "arena.executor.in-block")
@@ -182,11 +191,11 @@ enum ExecutorAssumeIsolatedInBlock: ExecutorRule {
                 done.countDown()
             }
         }
-        try expect(await eventually { done.remainingCount == 0 }, "\(done.remainingCount) of \(blocks) blocks ran within 5 s")
+        try expect(await eventually { done.remainingCount == 0 }, .missing, "\(done.remainingCount) of \(blocks) blocks ran within 5 s")
         let refusals = refused.snapshot
-        try expect(refusals == 0, "in \(refusals) of \(blocks) blocks on the queue the executor reported no isolation")
+        try expect(refusals == 0, .wrongPlace, "in \(refusals) of \(blocks) blocks on the queue the executor reported no isolation")
         let count = await probe.count
-        try expect(count == blocks, "the actor counted \(count) of the \(blocks) bumps made inside assumeIsolated")
+        try expect(count == blocks, .wrongPlace, "the actor counted \(count) of the \(blocks) bumps made inside assumeIsolated")
     }
 }
 
@@ -243,6 +252,8 @@ enum ExecutorIsolationOverPreference: ExecutorRule {
         "SE-0417 Task Executor Preference ('the task executor preference does not override actor isolation': isolated code runs on the actor's executor; non-isolated code on the preferred executor)"
     static let needs: Set<Capability> = [.serialExecutors]
 
+    static let forbidden: [Outcome] = [.missing, .wrongPlace, .wrongState]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let layer = engine.executors
         let executor = try actorExecutor(engine, "arena.executor.over-preference")
@@ -252,9 +263,9 @@ enum ExecutorIsolationOverPreference: ExecutorRule {
             for call in 0..<20 {
                 let inside = await probe.samples { (executor.isIsolatingCurrentContext() == true, pool.isCurrent) }
                 try expect(
-                    inside.allSatisfy { $0.0 && !$0.1 },
+                    inside.allSatisfy { $0.0 && !$0.1 }, .wrongPlace,
                     "call \(call): in the actor's method (isolated to its executor, on the pool) it saw \(inside)")
-                try expect(pool.isCurrent, "call \(call): back from the actor, the preferring task did not run on the pool")
+                try expect(pool.isCurrent, .wrongPlace, "call \(call): back from the actor, the preferring task did not run on the pool")
             }
         }
     }
@@ -276,10 +287,12 @@ enum ExecutorPreferenceOnPool: ExecutorRule {
     static let source =
         "SE-0417 Task Executor Preference (withTaskExecutorPreference: 'the task ... will execute on the given executor' wherever it is not isolated to an actor)"
 
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
         try expect(
-            !pool.isCurrent || engine.executors.poolIsDefault,
+            !pool.isCurrent || engine.executors.poolIsDefault, .wrongPlace,
             "the check's own task, with no preference, already reported running on the layer's task executor")
         try await withTaskExecutorPreference(pool) {
             for round in 0..<20 {
@@ -290,7 +303,7 @@ enum ExecutorPreferenceOnPool: ExecutorRule {
                 seen.append(pool.isCurrent)
                 seen += await poolAfterHop(pool)
                 try expect(
-                    !seen.contains(false),
+                    !seen.contains(false), .wrongPlace,
                     "round \(round): on the layer's task executor at start, after a yield, after a sleep, in a nonisolated function (before and after a yield): \(seen)"
                 )
             }
@@ -304,6 +317,8 @@ enum ExecutorChildrenInherit: ExecutorRule {
         "Child tasks of a task preferring the layer's task executor, in a task group or an async let, inherit the preference and run on it."
     static let source =
         "SE-0417 Task Executor Preference ('child tasks ... inherit the task executor preference of their parent'; structured concurrency's task groups and async let)"
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
@@ -321,11 +336,14 @@ enum ExecutorChildrenInherit: ExecutorRule {
                 return await group.reduce(0, +)
             }
             try expect(
-                off == 0, "\(off) of \(children * 2) looks by \(children) task-group children found them off the layer's task executor")
+                off == 0, .wrongPlace,
+                "\(off) of \(children * 2) looks by \(children) task-group children found them off the layer's task executor")
             async let first = poolAfterHop(pool)
             async let second = poolAfterHop(pool)
             let seen = await first + second
-            try expect(!seen.contains(false), "two async let children on the layer's task executor at start and after a yield: \(seen)")
+            try expect(
+                !seen.contains(false), .wrongPlace,
+                "two async let children on the layer's task executor at start and after a yield: \(seen)")
         }
     }
 }
@@ -337,6 +355,8 @@ enum ExecutorSleep: ExecutorRule {
     static let source =
         "Swift standard library, Task.sleep(for:tolerance:clock:) ('suspends the current task for at least the given duration'); SE-0417; SE-0392"
 
+    static let forbidden: [Outcome] = [.missing, .early, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let layer = engine.executors
         let pool = layer.poolExecutor
@@ -346,8 +366,9 @@ enum ExecutorSleep: ExecutorRule {
                 let start = ContinuousClock.now
                 try await Task.sleep(for: asked)
                 let slept = ContinuousClock.now - start
-                try expect(slept >= asked, "round \(round): a task on the task executor asked to sleep \(asked) woke after \(slept)")
-                try expect(pool.isCurrent, "round \(round): a task on the task executor woke off it")
+                try expect(
+                    slept >= asked, .early, "round \(round): a task on the task executor asked to sleep \(asked) woke after \(slept)")
+                try expect(pool.isCurrent, .wrongPlace, "round \(round): a task on the task executor woke off it")
             }
         }
         guard let executor = layer.makeActorExecutor(label: "arena.executor.sleep") else { return }
@@ -357,7 +378,7 @@ enum ExecutorSleep: ExecutorRule {
         for round in 0..<3 {
             let seen = await probe.samples { engine.currentSpecific(key) }
             try expect(
-                seen.allSatisfy { $0 == "sleep" },
+                seen.allSatisfy { $0 == "sleep" }, .wrongPlace,
                 "round \(round): an actor's method on the executor read the queue's value \(seen) at entry, after a yield and after a sleep"
             )
         }
@@ -370,6 +391,8 @@ enum ExecutorCancellation: ExecutorRule {
         "Cancelling a task group on the layer's task executor wakes its sleeping children at once with CancellationError, on the executor, and they see Task.isCancelled."
     static let source =
         "Swift standard library, Task.sleep ('if the task is canceled before the time ends, this function throws CancellationError'), TaskGroup.cancelAll; SE-0417"
+
+    static let forbidden: [Outcome] = [.missing, .late, .wrongState]
 
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
@@ -399,8 +422,8 @@ enum ExecutorCancellation: ExecutorRule {
             }
             let waited = ContinuousClock.now - start
             let wrong = outcomes.filter { $0 != "ok" }
-            try expect(wrong.isEmpty, "\(wrong.count) of \(children) cancelled children: \(wrong.joined(separator: "; "))")
-            try expect(waited < .seconds(30), "cancelled children took \(waited) to end")
+            try expect(wrong.isEmpty, .wrongState, "\(wrong.count) of \(children) cancelled children: \(wrong.joined(separator: "; "))")
+            try expect(waited < .seconds(30), .late, "cancelled children took \(waited) to end")
         }
     }
 }

@@ -18,11 +18,11 @@ extension ScratchDirectory {
     func create(_ name: String, bytes: Int = 1) throws -> String {
         let path = file(name)
         let descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RuleFailure("cannot create \(path): errno \(errno)") }
+        guard descriptor >= 0 else { throw RuleFailure(.setup, "cannot create \(path): errno \(errno)") }
         defer { close(descriptor) }
         let contents = [UInt8](repeating: 0x61, count: bytes)
         guard write(descriptor, contents, bytes) == bytes else {
-            throw RuleFailure("cannot write \(path): errno \(errno)")
+            throw RuleFailure(.setup, "cannot write \(path): errno \(errno)")
         }
         return path
     }
@@ -31,7 +31,7 @@ extension ScratchDirectory {
 /// Opens `path` for watching only (read-only, as O_EVTONLY would on Darwin).
 private func openForWatching(_ path: String, directory: Bool = false) throws -> Int32 {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
-    guard descriptor >= 0 else { throw RuleFailure("cannot open \(path): errno \(errno)") }
+    guard descriptor >= 0 else { throw RuleFailure(.setup, "cannot open \(path): errno \(errno)") }
     return descriptor
 }
 
@@ -70,6 +70,8 @@ enum FileWrite: BehaviourRule {
         "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
     static let needs: Set<Capability> = [.fileSources]
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.write")
         defer { directory.remove() }
@@ -83,13 +85,13 @@ enum FileWrite: BehaviourRule {
 
         _ = pwrite(writer, "b", 1, 0)  // in place: the size stays 4
         let inPlace = try calls.awaitEvents(.write, after: 0, "a write in place")
-        try expect(inPlace == .write, "a write in place was reported \(inPlace), not [write]")
+        try expect(inPlace == .write, .wrongValue, "a write in place was reported \(inPlace), not [write]")
         Timing.pause(Timing.quietPeriod)  // the in-place write's report is complete before the next write
         let before = calls.count
         _ = pwrite(writer, "tail", 4, 4)  // past the end: the size grows to 8
         let growing = try calls.awaitEvents([.write, .extend], after: before, "a write growing the file")
         try expect(
-            growing == [.write, .extend],
+            growing == [.write, .extend], .wrongValue,
             "a write growing the file was reported \(growing), not [write, extend]")
     }
 }
@@ -103,6 +105,8 @@ enum FileRename: BehaviourRule {
     static let needs: Set<Capability> = [.fileSources]
     static let iterations = 100
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.rename")
         defer { directory.remove() }
@@ -112,10 +116,10 @@ enum FileRename: BehaviourRule {
             defer { close(watched) }
             let (source, calls) = try watchFile(engine, watched, .rename, label: "arena.vnode.rename")
             defer { cancelAndDrain(source) }
-            guard rename(current, other) == 0 else { throw RuleFailure("rename failed: errno \(errno)") }
+            guard rename(current, other) == 0 else { throw RuleFailure(.setup, "rename failed: errno \(errno)") }
             swap(&current, &other)
             let seen = try calls.awaitEvents(.rename, after: 0, "rename \(iteration + 1) of \(iterations)")
-            try expect(seen == .rename, "rename \(iteration + 1) was reported \(seen), not [rename]")
+            try expect(seen == .rename, .wrongValue, "rename \(iteration + 1) was reported \(seen), not [rename]")
         }
     }
 }
@@ -127,6 +131,8 @@ enum FileDelete: BehaviourRule {
     static let source =
         "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
     static let needs: Set<Capability> = [.fileSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.delete")
@@ -146,8 +152,8 @@ enum FileDelete: BehaviourRule {
         source.cancel()
         try expectOpens(cancelled, "the cancel handler")
         let events = try seen.get()
-        try expect(events == .delete, "unlinking the file was reported \(events), not [delete]")
-        try expect(openInCancel.value == 1, "the descriptor was already closed when the cancel handler ran")
+        try expect(events == .delete, .wrongValue, "unlinking the file was reported \(events), not [delete]")
+        try expect(openInCancel.value == 1, .early, "the descriptor was already closed when the cancel handler ran")
     }
 }
 
@@ -158,6 +164,8 @@ enum FileAttribLink: BehaviourRule {
     static let source =
         "dispatch/source.h: DISPATCH_VNODE_ATTRIB 'The filesystem object metadata changed', DISPATCH_VNODE_LINK 'The filesystem object link count changed'"
     static let needs: Set<Capability> = [.fileSources]
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.attrib-link")
@@ -170,12 +178,12 @@ enum FileAttribLink: BehaviourRule {
 
         chmod(path, 0o600)
         let mode = try calls.awaitEvents(.attrib, after: 0, "a change of mode")
-        try expect(mode == .attrib, "a change of mode was reported \(mode), not [attrib]")
+        try expect(mode == .attrib, .wrongValue, "a change of mode was reported \(mode), not [attrib]")
         Timing.pause(Timing.quietPeriod)
         let before = calls.count
-        guard link(path, directory.file("second name")) == 0 else { throw RuleFailure("link failed: errno \(errno)") }
+        guard link(path, directory.file("second name")) == 0 else { throw RuleFailure(.setup, "link failed: errno \(errno)") }
         let linked = try calls.awaitEvents(.link, after: before, "a new hard link")
-        try expect(linked.contains(.link), "a new hard link was reported \(linked), without link")
+        try expect(linked.contains(.link), .wrongValue, "a new hard link was reported \(linked), without link")
     }
 }
 
@@ -187,6 +195,8 @@ enum FileDirectoryWrite: BehaviourRule {
         "seed 000_5fb2769de39c4097.txt, 'Watching Files': a DISPATCH_VNODE_WRITE | DISPATCH_VNODE_DELETE source on a directory, 'The directory changed'; kqueue(2) NOTE_WRITE: 'a write occurred on the file referenced by the descriptor' (a directory's contents are its entries)"
     static let needs: Set<Capability> = [.fileSources]
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.directory-write")
         defer { directory.remove() }
@@ -197,7 +207,7 @@ enum FileDirectoryWrite: BehaviourRule {
 
         let path = try directory.create("entry")
         let created = try calls.awaitEvents(.write, after: 0, "an entry created")
-        try expect(created == .write, "an entry created was reported \(created), not [write]")
+        try expect(created == .write, .wrongValue, "an entry created was reported \(created), not [write]")
         Timing.pause(Timing.quietPeriod)
         var before = calls.count
         let writer = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
@@ -205,16 +215,16 @@ enum FileDirectoryWrite: BehaviourRule {
         close(writer)
         Timing.pause(Timing.quietPeriod)
         try expect(
-            calls.count == before,
+            calls.count == before, .wrongValue,
             "writing into an entry was reported \(calls.events(from: before)) on the directory")
         for (what, change) in [
             ("an entry renamed", { rename(path, directory.file("renamed")) }),
             ("an entry removed", { unlink(directory.file("renamed")) }),
         ] {
             before = calls.count
-            guard change() == 0 else { throw RuleFailure("\(what): errno \(errno)") }
+            guard change() == 0 else { throw RuleFailure(.setup, "\(what): errno \(errno)") }
             let seen = try calls.awaitEvents(.write, after: before, what)
-            try expect(seen == .write, "\(what) was reported \(seen), not [write]")
+            try expect(seen == .write, .wrongValue, "\(what) was reported \(seen), not [write]")
             Timing.pause(Timing.quietPeriod)
         }
     }
@@ -227,6 +237,8 @@ enum FileMask: BehaviourRule {
     static let source =
         "dispatch/source.h: DISPATCH_SOURCE_TYPE_VNODE 'The mask is a mask of desired events from dispatch_source_vnode_flags_t'; dispatch_source_get_data: for DISPATCH_SOURCE_TYPE_VNODE, 'dispatch_source_vnode_flags_t'"
     static let needs: Set<Capability> = [.fileSources]
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let directory = try ScratchDirectory("vnode.mask")
@@ -243,10 +255,10 @@ enum FileMask: BehaviourRule {
         chmod(path, 0o600)
         Timing.pause(Timing.quietPeriod)
         try expect(
-            calls.count == 0,
+            calls.count == 0, .wrongValue,
             "a source asking for rename reported \(calls.events()) for a write and a change of mode")
-        guard rename(path, directory.file("renamed")) == 0 else { throw RuleFailure("rename failed: errno \(errno)") }
+        guard rename(path, directory.file("renamed")) == 0 else { throw RuleFailure(.setup, "rename failed: errno \(errno)") }
         let seen = try calls.awaitEvents(.rename, after: 0, "the rename")
-        try expect(seen == .rename, "the rename was reported \(seen), not [rename]")
+        try expect(seen == .rename, .wrongValue, "the rename was reported \(seen), not [rename]")
     }
 }

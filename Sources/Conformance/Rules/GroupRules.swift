@@ -15,6 +15,8 @@ enum GroupNotifyAfterAll: BehaviourRule {
     static let title = "notify runs once, after every block associated with the group finished."
     static let source = "dispatch_group_notify(3) in dispatch_group_create(3); seed 002_1559f9c9921a817c.txt (groups)"
 
+    static let forbidden: [Outcome] = [.missing, .extra, .early]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queues = [
             engine.makeQueue(label: "arena.group.notify-after-all.serial"),
@@ -40,9 +42,10 @@ enum GroupNotifyAfterAll: BehaviourRule {
                 done.countDown()
             }
             try expectOpens(done, "round \(round): notify")
-            try expect(seen.elements.first == count, "round \(round): notify ran after \(seen.elements.first ?? -1) of \(count) blocks")
+            try expect(
+                seen.elements.first == count, .early, "round \(round): notify ran after \(seen.elements.first ?? -1) of \(count) blocks")
             Timing.pause(.milliseconds(10))
-            try expect(notified.value == 1, "round \(round): notify ran \(notified.value) times")
+            try expect(notified.value == 1, .extra, "round \(round): notify ran \(notified.value) times")
         }
     }
 }
@@ -51,6 +54,8 @@ enum GroupNotifyEmpty: BehaviourRule {
     static let id = "group.notify-empty"
     static let title = "notify on an empty group is submitted at once, and runs once."
     static let source = "dispatch_group_notify(3): 'if the group is empty, the notification block object is submitted immediately'"
+
+    static let forbidden: [Outcome] = [.missing, .extra]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.notify-empty")
@@ -68,7 +73,7 @@ enum GroupNotifyEmpty: BehaviourRule {
             }
             try expectOpens(done, within: .seconds(2), "round \(round): notify on an empty group")
             queue.sync {}
-            try expect(runs.value == 1, "round \(round): notify ran \(runs.value) times")
+            try expect(runs.value == 1, .extra, "round \(round): notify ran \(runs.value) times")
         }
     }
 }
@@ -80,10 +85,12 @@ enum GroupWait: BehaviourRule {
     static let source =
         "dispatch_group_wait(3); libdispatch tests/dispatch_group.c (blocks of 7 s, wait(5 s) times out, the next wait succeeds), scaled to 300 ms and 50 ms"
 
+    static let forbidden: [Outcome] = [.missing, .early, .wrongState]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.wait", kind: .concurrent)
         let group = engine.makeGroup(label: "arena.group.wait")
-        try expect(group.wait(until: .now()) == .success, "waiting on an empty group timed out")
+        try expect(group.wait(until: .now()) == .success, .missing, "waiting on an empty group timed out")
 
         let finished = Counter()
         for _ in 0..<3 {
@@ -94,11 +101,11 @@ enum GroupWait: BehaviourRule {
         }
         // 50 ms against blocks of 300 ms: the first wait must time out even on a loaded machine.
         let first = group.wait(until: .now() + .milliseconds(50))
-        try expect(first == .timedOut, "a wait of 50 ms on blocks of 300 ms returned \(first)")
+        try expect(first == .timedOut, .early, "a wait of 50 ms on blocks of 300 ms returned \(first)")
         let second = group.wait(until: .now() + .seconds(5))
-        try expect(second == .success, "the second wait (5 s) returned \(second)")
-        try expect(finished.value == 3, "wait succeeded with \(3 - finished.value) blocks unfinished")
-        try expect(group.wait(until: .now()) == .success, "the drained group does not report empty")
+        try expect(second == .success, .missing, "the second wait (5 s) returned \(second)")
+        try expect(finished.value == 3, .early, "wait succeeded with \(3 - finished.value) blocks unfinished")
+        try expect(group.wait(until: .now()) == .success, .wrongState, "the drained group does not report empty")
 
         // Many short rounds with manual enter/leave.
         for round in 0..<50 {
@@ -111,7 +118,7 @@ enum GroupWait: BehaviourRule {
             }
             let result = group.wait(until: .now() + .seconds(5))
             try expect(
-                result == .success && left.value == 1,
+                result == .success && left.value == 1, .early,
                 "round \(round): wait returned \(result) with leave \(left.value == 1 ? "done" : "not done")")
         }
     }
@@ -121,6 +128,8 @@ enum GroupEnterLeave: BehaviourRule {
     static let id = "group.enter-leave"
     static let title = "Manual enter and leave count like group async; notify fires after the last leave."
     static let source = "dispatch_group_enter(3) in dispatch_group_create(3); seed 002_1559f9c9921a817c.txt (enter/leave)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.enter-leave", kind: .concurrent)
@@ -153,7 +162,7 @@ enum GroupEnterLeave: BehaviourRule {
                 done.countDown()
             }
             try expectOpens(done, "round \(round): notify after \(count) leaves")
-            try expect(seen.elements == [count], "round \(round): notify ran after \(seen.elements.first ?? -1) of \(count) leaves")
+            try expect(seen.elements == [count], .early, "round \(round): notify ran after \(seen.elements.first ?? -1) of \(count) leaves")
         }
     }
 }
@@ -162,6 +171,8 @@ enum GroupReuse: BehaviourRule {
     static let id = "group.reuse"
     static let title = "A group is reusable after it drained: cycle after cycle of enter, async, leave, notify."
     static let source = "libdispatch tests/dispatch_group.c (200,000 enter/async/leave/notify cycles), scaled to 5,000"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.reuse", kind: .concurrent)
@@ -180,8 +191,8 @@ enum GroupReuse: BehaviourRule {
                 if left.value != 1 { early.add() }
                 notified.countDown()
             }
-            guard notified.wait(.seconds(5)) else { throw RuleFailure("cycle \(cycle): notify did not run") }
-            try expect(early.value == 0, "cycle \(cycle): notify ran before the cycle's leave")
+            guard notified.wait(.seconds(5)) else { throw RuleFailure(.missing, "cycle \(cycle): notify did not run") }
+            try expect(early.value == 0, .early, "cycle \(cycle): notify ran before the cycle's leave")
         }
     }
 }
@@ -192,6 +203,8 @@ enum GroupNotifyNextRound: BehaviourRule {
         "A notify registered after a wait returned and new work entered waits for that new work, however close behind the last round's end."
     static let source =
         "dispatch_group_notify(3): the block is submitted 'when all blocks associated with the group have completed'; libdispatch src/semaphore.c keeps a generation in the group's state for this; found by the fanout benchmark"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.notify-next-round", kind: .concurrent)
@@ -214,12 +227,13 @@ enum GroupNotifyNextRound: BehaviourRule {
                 if seen < due { early.append("round \(round): notify ran after \(seen) of \(due) blocks") }
             }
             // The wait returns as the round's count reaches zero; the next round starts at once.
-            guard group.wait(until: .now() + .seconds(5)) == .success else { throw RuleFailure("round \(round): wait timed out") }
+            guard group.wait(until: .now() + .seconds(5)) == .success else { throw RuleFailure(.missing, "round \(round): wait timed out") }
         }
         let last = Latch()
         group.notify(queue: queue) { last.countDown() }
         try expectOpens(last, "the final notify")
-        try expect(early.elements.isEmpty, "\(early.elements.count) of \(rounds) notifies ran early; first: \(early.elements.first ?? "")")
+        try expect(
+            early.elements.isEmpty, .early, "\(early.elements.count) of \(rounds) notifies ran early; first: \(early.elements.first ?? "")")
     }
 }
 
@@ -227,6 +241,8 @@ enum GroupMultiQueue: BehaviourRule {
     static let id = "group.multi-queue"
     static let title = "One group tracks blocks on several queues, including blocks added from inside group blocks."
     static let source = "dispatch_group_async(3): 'a group may be used with blocks on different queues'; libdispatch tests/dispatch_group.c"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queues = [
@@ -258,7 +274,9 @@ enum GroupMultiQueue: BehaviourRule {
                 done.countDown()
             }
             try expectOpens(done, "round \(round): notify")
-            try expect(seen.elements == [outer * 3], "round \(round): notify ran after \(seen.elements.first ?? -1) of \(outer * 3) blocks")
+            try expect(
+                seen.elements == [outer * 3], .early, "round \(round): notify ran after \(seen.elements.first ?? -1) of \(outer * 3) blocks"
+            )
         }
     }
 }
@@ -267,6 +285,8 @@ enum GroupManyWaiters: BehaviourRule {
     static let id = "group.many-waiters"
     static let title = "Every thread waiting on a group returns once it drains, and none returns before."
     static let source = "dispatch_group_wait(3); seed 003_66fb3554617ee1ae.txt (waiting for asynchronous work)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.group.many-waiters")
@@ -295,8 +315,8 @@ enum GroupManyWaiters: BehaviourRule {
             Timing.pause(.milliseconds(5))
             release.countDown()
             try expectOpens(waiters, "round \(round): 8 waiters returning")
-            try expect(succeeded.value == 8, "round \(round): \(8 - succeeded.value) waiters timed out")
-            try expect(early.value == 0, "round \(round): \(early.value) waiters returned before the group drained")
+            try expect(succeeded.value == 8, .missing, "round \(round): \(8 - succeeded.value) waiters timed out")
+            try expect(early.value == 0, .early, "round \(round): \(early.value) waiters returned before the group drained")
         }
     }
 }

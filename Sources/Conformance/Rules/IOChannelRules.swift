@@ -50,7 +50,8 @@ final class CleanupRecord: @unchecked Sendable {
     func expectOnce(error expected: Int32) throws {
         try expectOpens(ran, "the channel's cleanup handler")
         Timing.pause(Timing.quietPeriod)
-        try expect(errors.elements == [expected], "cleanup handler calls with errors \(errors.elements), expected [\(expected)]")
+        try expect(
+            errors.elements == [expected], .wrongValue, "cleanup handler calls with errors \(errors.elements), expected [\(expected)]")
     }
 }
 
@@ -65,6 +66,8 @@ enum IOStreamRead: BehaviourRule {
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
         var writer: Int32? = ends.write
@@ -78,9 +81,14 @@ enum IOStreamRead: BehaviourRule {
         channel.read(offset: 0, length: 512, queue: queue, second.handler())
         try first.expectEnded()
         try second.expectEnded()
-        try expect(first.error == 0 && second.error == 0, "the reads of 512 bytes ended with errors \(first.error!), \(second.error!)")
-        try expect(first.bytes == Array(bytes[..<512]), "the first read of 512 got \(first.bytes.count) bytes, not bytes 0..<512")
-        try expect(second.bytes == Array(bytes[512..<1024]), "the second read of 512 got \(second.bytes.count) bytes, not bytes 512..<1024")
+        try expect(
+            first.error == 0 && second.error == 0, .wrongValue, "the reads of 512 bytes ended with errors \(first.error!), \(second.error!)"
+        )
+        try expect(
+            first.bytes == Array(bytes[..<512]), .wrongValue, "the first read of 512 got \(first.bytes.count) bytes, not bytes 0..<512")
+        try expect(
+            second.bytes == Array(bytes[512..<1024]), .wrongValue,
+            "the second read of 512 got \(second.bytes.count) bytes, not bytes 512..<1024")
 
         let rest = IOLog<E.Data>("the read to end of file")
         channel.read(offset: 0, length: Int.max, queue: queue, rest.handler())
@@ -89,9 +97,10 @@ enum IOStreamRead: BehaviourRule {
         Glibc.close(ends.write)
         writer = nil
         try rest.expectEnded()
-        try expect(rest.error == 0, "the read to end of file ended with error \(rest.error!)")
+        try expect(rest.error == 0, .wrongValue, "the read to end of file ended with error \(rest.error!)")
         try expect(
-            rest.bytes == Array(bytes[1024...]), "the read to end of file got \(rest.bytes.count) bytes, not bytes 1024..<1536 in order")
+            rest.bytes == Array(bytes[1024...]), .wrongValue,
+            "the read to end of file got \(rest.bytes.count) bytes, not bytes 1024..<1536 in order")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -106,6 +115,8 @@ enum IOWriteFillDrain: BehaviourRule {
         draining it later: error 0, no data left); dispatch_io_write(3)
         """
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
@@ -128,13 +139,13 @@ enum IOWriteFillDrain: BehaviourRule {
         let log = IOLog<E.Data>("the write of 256 KiB into a full pipe")
         channel.write(offset: 0, data: Descriptors.data(engine, bytes), queue: queue, log.handler())
         Timing.pause(.milliseconds(50))
-        try expect(!log.ended.isOpen, "the write into a full pipe ended before the pipe was drained (\(log.calls.last!.error))")
+        try expect(!log.ended.isOpen, .early, "the write into a full pipe ended before the pipe was drained (\(log.calls.last!.error))")
         let received = Descriptors.readExactly(ends.read, filled + bytes.count, until: .now() + .seconds(10))
         try log.expectEnded()
-        try expect(log.error == 0, "the write ended with error \(log.error!)")
-        try expect(log.calls.last!.bytes.isEmpty, "the write's done call has \(log.calls.last!.bytes.count) bytes left")
-        try expect(received.count == filled + bytes.count, "the reader got \(received.count) of \(filled + bytes.count) bytes")
-        try expect(Array(received[filled...]) == bytes, "the written bytes arrived changed or out of order")
+        try expect(log.error == 0, .wrongValue, "the write ended with error \(log.error!)")
+        try expect(log.calls.last!.bytes.isEmpty, .wrongValue, "the write's done call has \(log.calls.last!.bytes.count) bytes left")
+        try expect(received.count == filled + bytes.count, .wrongValue, "the reader got \(received.count) of \(filled + bytes.count) bytes")
+        try expect(Array(received[filled...]) == bytes, .wrongValue, "the written bytes arrived changed or out of order")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -148,6 +159,8 @@ enum IOReadInOrder: BehaviourRule {
         "libdispatch tests dispatch_read2.c (a reader channel fed by 320 writes of 32 bytes; there 10 ms apart, here 2 ms, which still sends each write alone and keeps the rule under a second); dispatch_io_read(3)"
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .late, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
         let (channel, queue, cleanup) = IOChannelRules.channel(engine, "arena.io.read-in-order", over: ends.read)
@@ -159,10 +172,10 @@ enum IOReadInOrder: BehaviourRule {
         let written = Descriptors.trickle(bytes, into: ends.write, pieces: 32, every: .milliseconds(2))
         try expectOpens(written, within: .seconds(8), "320 writes 2 ms apart")
         try log.expectEnded()
-        try expect(log.error == 0, "the read ended with error \(log.error!)")
-        try expect(log.bytes.count == bytes.count, "the read got \(log.bytes.count) of \(bytes.count) bytes")
-        try expect(log.bytes == bytes, "the bytes arrived out of order")
-        try expect(log.calls.count > 1, "one handler call for 320 writes 2 ms apart: nothing was delivered as it arrived")
+        try expect(log.error == 0, .wrongValue, "the read ended with error \(log.error!)")
+        try expect(log.bytes.count == bytes.count, .wrongValue, "the read got \(log.bytes.count) of \(bytes.count) bytes")
+        try expect(log.bytes == bytes, .wrongValue, "the bytes arrived out of order")
+        try expect(log.calls.count > 1, .late, "one handler call for 320 writes 2 ms apart: nothing was delivered as it arrived")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -174,6 +187,8 @@ enum IOLowWater: BehaviourRule {
     static let source =
         "dispatch_io_set_low_water(3) ('the I/O handler is not called with less than this amount of data, unless ... done'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
@@ -189,8 +204,8 @@ enum IOLowWater: BehaviourRule {
         let calls = log.calls
         let atEnd = calls.count >= 2 && calls.last!.bytes.isEmpty ? 2 : 1
         let short = calls.dropLast(atEnd).map(\.bytes.count).filter { $0 < 64 }
-        try expect(short.isEmpty, "handler calls before end of file carried \(short) bytes, under the low water mark of 64")
-        try expect(log.bytes == bytes, "the read got \(log.bytes.count) of 300 bytes, or out of order")
+        try expect(short.isEmpty, .early, "handler calls before end of file carried \(short) bytes, under the low water mark of 64")
+        try expect(log.bytes == bytes, .wrongValue, "the read got \(log.bytes.count) of 300 bytes, or out of order")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -202,6 +217,8 @@ enum IOHighWater: BehaviourRule {
     static let source =
         "dispatch_io_set_high_water(3) ('the I/O handler is not called with more than this amount of data'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
@@ -215,8 +232,8 @@ enum IOHighWater: BehaviourRule {
         channel.read(offset: 0, length: Int.max, queue: queue, log.handler())
         try log.expectEnded()
         let long = log.calls.map(\.bytes.count).filter { $0 > 100 }
-        try expect(long.isEmpty, "handler calls carried \(long) bytes, over the high water mark of 100")
-        try expect(log.bytes == bytes, "the read got \(log.bytes.count) of 4096 bytes, or out of order")
+        try expect(long.isEmpty, .wrongValue, "handler calls carried \(long) bytes, over the high water mark of 100")
+        try expect(log.bytes == bytes, .wrongValue, "the read got \(log.bytes.count) of 4096 bytes, or out of order")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -231,6 +248,8 @@ enum IOStop: BehaviourRule {
         ECANCELED'); libdispatch tests dispatch_io_pipe_close.c; seed 000_5fb2769de39c4097.txt ("Reading and Writing")
         """
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
@@ -250,14 +269,14 @@ enum IOStop: BehaviourRule {
         try expectOpens(arrived, "the first 10 bytes of the read")
         channel.close(stop: true)
         try log.expectEnded()
-        try expect(log.error == ECANCELED, "the stopped read ended with error \(log.error!), not ECANCELED (\(ECANCELED))")
+        try expect(log.error == ECANCELED, .wrongValue, "the stopped read ended with error \(log.error!), not ECANCELED (\(ECANCELED))")
         let late = IOLog<E.Data>("a read issued after stop")
         channel.read(offset: 0, length: 10, queue: queue, late.handler())
         try late.expectEnded()
-        try expect(late.error == ECANCELED, "a read issued after stop ended with error \(late.error!), not ECANCELED")
+        try expect(late.error == ECANCELED, .wrongValue, "a read issued after stop ended with error \(late.error!), not ECANCELED")
         try cleanup.expectOnce(error: 0)
         let order = cleanup.order.elements
-        try expect(order.first == "read done", "the cleanup handler ran before the stopped read's last call: \(order)")
+        try expect(order.first == "read done", .early, "the cleanup handler ran before the stopped read's last call: \(order)")
         try stopAfterClose(engine)
     }
 
@@ -271,10 +290,10 @@ enum IOStop: BehaviourRule {
         channel.read(offset: 0, length: Int.max, queue: queue, log.handler())
         channel.close(stop: false)
         Timing.pause(Timing.quietPeriod)
-        try expect(!log.ended.isOpen, "a plain close ended a read under way (error \(log.error ?? 0))")
+        try expect(!log.ended.isOpen, .early, "a plain close ended a read under way (error \(log.error ?? 0))")
         channel.close(stop: true)
         try log.expectEnded()
-        try expect(log.error == ECANCELED, "a read stopped after a plain close ended with error \(log.error!), not ECANCELED")
+        try expect(log.error == ECANCELED, .wrongValue, "a read stopped after a plain close ended with error \(log.error!), not ECANCELED")
         try cleanup.expectOnce(error: 0)
     }
 }
@@ -288,6 +307,8 @@ enum IOCloseLetsFinish: BehaviourRule {
         tests dispatch_io_pipe_close.c (close after the data arrived, then the cleanup handler)
         """
     static let needs: Set<Capability> = [.descriptorSources]
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let ends = try Descriptors.pipe()
@@ -315,10 +336,11 @@ enum IOCloseLetsFinish: BehaviourRule {
         Timing.pause(.milliseconds(20))
         try Descriptors.writeAll(ends.write, Array(bytes[100...]))
         try log.expectEnded()
-        try expect(log.error == 0, "the read under way at close ended with error \(log.error!)")
-        try expect(log.bytes == bytes, "the read under way at close got \(log.bytes.count) of 200 bytes")
+        try expect(log.error == 0, .wrongValue, "the read under way at close ended with error \(log.error!)")
+        try expect(log.bytes == bytes, .wrongValue, "the read under way at close got \(log.bytes.count) of 200 bytes")
         try cleanup.expectOnce(error: 0)
-        try expect(cleanup.order.elements.first == "read done", "the cleanup handler ran before the read ended: \(cleanup.order.elements)")
+        try expect(
+            cleanup.order.elements.first == "read done", .early, "the cleanup handler ran before the read ended: \(cleanup.order.elements)")
     }
 }
 
@@ -332,11 +354,13 @@ enum IORandomAccess: BehaviourRule {
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let scratch = try ScratchDirectory("io-random")
         defer { scratch.remove() }
         let descriptor = open(scratch.file("file"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw RuleFailure("open failed: errno \(errno)") }
+        guard descriptor >= 0 else { throw RuleFailure(.setup, "open failed: errno \(errno)") }
         let header = [UInt8](repeating: 0x48, count: 10)
         try Descriptors.writeAll(descriptor, header)  // the position is now 10: offsets count from there
         let queue = engine.makeQueue(label: "arena.io.random-access")
@@ -356,24 +380,27 @@ enum IORandomAccess: BehaviourRule {
         channel.write(offset: 0, data: Descriptors.data(engine, near), queue: queue, writeNear.handler())
         try writeFar.expectEnded()
         try writeNear.expectEnded()
-        try expect(writeFar.error == 0 && writeNear.error == 0, "the writes ended with errors \(writeFar.error!), \(writeNear.error!)")
+        try expect(
+            writeFar.error == 0 && writeNear.error == 0, .wrongValue, "the writes ended with errors \(writeFar.error!), \(writeNear.error!)"
+        )
         let readFar = IOLog<E.Data>("the read at offset 100"), readInside = IOLog<E.Data>("the read at offset 5")
         channel.read(offset: 100, length: 50, queue: queue, readFar.handler())
         channel.read(offset: 5, length: 10, queue: queue, readInside.handler())
         try readFar.expectEnded()
         try readInside.expectEnded()
-        try expect(readFar.bytes == far, "the read at offset 100 got \(readFar.bytes.count) bytes, not what was written there")
+        try expect(readFar.bytes == far, .wrongValue, "the read at offset 100 got \(readFar.bytes.count) bytes, not what was written there")
         try expect(
-            readInside.bytes == Array(near[5..<15]), "the read at offset 5 got \(readInside.bytes), not bytes 5..<15 of the write at 0")
+            readInside.bytes == Array(near[5..<15]), .wrongValue,
+            "the read at offset 5 got \(readInside.bytes), not bytes 5..<15 of the write at 0")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
-        try expect(position.snapshot == 10, "the descriptor's position after the channel is \(position.snapshot), not 10")
+        try expect(position.snapshot == 10, .wrongValue, "the descriptor's position after the channel is \(position.snapshot), not 10")
         var file = [UInt8](repeating: 0, count: 160)
         let read = pread(descriptor, &file, 160, 0)
         Glibc.close(descriptor)
-        try expect(read == 160, "the file holds \(read) bytes, not 160")
+        try expect(read == 160, .wrongValue, "the file holds \(read) bytes, not 160")
         try expect(
-            Array(file[..<10]) == header && Array(file[10..<30]) == near && Array(file[110..<160]) == far,
+            Array(file[..<10]) == header && Array(file[10..<30]) == near && Array(file[110..<160]) == far, .wrongValue,
             "the file's bytes are not at the offsets given plus 10 (the position at creation)")
     }
 }
@@ -388,6 +415,8 @@ enum IOPathLazy: BehaviourRule {
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let scratch = try ScratchDirectory("io-path")
         defer { scratch.remove() }
@@ -400,18 +429,19 @@ enum IOPathLazy: BehaviourRule {
         defer { channel.close(stop: true) }
         Timing.pause(Timing.quietPeriod)
         try expect(
-            access(path, F_OK) != 0, "the file of a path channel with O_CREAT exists before any operation: it was opened at creation")
+            access(path, F_OK) != 0, .early,
+            "the file of a path channel with O_CREAT exists before any operation: it was opened at creation")
         let bytes = Descriptors.pattern(300, seed: 4)
         let log = IOLog<E.Data>("the first write to the path")
         channel.write(offset: 0, data: Descriptors.data(engine, bytes), queue: queue, log.handler())
         try log.expectEnded()
-        try expect(log.error == 0, "the first write to the path ended with error \(log.error!)")
+        try expect(log.error == 0, .wrongValue, "the first write to the path ended with error \(log.error!)")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         let written = descriptor >= 0 ? Descriptors.readExactly(descriptor, 300, until: .now() + .seconds(1)) : []
         if descriptor >= 0 { Glibc.close(descriptor) }
-        try expect(written == bytes, "the file holds \(written.count) of the 300 bytes written through its path channel")
+        try expect(written == bytes, .wrongValue, "the file holds \(written.count) of the 300 bytes written through its path channel")
 
         let missingCleanup = CleanupRecord(closing: -1)
         let missing = engine.makeIOChannel(
@@ -421,7 +451,8 @@ enum IOPathLazy: BehaviourRule {
         let failed = IOLog<E.Data>("the read of a missing file")
         missing.read(offset: 0, length: Int.max, queue: queue, failed.handler())
         try failed.expectEnded()
-        try expect(failed.error == ENOENT, "the read of a missing file ended with error \(failed.error!), not ENOENT (\(ENOENT))")
+        try expect(
+            failed.error == ENOENT, .wrongValue, "the read of a missing file ended with error \(failed.error!), not ENOENT (\(ENOENT))")
         missing.close(stop: false)
         try expectOpens(missingCleanup.ran, "the cleanup handler of the channel on a missing file")
     }
@@ -434,11 +465,13 @@ enum IOBarrier: BehaviourRule {
         "dispatch_io_barrier(3) ('executed once all I/O operations already submitted ... have completed, and before any subsequently submitted I/O operations begin')"
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let scratch = try ScratchDirectory("io-barrier")
         defer { scratch.remove() }
         let descriptor = open(scratch.file("file"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw RuleFailure("open failed: errno \(errno)") }
+        guard descriptor >= 0 else { throw RuleFailure(.setup, "open failed: errno \(errno)") }
         let (channel, queue, cleanup) = IOChannelRules.channel(engine, "arena.io.barrier", kind: .randomAccess, over: descriptor)
         defer { channel.close(stop: true) }
         let chunk = 64 * 1024
@@ -467,8 +500,8 @@ enum IOBarrier: BehaviourRule {
         for log in before { try log.expectEnded() }
         try after.expectEnded()
         let sizes = seen.snapshot
-        try expect(sizes[0] == 3 * chunk, "the barrier saw \(sizes[0]) bytes written, not the \(3 * chunk) of the writes before it")
-        try expect(sizes[1] == 3 * chunk, "while the barrier ran, the file grew to \(sizes[1]) bytes: the write after it began")
+        try expect(sizes[0] == 3 * chunk, .early, "the barrier saw \(sizes[0]) bytes written, not the \(3 * chunk) of the writes before it")
+        try expect(sizes[1] == 3 * chunk, .overlap, "while the barrier ran, the file grew to \(sizes[1]) bytes: the write after it began")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -484,6 +517,8 @@ enum IOReadWriteOneDescriptor: BehaviourRule {
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let (local, peer) = try Descriptors.socketPair()
         var peerOpen = true
@@ -495,14 +530,15 @@ enum IOReadWriteOneDescriptor: BehaviourRule {
         channel.read(offset: 0, length: Int.max, queue: queue, read.handler())
         channel.write(offset: 0, data: Descriptors.data(engine, bytes), queue: queue, write.handler())
         let echoed = Descriptors.readExactly(peer, bytes.count, until: .now() + .seconds(5))
-        try expect(echoed == bytes, "the peer got \(echoed.count) of \(bytes.count) bytes while a read waited on the channel")
+        try expect(echoed == bytes, .wrongValue, "the peer got \(echoed.count) of \(bytes.count) bytes while a read waited on the channel")
         try Descriptors.writeAll(peer, echoed)
         Glibc.close(peer)
         peerOpen = false
         try write.expectEnded()
         try read.expectEnded()
-        try expect(write.error == 0 && read.error == 0, "the write and the read ended with errors \(write.error!), \(read.error!)")
-        try expect(read.bytes == bytes, "the read got \(read.bytes.count) of the \(bytes.count) echoed bytes")
+        try expect(
+            write.error == 0 && read.error == 0, .wrongValue, "the write and the read ended with errors \(write.error!), \(read.error!)")
+        try expect(read.bytes == bytes, .wrongValue, "the read got \(read.bytes.count) of the \(bytes.count) echoed bytes")
         channel.close(stop: false)
         try cleanup.expectOnce(error: 0)
     }
@@ -520,6 +556,8 @@ enum IOTCPEcho: BehaviourRule {
 
     static let clients = 8
     static let bytesPerClient = 16 * 1024
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let (listener, port) = try Descriptors.loopbackListener()
@@ -549,10 +587,13 @@ enum IOTCPEcho: BehaviourRule {
                 failures.append("client \(client): \(error)")
             }
         }
-        try expect(finished, "the \(clients) clients did not finish within 15 s")
-        try expect(matched.value == clients, "\(matched.value) of \(clients) clients got their bytes back: \(failures.elements.prefix(3))")
+        try expect(finished, .missing, "the \(clients) clients did not finish within 15 s")
+        try expect(
+            matched.value == clients, .wrongValue,
+            "\(matched.value) of \(clients) clients got their bytes back: \(failures.elements.prefix(3))")
         try expectOpens(server.cleanups, within: .seconds(5), "the cleanup of every connection's channel after its client left")
-        try expect(server.accepted.value == clients, "the server accepted \(server.accepted.value) connections, not \(clients)")
+        try expect(
+            server.accepted.value == clients, .wrongValue, "the server accepted \(server.accepted.value) connections, not \(clients)")
     }
 
     /// The seed's echo server: each accepted connection gets a stream channel; every run of bytes read is written

@@ -23,8 +23,8 @@ private final class MainQueueProbe: Sendable {
     }
 
     func expectBound(_ what: String) throws {
-        try expect(offThread.value == 0, "\(offThread.value) \(what) ran off the main-loop thread")
-        try expect(meter.maximum <= 1, "\(meter.maximum) blocks of the main queue ran at once")
+        try expect(offThread.value == 0, .wrongPlace, "\(offThread.value) \(what) ran off the main-loop thread")
+        try expect(meter.maximum <= 1, .overlap, "\(meter.maximum) blocks of the main queue ran at once")
     }
 }
 
@@ -36,6 +36,8 @@ enum MainThread: BehaviourRule {
         tasks on the application's main thread"); dispatch_get_main_queue(3), dispatch_main(3)
         """
     static let needsMainLoop = true
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let probe = MainQueueProbe()
@@ -53,7 +55,7 @@ enum MainThread: BehaviourRule {
         }
         try expectOpens(done, "the last main-queue block")
         try probe.expectBound("blocks")
-        try expect(order.elements == Array(0..<count), "blocks ran out of order: first \(Array(order.elements.prefix(12)))")
+        try expect(order.elements == Array(0..<count), .reordered, "blocks ran out of order: first \(Array(order.elements.prefix(12)))")
     }
 }
 
@@ -64,6 +66,8 @@ enum MainAsyncFromManyThreads: BehaviourRule {
     static let source =
         "dispatch_async(3) ('the main queue ... serial'); seed 002_1559f9c9921a817c.txt (background work coming back to the main queue)"
     static let needsMainLoop = true
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let threads = 8, perThread = 400
@@ -83,7 +87,8 @@ enum MainAsyncFromManyThreads: BehaviourRule {
         for thread in 0..<threads {
             let indices = seen.elements.filter { $0.thread == thread }.map(\.index)
             try expect(
-                indices == Array(0..<perThread), "thread \(thread)'s blocks ran out of order or not once each (\(indices.count) ran)")
+                indices == Array(0..<perThread), .reordered,
+                "thread \(thread)'s blocks ran out of order or not once each (\(indices.count) ran)")
         }
     }
 }
@@ -95,6 +100,8 @@ enum MainSyncFromBackground: BehaviourRule {
     static let source =
         "libdispatch tests dispatch_sync_on_main.c (ten syncs from a background queue, each on the main thread); dispatch_sync(3)"
     static let needsMainLoop = true
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongValue, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let background = engine.makeQueue(label: "arena.main.background")
@@ -118,8 +125,8 @@ enum MainSyncFromBackground: BehaviourRule {
         }
         try expectOpens(done, "ten syncs onto the main queue from a background queue")
         try probe.expectBound("sync or async blocks")
-        try expect(misordered.value == 0, "\(misordered.value) syncs ran before an async submitted ahead of them")
-        try expect(results.elements == (0..<10).map { $0 * 7 }, "sync returned \(results.elements)")
+        try expect(misordered.value == 0, .reordered, "\(misordered.value) syncs ran before an async submitted ahead of them")
+        try expect(results.elements == (0..<10).map { $0 * 7 }, .wrongValue, "sync returned \(results.elements)")
     }
 }
 
@@ -133,6 +140,8 @@ enum MainHandOff: BehaviourRule {
         dispatch_async(3) (the completion-callback pattern)
         """
     static let needsMainLoop = true
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .reordered, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let worker = engine.makeQueue(label: "arena.main.worker")
@@ -159,9 +168,9 @@ enum MainHandOff: BehaviourRule {
         try expectOpens(done, "the group's notify on the main queue")
         try probe.expectBound("deliveries or the notify")
         try expect(
-            delivered.elements == (0..<steps).map { (0...$0).reduce(0, +) },
+            delivered.elements == (0..<steps).map { (0...$0).reduce(0, +) }, .reordered,
             "results arrived out of order or wrong: first \(Array(delivered.elements.prefix(8)))")
-        try expect(notified.elements == [steps], "the notify ran after \(notified.elements) of \(steps) deliveries")
+        try expect(notified.elements == [steps], .early, "the notify ran after \(notified.elements) of \(steps) deliveries")
     }
 }
 
@@ -171,6 +180,8 @@ enum MainTarget: BehaviourRule {
     static let source =
         "queue.h, dispatch_set_target_queue ('blocks submitted to a queue ... run on its target'); seed 001_e0090210cb443119.txt (the main queue is serial)"
     static let needsMainLoop = true
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let child = engine.makeQueue(label: "arena.main.child", kind: .concurrent, startsInactive: false, target: engine.mainQueue)
@@ -191,7 +202,7 @@ enum MainTarget: BehaviourRule {
         }
         try expectOpens(done, "\(done.remainingCount) blocks of the main queue and of a queue targeting it")
         try probe.expectBound("blocks")
-        try expect(order.elements == Array(0..<100), "the child queue's blocks started out of order")
+        try expect(order.elements == Array(0..<100), .reordered, "the child queue's blocks started out of order")
     }
 }
 

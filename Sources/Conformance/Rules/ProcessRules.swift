@@ -29,7 +29,7 @@ struct WatchedChild {
         posix_spawnattr_setsigdefault(&attributes, &signals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let spawned = posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ)
-        guard spawned == 0 else { throw RuleFailure("posix_spawn /bin/sleep failed: \(spawned)") }
+        guard spawned == 0 else { throw RuleFailure(.setup, "posix_spawn /bin/sleep failed: \(spawned)") }
         self.pid = pid
     }
 
@@ -66,8 +66,8 @@ private func watchExit<E: Engine>(
 /// What a source's log should be after one exit: one call, data exactly `.exit`.
 private func expectOneExit(_ calls: [UInt], _ who: String) throws {
     let events = calls.map { ProcessEvents(rawValue: $0) }
-    try expect(events.count == 1, "\(who) was called \(events.count) times after one exit: \(events)")
-    try expect(events[0] == .exit, "\(who)'s data was \(events[0]), not [exit]")
+    try expect(events.count == 1, .extra, "\(who) was called \(events.count) times after one exit: \(events)")
+    try expect(events[0] == .exit, .wrongValue, "\(who)'s data was \(events[0]), not [exit]")
 }
 
 enum ProcessExit: BehaviourRule {
@@ -78,6 +78,8 @@ enum ProcessExit: BehaviourRule {
         "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
     static let needs: Set<Capability> = [.processSources]
 
+    static let forbidden: [Outcome] = [.missing, .extra, .early, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let child = try WatchedChild()
         defer { child.dispose() }
@@ -85,7 +87,7 @@ enum ProcessExit: BehaviourRule {
         let (source, calls) = try watchExit(engine, child, label: label, queue: engine.makeQueue(label: label))
         defer { cancelAndDrain(source) }
         Timing.pause(Timing.quietPeriod)
-        try expect(calls.count == 0, "the source fired \(calls.count) times while the process was running")
+        try expect(calls.count == 0, .early, "the source fired \(calls.count) times while the process was running")
         child.terminate()
         try expectEventually("the exit being reported") { calls.count >= 1 }
         Timing.pause(.milliseconds(300))  // long enough for a second report to show
@@ -101,6 +103,8 @@ enum ProcessObservers: BehaviourRule {
         "libdispatch tests/dispatch_proc.c: five DISPATCH_PROC_EXIT observers of one child, 'verify all observers were notified', each event count checked after a delay 'to give a chance for any bugs that result in too many events to be noticed'"
     static let needs: Set<Capability> = [.processSources]
     static let observers = 5
+
+    static let forbidden: [Outcome] = [.missing, .extra, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let child = try WatchedChild()
@@ -128,6 +132,8 @@ enum ProcessExitedAlready: BehaviourRule {
     static let source =
         "libdispatch src/event/event_kevent.c: 'EVFILT_PROC may fail with ESRCH when the process exists but is a zombie. As a workaround, we simulate an exit event for any EVFILT_PROC with an invalid pid'"
     static let needs: Set<Capability> = [.processSources]
+
+    static let forbidden: [Outcome] = [.missing, .extra, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let child = try WatchedChild()

@@ -34,7 +34,7 @@ enum QoSRules: RuleFamily {
         item: (qos: QoSClass, flags: WorkItemFlags)? = nil, _ what: String
     ) throws {
         let observed = try observedClass(engine, on: queue, item: item)
-        try expect(observed == expected, "\(what) ran at \(observed.rawValue), not \(expected.rawValue)")
+        try expect(observed == expected, .wrongPlace, "\(what) ran at \(observed.rawValue), not \(expected.rawValue)")
     }
 }
 
@@ -46,9 +46,11 @@ enum QoSGlobalClasses: BehaviourRule {
         class'); qos.h (the classes); seed 000_5fb2769de39c4097.txt ("Priorities": the global queues by priority)
         """
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) throws {
-        try expect(engine.globalQueue(qos: .default) === engine.globalQueue, "globalQueue(qos: .default) is not globalQueue")
-        try expect(engine.currentQoS == .default, "a plain thread reads \(engine.currentQoS.rawValue), not default")
+        try expect(engine.globalQueue(qos: .default) === engine.globalQueue, .wrongValue, "globalQueue(qos: .default) is not globalQueue")
+        try expect(engine.currentQoS == .default, .wrongPlace, "a plain thread reads \(engine.currentQoS.rawValue), not default")
         for qos in [QoSClass.background, .utility, .default, .userInitiated] {
             try QoSRules.expectClass(engine, qos, on: engine.globalQueue(qos: qos), "a block on the \(qos.rawValue) global queue")
         }
@@ -60,6 +62,8 @@ enum QoSUserInteractive: BehaviourRule {
     static let title = "User-interactive is a class of its own: its global queue and a queue created with it run blocks at it."
     static let source = "qos.h (QOS_CLASS_USER_INTERACTIVE, above QOS_CLASS_USER_INITIATED); queue.h (dispatch_get_global_queue)"
     static let needs: Set<Capability> = [.userInteractiveClass]
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         try QoSRules.expectClass(
@@ -78,6 +82,8 @@ enum QoSQueueClass: BehaviourRule {
         dispatch_queue_attr_make_with_qos_class(3) ('the QOS class ... applied to blocks submitted to the queue'); \
         queue.h; DispatchQueue(label:qos:)
         """
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         for qos in [QoSClass.background, .utility, .userInitiated] {
@@ -101,6 +107,8 @@ enum QoSInheritTarget: BehaviourRule {
         queue.h (dispatch_queue_attr_make_with_qos_class: a queue without a QOS class 'inherits' its target's); \
         seed 000_5fb2769de39c4097.txt ("You change the priority of your own queue by setting its target queue")
         """
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let onGlobal = engine.makeQueue(
@@ -133,6 +141,8 @@ enum QoSItemInherit: BehaviourRule {
         assigned to the block'; the default for asynchronous execution); DispatchWorkItem(qos:flags:)
         """
 
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) throws {
         let utility = engine.makeQueue(label: "arena.qos.utility", kind: .serial, qos: .utility, startsInactive: false, target: nil)
         try QoSRules.expectClass(
@@ -156,6 +166,8 @@ enum QoSItemEnforce: BehaviourRule {
         queue ... does not have an assigned QOS class')
         """
     static let needs: Set<Capability> = [.workItemQoS]
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let utility = engine.makeQueue(label: "arena.qos.utility", kind: .serial, qos: .utility, startsInactive: false, target: nil)
@@ -184,6 +196,8 @@ enum QoSPriorityScheduling: BehaviourRule {
     /// Blocks per band, and how long each keeps its CPU: 5 x 40 x 2 ms of CPU, about 0.2 s on two cores.
     static let perBand = 40
     static let work: Duration = .milliseconds(2)
+
+    static let forbidden: [Outcome] = [.missing, .reordered]
 
     static func check<E: Engine>(_ engine: E) throws {
         let bands = QoSClass.allCases
@@ -222,7 +236,7 @@ enum QoSPriorityScheduling: BehaviourRule {
         for lower in bands.indices {
             for higher in bands.indices where higher > lower {
                 try expect(
-                    counts[higher] + slack >= counts[lower],
+                    counts[higher] + slack >= counts[lower], .reordered,
                     "at half done (\(half) of \(bands.count * perBand)), \(histogram): \(bands[higher].rawValue) behind \(bands[lower].rawValue) by more than the \(slack) blocks started before the last band was in"
                 )
             }

@@ -21,6 +21,8 @@ enum SerialFIFO: BehaviourRule {
     static let title = "Blocks submitted from one thread to a serial queue run in submission order."
     static let source = "dispatch_queue_create(3): serial queues invoke blocks in FIFO order"
 
+    static let forbidden: [Outcome] = [.missing, .reordered]
+
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<rounds {
             let queue = engine.makeQueue(label: "arena.serial.fifo.\(round)")
@@ -35,12 +37,12 @@ enum SerialFIFO: BehaviourRule {
                     if sequence % 64 == 0 { Timing.jitter() }
                 }
             }
-            try expect(finished, "submitters did not finish")
+            try expect(finished, .missing, "submitters did not finish")
             try expectOpens(done, "running \(submitters * blocksPerSubmitter) blocks")
             var next = [Int](repeating: 0, count: submitters)
             for (position, entry) in log.elements.enumerated() {
                 try expect(
-                    entry.sequence == next[entry.submitter],
+                    entry.sequence == next[entry.submitter], .reordered,
                     "round \(round): block \(entry.sequence) of submitter \(entry.submitter) ran at position "
                         + "\(position), before its block \(next[entry.submitter])")
                 next[entry.submitter] += 1
@@ -54,6 +56,8 @@ enum SerialExclusive: BehaviourRule {
     static let title = "At most one block of a serial queue runs at any moment; a block sees every write of earlier blocks."
     static let source =
         "dispatch_async(3), TEMPORAL SYNCHRONIZATION: a serial queue as a lock; seed 000_5fb2769de39c4097.txt (isolation queues)"
+
+    static let forbidden: [Outcome] = [.missing, .lost, .overlap]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<rounds {
@@ -77,9 +81,9 @@ enum SerialExclusive: BehaviourRule {
                 }
             }
             try expectOpens(done, "running \(total) blocks")
-            try expect(meter.maximum == 1, "round \(round): \(meter.maximum) blocks of one serial queue ran at once")
+            try expect(meter.maximum == 1, .overlap, "round \(round): \(meter.maximum) blocks of one serial queue ran at once")
             let final = queue.sync { cell.value }
-            try expect(final == total, "round \(round): \(total) increments left the counter at \(final)")
+            try expect(final == total, .lost, "round \(round): \(total) increments left the counter at \(final)")
         }
     }
 }
@@ -88,6 +92,8 @@ enum ConcurrentParallel: BehaviourRule {
     static let id = "concurrent.parallel"
     static let title = "A concurrent queue runs several blocks at once when workers are free."
     static let source = "dispatch_queue_create(3): concurrent queues invoke blocks concurrently; libdispatch tests/dispatch_concur.c"
+
+    static let forbidden: [Outcome] = [.missing, .serialized]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<rounds {
@@ -105,6 +111,8 @@ enum ConcurrentStartOrder: BehaviourRule {
     /// A block may be dequeued in order yet record its start a little late (preempted between dequeue and its first
     /// instruction), so each block may be overtaken by a few later ones: at most `slack`, far below a reordering.
     static let slack = 64
+
+    static let forbidden: [Outcome] = [.missing, .reordered]
 
     static func check<E: Engine>(_ engine: E) throws {
         let count = 2000
@@ -133,7 +141,7 @@ enum ConcurrentStartOrder: BehaviourRule {
                 if overtaken > worst.overtaken { worst = (index, overtaken) }
             }
             try expect(
-                worst.overtaken <= slack,
+                worst.overtaken <= slack, .reordered,
                 "round \(round): block \(worst.index) started before \(worst.overtaken) blocks submitted earlier")
         }
     }
@@ -146,6 +154,8 @@ enum SyncResult: BehaviourRule {
         "dispatch_async(3), dispatch_sync: 'does not return until the block has finished'; the Swift overlay's DispatchQueue.sync returns the value and rethrows"
 
     struct Thrown: Error, Equatable { let value: Int }
+
+    static let forbidden: [Outcome] = [.wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let serial = engine.makeQueue(label: "arena.sync.result.serial")
@@ -174,7 +184,7 @@ enum SyncResult: BehaviourRule {
                 }
             }
         }
-        try expect(problems.count == 0, problems.elements.prefix(3).joined(separator: "; "))
+        try expect(problems.count == 0, .wrongValue, problems.elements.prefix(3).joined(separator: "; "))
     }
 }
 
@@ -183,6 +193,8 @@ enum SyncAfterEarlier: BehaviourRule {
     static let title = "sync on a serial queue runs after every block submitted before it."
     static let source =
         "dispatch_async(3), RECURSIVE LOCKS: 'queues support both asynchronous and synchronous operations, and those operations are ordered by definition'"
+
+    static let forbidden: [Outcome] = [.early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.sync.after-earlier")
@@ -202,7 +214,7 @@ enum SyncAfterEarlier: BehaviourRule {
                 if seen != expected { problems.append("sync saw \(seen) of \(expected) earlier blocks") }
             }
         }
-        try expect(problems.count == 0, problems.elements.prefix(3).joined(separator: "; "))
+        try expect(problems.count == 0, .early, problems.elements.prefix(3).joined(separator: "; "))
     }
 }
 
@@ -211,6 +223,8 @@ enum SyncOnOtherQueueFromBlock: BehaviourRule {
     static let title = "sync from inside a block of queue A onto queue B completes: no engine-wide deadlock."
     static let source = "dispatch_async(3), RECURSIVE LOCKS: only a cycle (A syncs onto B which syncs onto A) deadlocks"
     static let needs: Set<Capability> = [.blockingInBlocks]
+
+    static let forbidden: [Outcome] = [.missing]
 
     static func check<E: Engine>(_ engine: E) throws {
         // More chains than cores, each four queues deep: A syncs onto B, B onto C, C onto D.
@@ -228,7 +242,7 @@ enum SyncOnOtherQueueFromBlock: BehaviourRule {
             }
         }
         try expectOpens(done, "\(chains * 20) chains of nested syncs")
-        try expect(reached.value == chains * 20, "\(reached.value) of \(chains * 20) chains reached their last queue")
+        try expect(reached.value == chains * 20, .missing, "\(reached.value) of \(chains * 20) chains reached their last queue")
     }
 
     private static func nest<Q: EngineQueue>(_ queues: [Q], from level: Int, reached: Counter) {
@@ -246,6 +260,8 @@ enum SyncReentrantConcurrent: BehaviourRule {
     static let source = "dispatch_async(3), RECURSIVE LOCKS: reader/writer reentrancy on the read side"
     static let needs: Set<Capability> = [.blockingInBlocks]
 
+    static let forbidden: [Outcome] = [.missing]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.sync.reentrant-concurrent", kind: .concurrent)
         let blocks = 64
@@ -258,7 +274,7 @@ enum SyncReentrantConcurrent: BehaviourRule {
             }
         }
         try expectOpens(done, "\(blocks) blocks syncing three deep onto their own concurrent queue")
-        try expect(innermost.value == blocks, "\(innermost.value) of \(blocks) innermost syncs ran")
+        try expect(innermost.value == blocks, .missing, "\(innermost.value) of \(blocks) innermost syncs ran")
     }
 }
 
@@ -267,9 +283,11 @@ enum GlobalConcurrent: BehaviourRule {
     static let title = "The global queue is concurrent: blocks overlap and complete out of submission order."
     static let source = "dispatch_async(3), BACKGROUND CONCURRENCY; dispatch_queue_create(3): global queues are concurrent"
 
+    static let forbidden: [Outcome] = [.missing, .serialized, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let global = engine.globalQueue
-        try expect(global.kind == .concurrent, "the global queue reports kind \(global.kind)")
+        try expect(global.kind == .concurrent, .wrongValue, "the global queue reports kind \(global.kind)")
         for round in 0..<rounds {
             // The first block can only finish after the second: completion is not FIFO.
             let second = Latch()
@@ -287,7 +305,8 @@ enum GlobalConcurrent: BehaviourRule {
             }
             try expectOpens(done, within: .seconds(8), "round \(round): two global blocks")
             try expect(
-                order.elements == [2, 1], "round \(round): completion order \(order.elements) (-1: first block never saw the second)")
+                order.elements == [2, 1], .serialized,
+                "round \(round): completion order \(order.elements) (-1: first block never saw the second)")
         }
     }
 }

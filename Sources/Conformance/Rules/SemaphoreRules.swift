@@ -14,10 +14,12 @@ enum SemaphoreCount: BehaviourRule {
     static let title = "A semaphore of value N lets at most N holders in at once, and N do get in."
     static let source = "dispatch_semaphore_create(3); seed 002_1559f9c9921a817c.txt (limiting concurrency with semaphores)"
 
+    static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         for width in [1, 2, 3] {
             guard let semaphore = engine.makeSemaphore(value: width) else {
-                throw RuleFailure("makeSemaphore(value: \(width)) returned nil")
+                throw RuleFailure(.wrongValue, "makeSemaphore(value: \(width)) returned nil")
             }
             // N get in without anyone signalling; the next one does not. Every unit taken is given back before
             // judging: libdispatch kills the process when a semaphore is released below its initial value.
@@ -25,8 +27,8 @@ enum SemaphoreCount: BehaviourRule {
             for _ in 0..<width where semaphore.wait(until: .now() + .seconds(2)) == .success { admitted += 1 }
             let extra = semaphore.wait(until: .now() + .milliseconds(20)) == .success
             for _ in 0..<(admitted + (extra ? 1 : 0)) { semaphore.signal() }
-            try expect(admitted == width, "value \(width): only \(admitted) waits got in")
-            try expect(!extra, "value \(width): wait \(width + 1) got in")
+            try expect(admitted == width, .lost, "value \(width): only \(admitted) waits got in")
+            try expect(!extra, .extra, "value \(width): wait \(width + 1) got in")
 
             // At most N inside, with 8 threads fighting for it.
             let meter = ConcurrencyMeter()
@@ -41,8 +43,8 @@ enum SemaphoreCount: BehaviourRule {
                     semaphore.signal()
                 }
             }
-            try expect(finished && failures.value == 0, "value \(width): threads starved (\(failures.value) waits timed out)")
-            try expect(meter.maximum <= width, "value \(width): \(meter.maximum) holders at once")
+            try expect(finished && failures.value == 0, .missing, "value \(width): threads starved (\(failures.value) waits timed out)")
+            try expect(meter.maximum <= width, .extra, "value \(width): \(meter.maximum) holders at once")
         }
     }
 }
@@ -52,14 +54,17 @@ enum SemaphoreTimeout: BehaviourRule {
     static let title = "A timed-out wait reports timed-out, takes nothing, and leaves the count as it was."
     static let source = "dispatch_semaphore_wait(3): 'returns non-zero if the timeout occurred'; libdispatch tests/dispatch_sema.c"
 
+    static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
-        guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure("makeSemaphore(value: 0) returned nil") }
+        guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure(.wrongValue, "makeSemaphore(value: 0) returned nil") }
         for _ in 0..<5 {
-            try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, "a wait on value 0 did not time out")
+            try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, .extra, "a wait on value 0 did not time out")
         }
         semaphore.signal()
-        try expect(semaphore.wait(until: .now() + .seconds(2)) == .success, "after timed-out waits, a signal did not let one wait in")
-        try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, "one signal let two waits in")
+        try expect(
+            semaphore.wait(until: .now() + .seconds(2)) == .success, .missing, "after timed-out waits, a signal did not let one wait in")
+        try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, .extra, "one signal let two waits in")
 
         // Timed-out waits racing signals: every signal must be taken exactly once.
         let signals = 2000
@@ -82,8 +87,9 @@ enum SemaphoreTimeout: BehaviourRule {
         stop.add()
         try expectOpens(waiters, "waiter threads stopping")
         while semaphore.wait(until: .now()) == .success { acquired.add() }
-        try expect(drained || acquired.value == signals, "waiters took \(acquired.value) of \(signals) signals")
-        try expect(acquired.value == signals, "\(signals) signals were taken \(acquired.value) times (timed-out waits changed the count)")
+        try expect(drained || acquired.value == signals, .lost, "waiters took \(acquired.value) of \(signals) signals")
+        try expect(
+            acquired.value == signals, .extra, "\(signals) signals were taken \(acquired.value) times (timed-out waits changed the count)")
     }
 }
 
@@ -92,11 +98,15 @@ enum SemaphoreSignalWakes: BehaviourRule {
     static let title = "signal wakes one waiter and reports that it did; with no waiter it reports none."
     static let source = "dispatch_semaphore_signal(3): 'returns non-zero if a thread is woken'"
 
+    static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
-            guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure("makeSemaphore(value: 0) returned nil") }
-            try expect(!semaphore.signal(), "round \(round): signal with no waiter reported a wake-up")
-            try expect(semaphore.wait(until: .now() + .seconds(1)) == .success, "round \(round): the signalled unit was not there")
+            guard let semaphore = engine.makeSemaphore(value: 0) else {
+                throw RuleFailure(.wrongValue, "makeSemaphore(value: 0) returned nil")
+            }
+            try expect(!semaphore.signal(), .wrongValue, "round \(round): signal with no waiter reported a wake-up")
+            try expect(semaphore.wait(until: .now() + .seconds(1)) == .success, .lost, "round \(round): the signalled unit was not there")
 
             let woken = Counter()
             let returned = Latch(2)
@@ -108,13 +118,13 @@ enum SemaphoreSignalWakes: BehaviourRule {
             }
             // Generous: the two waiters must be blocked before the first signal.
             Timing.pause(.milliseconds(100))
-            try expect(semaphore.signal(), "round \(round): signal with two blocked waiters reported no wake-up")
+            try expect(semaphore.signal(), .wrongValue, "round \(round): signal with two blocked waiters reported no wake-up")
             Timing.pause(.milliseconds(50))
-            try expect(woken.value == 1, "round \(round): one signal woke \(woken.value) waiters")
-            try expect(semaphore.signal(), "round \(round): signal with one blocked waiter reported no wake-up")
+            try expect(woken.value == 1, .extra, "round \(round): one signal woke \(woken.value) waiters")
+            try expect(semaphore.signal(), .wrongValue, "round \(round): signal with one blocked waiter reported no wake-up")
             try expectOpens(returned, "round \(round): both waiters returning")
-            try expect(woken.value == 2, "round \(round): \(woken.value) of 2 waiters woke")
-            try expect(!semaphore.signal(), "round \(round): signal after the waiters left reported a wake-up")
+            try expect(woken.value == 2, .missing, "round \(round): \(woken.value) of 2 waiters woke")
+            try expect(!semaphore.signal(), .wrongValue, "round \(round): signal after the waiters left reported a wake-up")
             _ = semaphore.wait(until: .now())
         }
     }
@@ -125,10 +135,12 @@ enum SemaphoreNegative: BehaviourRule {
     static let title = "Creating a semaphore with a negative value is rejected."
     static let source = "dispatch_semaphore_create(3): 'passing a value less than zero will cause NULL to be returned'"
 
+    static let forbidden: [Outcome] = [.wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         for value in [-1, -2, Int.min] {
-            try expect(engine.makeSemaphore(value: value) == nil, "makeSemaphore(value: \(value)) was accepted")
+            try expect(engine.makeSemaphore(value: value) == nil, .wrongValue, "makeSemaphore(value: \(value)) was accepted")
         }
-        try expect(engine.makeSemaphore(value: 0) != nil, "makeSemaphore(value: 0) was rejected")
+        try expect(engine.makeSemaphore(value: 0) != nil, .wrongValue, "makeSemaphore(value: 0) was rejected")
     }
 }

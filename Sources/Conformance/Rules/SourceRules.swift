@@ -18,6 +18,8 @@ enum SourceAddCoalesces: BehaviourRule {
         "An add source sums the merges between handler calls: every call's data is positive, the data over all calls adds up to the total merged, and a slow handler sees fewer calls than merges."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_ADD; seed 002_1559f9c9921a817c.txt (custom sources coalesce)"
 
+    static let forbidden: [Outcome] = [.missing, .lost, .wrongValue, .uncoalesced]
+
     static func check<E: Engine>(_ engine: E) throws {
         // The handler is slower than the merges.
         let (source, log) = makeLoggedSource(engine, "arena.source.add") { _ in Timing.spin(.microseconds(50)) }
@@ -34,9 +36,9 @@ enum SourceAddCoalesces: BehaviourRule {
         }
         try expectEventually("handlers receiving \(merged.value) in total") { log.sum == UInt(merged.value) }
         Timing.pause(.milliseconds(10))
-        try expect(log.sum == UInt(merged.value), "handlers received \(log.sum) of \(merged.value) merged")
-        try expect(log.data.allSatisfy { $0 > 0 }, "a handler call had data 0")
-        try expect(log.count < merges, "\(merges) merges into a slow handler made \(log.count) calls: nothing coalesced")
+        try expect(log.sum == UInt(merged.value), .lost, "handlers received \(log.sum) of \(merged.value) merged")
+        try expect(log.data.allSatisfy { $0 > 0 }, .wrongValue, "a handler call had data 0")
+        try expect(log.count < merges, .uncoalesced, "\(merges) merges into a slow handler made \(log.count) calls: nothing coalesced")
     }
 }
 
@@ -45,6 +47,8 @@ enum SourceOrCoalesces: BehaviourRule {
     static let title =
         "An or source ORs the merges between handler calls: every call's data is non-zero and the union over all calls is exactly the bits merged."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_OR"
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue, .uncoalesced]
 
     static func check<E: Engine>(_ engine: E) throws {
         let (source, log) = makeLoggedSource(engine, "arena.source.or", merge: .or) { _ in Timing.spin(.microseconds(30)) }
@@ -59,9 +63,11 @@ enum SourceOrCoalesces: BehaviourRule {
         }
         try expectEventually("handlers seeing every merged bit") { log.data.reduce(0, |) == expected }
         let union = log.data.reduce(0, |)
-        try expect(union == expected, "the union of handler data is \(String(union, radix: 16)), merged \(String(expected, radix: 16))")
-        try expect(log.data.allSatisfy { $0 != 0 }, "a handler call had data 0")
-        try expect(log.count < 4000, "4000 merges into a slow handler made \(log.count) calls: nothing coalesced")
+        try expect(
+            union == expected, .wrongValue,
+            "the union of handler data is \(String(union, radix: 16)), merged \(String(expected, radix: 16))")
+        try expect(log.data.allSatisfy { $0 != 0 }, .wrongValue, "a handler call had data 0")
+        try expect(log.count < 4000, .uncoalesced, "4000 merges into a slow handler made \(log.count) calls: nothing coalesced")
     }
 }
 
@@ -69,6 +75,8 @@ enum SourceReplace: BehaviourRule {
     static let id = "source.replace"
     static let title = "A replace source's handler sees the last value merged before its call."
     static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_REPLACE"
+
+    static let forbidden: [Outcome] = [.missing, .reordered, .wrongValue, .uncoalesced]
 
     static func check<E: Engine>(_ engine: E) throws {
         let (source, log) = makeLoggedSource(engine, "arena.source.replace", merge: .replace) { _ in Timing.spin(.microseconds(20)) }
@@ -81,12 +89,12 @@ enum SourceReplace: BehaviourRule {
         try expectEventually("a handler call with the last value \(last)") { log.data.last == last }
         let seen = log.data
         try expect(
-            seen.allSatisfy { (1...last).contains($0) },
+            seen.allSatisfy { (1...last).contains($0) }, .wrongValue,
             "a handler saw a value never merged: \(seen.filter { !(1...last).contains($0) }.prefix(3))")
         try expect(
-            zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 },
+            zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, .reordered,
             "handler values went backwards: a call saw an older value than the one before it")
-        try expect(seen.count < Int(last), "\(last) replaces into a slow handler made \(seen.count) calls: nothing coalesced")
+        try expect(seen.count < Int(last), .uncoalesced, "\(last) replaces into a slow handler made \(seen.count) calls: nothing coalesced")
     }
 }
 
@@ -94,6 +102,8 @@ enum SourceDataReset: BehaviourRule {
     static let id = "source.data-reset"
     static let title = "Pending data is taken and reset to zero when a handler call starts; merges during a call arrive in a later call."
     static let source = "dispatch_source_get_data(3); dispatch_source_merge_data(3)"
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<10 {
@@ -112,7 +122,7 @@ enum SourceDataReset: BehaviourRule {
             try expectEventually("round \(round): a second call") { log.count >= 2 }
             Timing.pause(.milliseconds(5))
             cancelAndDrain(source)
-            try expect(log.data == [5, 7], "round \(round): handler data \(log.data), expected [5, 7]")
+            try expect(log.data == [5, 7], .wrongValue, "round \(round): handler data \(log.data), expected [5, 7]")
         }
     }
 }
@@ -122,6 +132,8 @@ enum SourceZeroMerge: BehaviourRule {
     static let title = "A merge that leaves the pending data zero fires no handler."
     static let source =
         "dispatch_source_merge_data(3): 'a value of zero has no effect and will not result in the submission of the event handler'"
+
+    static let forbidden: [Outcome] = [.extra, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for merge in DataMerge.allCases {
@@ -133,8 +145,8 @@ enum SourceZeroMerge: BehaviourRule {
             source.merge(1)
             let fired = Timing.eventually { log.count > afterZeros }
             cancelAndDrain(source)
-            try expect(afterZeros == 0, "\(merge) source: 100 zero merges fired \(afterZeros) handler calls")
-            try expect(fired && log.data.last == 1, "\(merge) source: a merge of 1 after zeros delivered \(log.data)")
+            try expect(afterZeros == 0, .extra, "\(merge) source: 100 zero merges fired \(afterZeros) handler calls")
+            try expect(fired && log.data.last == 1, .wrongValue, "\(merge) source: a merge of 1 after zeros delivered \(log.data)")
         }
     }
 }
@@ -143,6 +155,8 @@ enum SourceHandlerNotReentrant: BehaviourRule {
     static let id = "source.handler-not-reentrant"
     static let title = "A source's handler never runs concurrently with itself, even on a concurrent queue."
     static let source = "dispatch_source_create(3): the event handler is serialised; libdispatch's source is a serial queue of its own"
+
+    static let forbidden: [Outcome] = [.missing, .overlap]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.source.not-reentrant", kind: .concurrent)
@@ -160,7 +174,7 @@ enum SourceHandlerNotReentrant: BehaviourRule {
             }
         }
         try expectEventually("handlers receiving all 8000 merges") { log.sum == 8000 }
-        try expect(log.meter.maximum == 1, "\(log.meter.maximum) handler calls of one source ran at once")
+        try expect(log.meter.maximum == 1, .overlap, "\(log.meter.maximum) handler calls of one source ran at once")
     }
 }
 
@@ -169,6 +183,8 @@ enum SourceOnTarget: BehaviourRule {
     static let title = "A source's handler runs on the source's queue, serialised with that queue's other blocks."
     static let source =
         "dispatch_source_create(3): 'the target queue'; queue.h: 'a dispatch source's target queue specifies where its event handler and cancellation handler blocks will be submitted'"
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<String>("arena.source.on-target")
@@ -200,8 +216,8 @@ enum SourceOnTarget: BehaviourRule {
         }
         try expectOpens(done, "\(blocks) queue blocks")
         try expectEventually("handlers receiving all \(blocks) merges") { log.sum == UInt(blocks) }
-        try expect(wrongQueue.value == 0, "\(wrongQueue.value) handler calls did not run on the source's queue")
-        try expect(meter.maximum == 1, "handlers and the queue's blocks overlapped (\(meter.maximum) at once)")
+        try expect(wrongQueue.value == 0, .wrongPlace, "\(wrongQueue.value) handler calls did not run on the source's queue")
+        try expect(meter.maximum == 1, .overlap, "handlers and the queue's blocks overlapped (\(meter.maximum) at once)")
     }
 }
 
@@ -209,6 +225,8 @@ enum SourceInactive: BehaviourRule {
     static let id = "source.inactive"
     static let title = "A new source delivers nothing until activated; data merged before activation is delivered after."
     static let source = "dispatch_source_create(3): 'dispatch sources are created in an inactive state'; dispatch_activate(3)"
+
+    static let forbidden: [Outcome] = [.early, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
@@ -220,8 +238,8 @@ enum SourceInactive: BehaviourRule {
             source.activate()
             let delivered = Timing.eventually { log.sum == 3 }
             cancelAndDrain(source)
-            try expect(early == 0, "round \(round): \(early) handler calls before activation")
-            try expect(delivered, "round \(round): after activation the handlers saw \(log.data), expected a total of 3")
+            try expect(early == 0, .early, "round \(round): \(early) handler calls before activation")
+            try expect(delivered, .wrongValue, "round \(round): after activation the handlers saw \(log.data), expected a total of 3")
         }
     }
 }
@@ -231,6 +249,8 @@ enum SourceSuspendCoalesces: BehaviourRule {
     static let title = "Merges while a source is suspended arrive coalesced, in one handler call, after resume."
     static let source =
         "dispatch_suspend(3) on sources in dispatch_source_create(3); seed 001_e0090210cb443119.txt (suspending and resuming dispatch sources)"
+
+    static let forbidden: [Outcome] = [.lost, .ranWhileHeld, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
@@ -246,9 +266,9 @@ enum SourceSuspendCoalesces: BehaviourRule {
             let delivered = Timing.eventually { log.sum == 11 }
             Timing.pause(.milliseconds(5))
             cancelAndDrain(source)
-            try expect(first, "round \(round): the first merge was not delivered")
-            try expect(whileSuspended == 1, "round \(round): \(whileSuspended - 1) handler calls while suspended")
-            try expect(delivered && log.data == [1, 10], "round \(round): handler data \(log.data), expected [1, 10]")
+            try expect(first, .lost, "round \(round): the first merge was not delivered")
+            try expect(whileSuspended == 1, .ranWhileHeld, "round \(round): \(whileSuspended - 1) handler calls while suspended")
+            try expect(delivered && log.data == [1, 10], .wrongValue, "round \(round): handler data \(log.data), expected [1, 10]")
         }
     }
 }
@@ -259,6 +279,8 @@ enum SourceCancel: BehaviourRule {
         "After cancel no handler call starts, even with data pending; the cancel handler runs once, after the last handler call finished; later merges are ignored."
     static let source =
         "dispatch_source_cancel(3): 'prevents any further invocation of the event handler ... does not interrupt an event handler block that is already in progress'"
+
+    static let forbidden: [Outcome] = [.missing, .extra, .ranWhileHeld, .overlap, .wrongState]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<10 {
@@ -285,14 +307,14 @@ enum SourceCancel: BehaviourRule {
             try expectOpens(inHandler, "round \(round): the first handler call")
             source.merge(5)  // pending when cancel comes
             source.cancel()
-            try expect(source.isCancelled, "round \(round): isCancelled is false after cancel()")
+            try expect(source.isCancelled, .wrongState, "round \(round): isCancelled is false after cancel()")
             source.merge(7)  // after cancel: ignored
             release.countDown()
             try expectOpens(cancelled, "round \(round): the cancel handler")
             Timing.pause(.milliseconds(20))
-            try expect(log.data == [1], "round \(round): handler calls \(log.data) (only [1] started before cancel)")
-            try expect(cancelRuns.value == 1, "round \(round): the cancel handler ran \(cancelRuns.value) times")
-            try expect(overlapped.value == 0, "round \(round): the cancel handler ran while an event handler was running")
+            try expect(log.data == [1], .ranWhileHeld, "round \(round): handler calls \(log.data) (only [1] started before cancel)")
+            try expect(cancelRuns.value == 1, .extra, "round \(round): the cancel handler ran \(cancelRuns.value) times")
+            try expect(overlapped.value == 0, .overlap, "round \(round): the cancel handler ran while an event handler was running")
         }
     }
 }
@@ -302,6 +324,8 @@ enum SourceCancelHandlerOnlyIfCancelled: BehaviourRule {
     static let title = "Releasing an uncancelled source runs no cancel handler."
     static let source =
         "dispatch_source_set_cancel_handler(3): the handler runs 'once the source is cancelled'; measured on libdispatch: release without cancel runs none"
+
+    static let forbidden: [Outcome] = [.missing, .extra]
 
     static func check<E: Engine>(_ engine: E) throws {
         let cancelRuns = Counter()
@@ -319,7 +343,7 @@ enum SourceCancelHandlerOnlyIfCancelled: BehaviourRule {
         sources.removeAll()  // released, never cancelled
         Timing.pause(.milliseconds(50))
         queue.sync {}
-        try expect(cancelRuns.value == 0, "\(cancelRuns.value) cancel handlers ran for sources released without cancel")
+        try expect(cancelRuns.value == 0, .extra, "\(cancelRuns.value) cancel handlers ran for sources released without cancel")
     }
 }
 
@@ -330,6 +354,8 @@ enum SourceRegistrationFirst: BehaviourRule {
         dispatch_source_set_registration_handler(3) in dispatch_source_create(3): 'the registration handler ... is \
         submitted to the source's target queue ... before any event handler'
         """
+
+    static let forbidden: [Outcome] = [.missing, .reordered]
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<String>("arena.source.registration")
@@ -350,9 +376,9 @@ enum SourceRegistrationFirst: BehaviourRule {
             Timing.pause(.milliseconds(5))
             cancelAndDrain(source)
             let seen = calls.elements
-            try expect(delivered, "round \(round): no event handler call (calls: \(seen))")
+            try expect(delivered, .missing, "round \(round): no event handler call (calls: \(seen))")
             try expect(
-                seen.first == "registration" && seen.dropFirst().allSatisfy { $0 == "event" },
+                seen.first == "registration" && seen.dropFirst().allSatisfy { $0 == "event" }, .reordered,
                 "round \(round): calls in order \(seen) (one registration first, on its queue, expected)")
         }
     }
@@ -365,6 +391,8 @@ enum SourceRegistrationNotIfCancelled: BehaviourRule {
         dispatch_source_set_registration_handler(3) in dispatch_source_create(3): 'if the source is canceled before \
         it is activated, the registration handler is never called'
         """
+
+    static let forbidden: [Outcome] = [.missing, .extra]
 
     static func check<E: Engine>(_ engine: E) throws {
         let registered = Counter()
@@ -379,6 +407,6 @@ enum SourceRegistrationNotIfCancelled: BehaviourRule {
         source.activate()
         try expectOpens(cancelled, "the cancel handler")
         Timing.pause(Timing.quietPeriod)
-        try expect(registered.value == 0, "the registration handler ran \(registered.value) times")
+        try expect(registered.value == 0, .extra, "the registration handler ran \(registered.value) times")
     }
 }

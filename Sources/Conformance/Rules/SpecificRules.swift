@@ -14,6 +14,8 @@ enum SpecificOwnQueue: BehaviourRule {
     static let title = "A value set on a queue is visible from its blocks, and absent on other queues and plain threads."
     static let source = "dispatch_queue_set_specific(3), dispatch_get_specific(3); seed 002_1559f9c9921a817c.txt (queue-specific data)"
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) throws {
         let number = SpecificKey<Int>("arena.specific.number")
         let text = SpecificKey<String>("arena.specific.text")
@@ -22,9 +24,12 @@ enum SpecificOwnQueue: BehaviourRule {
         queue.setSpecific(number, 7)
         queue.setSpecific(text, "seven")
 
-        try expect(queue.getSpecific(number) == 7, "getSpecific on the queue returned \(String(describing: queue.getSpecific(number)))")
-        try expect(other.getSpecific(number) == nil, "another queue reports the value")
-        try expect(engine.currentSpecific(number) == nil, "a plain thread sees \(String(describing: engine.currentSpecific(number)))")
+        try expect(
+            queue.getSpecific(number) == 7, .wrongValue,
+            "getSpecific on the queue returned \(String(describing: queue.getSpecific(number)))")
+        try expect(other.getSpecific(number) == nil, .wrongPlace, "another queue reports the value")
+        try expect(
+            engine.currentSpecific(number) == nil, .wrongPlace, "a plain thread sees \(String(describing: engine.currentSpecific(number)))")
 
         let seenInside = Recorder<String>()
         let done = Latch(200)
@@ -42,12 +47,12 @@ enum SpecificOwnQueue: BehaviourRule {
             }
         }
         try expectOpens(done, "200 blocks")
-        try expect(seenInside.count == 0, seenInside.elements.prefix(2).joined(separator: "; "))
+        try expect(seenInside.count == 0, .wrongValue, seenInside.elements.prefix(2).joined(separator: "; "))
 
         queue.setSpecific(number, nil)
         let cleared = queue.sync { engine.currentSpecific(number) }
-        try expect(cleared == nil, "a removed value is still visible (\(String(describing: cleared)))")
-        try expect(queue.sync { engine.currentSpecific(text) } == "seven", "removing one key removed another")
+        try expect(cleared == nil, .wrongValue, "a removed value is still visible (\(String(describing: cleared)))")
+        try expect(queue.sync { engine.currentSpecific(text) } == "seven", .wrongValue, "removing one key removed another")
     }
 }
 
@@ -56,6 +61,8 @@ enum SpecificInherited: BehaviourRule {
     static let title = "A value set on a target is visible from blocks of queues that target it; the nearest queue on the chain wins."
     static let source = "dispatch_get_specific(3): 'the target queue hierarchy is searched'"
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<Int>("arena.specific.inherited")
         let root = engine.makeQueue(label: "arena.specific.root")
@@ -63,13 +70,15 @@ enum SpecificInherited: BehaviourRule {
         let leaf = engine.makeQueue(label: "arena.specific.leaf", kind: .serial, startsInactive: false, target: middle)
         root.setSpecific(key, 1)
 
-        try expect(leaf.sync { engine.currentSpecific(key) } == 1, "a leaf two links below does not see the root's value")
-        try expect(leaf.getSpecific(key) == nil, "getSpecific on the leaf reports the root's value (it should read the queue itself only)")
+        try expect(leaf.sync { engine.currentSpecific(key) } == 1, .wrongValue, "a leaf two links below does not see the root's value")
+        try expect(
+            leaf.getSpecific(key) == nil, .wrongValue,
+            "getSpecific on the leaf reports the root's value (it should read the queue itself only)")
 
         middle.setSpecific(key, 2)
-        try expect(leaf.sync { engine.currentSpecific(key) } == 2, "the nearer value on the chain does not win")
-        try expect(middle.sync { engine.currentSpecific(key) } == 2, "the middle queue does not see its own value")
-        try expect(root.sync { engine.currentSpecific(key) } == 1, "the root sees a value set below it")
+        try expect(leaf.sync { engine.currentSpecific(key) } == 2, .wrongValue, "the nearer value on the chain does not win")
+        try expect(middle.sync { engine.currentSpecific(key) } == 2, .wrongValue, "the middle queue does not see its own value")
+        try expect(root.sync { engine.currentSpecific(key) } == 1, .wrongValue, "the root sees a value set below it")
 
         leaf.setSpecific(key, 3)
         let fromBlocks = Recorder<Int?>()
@@ -81,11 +90,14 @@ enum SpecificInherited: BehaviourRule {
             }
         }
         try expectOpens(done, "100 leaf blocks")
-        try expect(fromBlocks.elements.allSatisfy { $0 == 3 }, "leaf blocks saw \(Set(fromBlocks.elements.map { String(describing: $0) }))")
+        try expect(
+            fromBlocks.elements.allSatisfy { $0 == 3 }, .wrongValue,
+            "leaf blocks saw \(Set(fromBlocks.elements.map { String(describing: $0) }))")
 
         middle.setSpecific(key, nil)
         leaf.setSpecific(key, nil)
-        try expect(leaf.sync { engine.currentSpecific(key) } == 1, "after removing nearer values the root's value is not visible")
+        try expect(
+            leaf.sync { engine.currentSpecific(key) } == 1, .wrongValue, "after removing nearer values the root's value is not visible")
     }
 }
 
@@ -108,6 +120,8 @@ enum SpecificDestructorOnReplace: BehaviourRule {
         key, or when all references to the queue have been released'; libdispatch tests context_for_key.c
         """
 
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<DestructorProbe>("arena.specific.destructor")
         let destroyed = Recorder<String>()
@@ -115,11 +129,12 @@ enum SpecificDestructorOnReplace: BehaviourRule {
         queue.setSpecific(key, DestructorProbe("first", destroyed))
         queue.setSpecific(key, DestructorProbe("second", destroyed))
         try expectEventually("the replaced value's destructor") { destroyed.elements == ["first"] }
-        try expect(queue.getSpecific(key)?.name == "second", "the queue holds \(String(describing: queue.getSpecific(key)?.name))")
+        try expect(
+            queue.getSpecific(key)?.name == "second", .wrongValue, "the queue holds \(String(describing: queue.getSpecific(key)?.name))")
         queue.setSpecific(key, nil)
         try expectEventually("the removed value's destructor") { destroyed.count == 2 }
         Timing.pause(Timing.quietPeriod)
-        try expect(destroyed.elements == ["first", "second"], "destructors ran for \(destroyed.elements)")
+        try expect(destroyed.elements == ["first", "second"], .wrongValue, "destructors ran for \(destroyed.elements)")
         withExtendedLifetime(queue) {}
     }
 }
@@ -131,6 +146,8 @@ enum SpecificDestructorOnRelease: BehaviourRule {
         dispatch_queue_set_specific(3) ('when all references to the queue have been released'); libdispatch tests \
         context_for_key.c
         """
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         let destroyed = Recorder<String>()
@@ -149,6 +166,7 @@ enum SpecificDestructorOnRelease: BehaviourRule {
         try expectOpens(blocksDone, "ten blocks reading the values")
         try expectEventually("three destructors after the queue went") { destroyed.count >= 3 }
         Timing.pause(Timing.quietPeriod)
-        try expect(destroyed.elements.sorted() == ["value 0", "value 1", "value 2"], "destructors ran for \(destroyed.elements)")
+        try expect(
+            destroyed.elements.sorted() == ["value 0", "value 1", "value 2"], .wrongValue, "destructors ran for \(destroyed.elements)")
     }
 }

@@ -15,6 +15,8 @@ enum SuspendNoNewStarts: BehaviourRule {
     static let source =
         "dispatch_suspend(3) in dispatch_object(3): 'suspension occurs after completion of any blocks running at the time of the call'"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld]
+
     static func check<E: Engine>(_ engine: E) throws {
         for kind in [QueueKind.serial, .concurrent] {
             for round in 0..<4 {
@@ -43,8 +45,9 @@ enum SuspendNoNewStarts: BehaviourRule {
                 Timing.pause(Timing.quietPeriod)
                 let startedWhileSuspended = started.value
                 queue.resume()
-                try expect(firstFinished, "\(kind) queue: the block running at suspend() did not finish")
-                try expect(startedWhileSuspended == 0, "\(kind) queue: \(startedWhileSuspended) blocks started while suspended")
+                try expect(firstFinished, .missing, "\(kind) queue: the block running at suspend() did not finish")
+                try expect(
+                    startedWhileSuspended == 0, .ranWhileHeld, "\(kind) queue: \(startedWhileSuspended) blocks started while suspended")
                 try expectOpens(done, "\(kind) queue: \(later) blocks after resume()")
             }
         }
@@ -55,6 +58,8 @@ enum SuspendCounted: BehaviourRule {
     static let id = "suspend.counted"
     static let title = "Suspensions nest: n suspends need n resumes before blocks start again."
     static let source = "dispatch_object(3): 'suspension count'; seed 001_e0090210cb443119.txt (suspending and resuming queues)"
+
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld]
 
     static func check<E: Engine>(_ engine: E) throws {
         for depth in 1...4 {
@@ -71,7 +76,7 @@ enum SuspendCounted: BehaviourRule {
                 Timing.pause(Timing.quietPeriod / 2)
                 if ran.value != 0 {
                     for _ in 0..<remaining { queue.resume() }
-                    throw RuleFailure("after \(depth) suspends and \(depth - remaining) resumes a block ran")
+                    throw RuleFailure(.ranWhileHeld, "after \(depth) suspends and \(depth - remaining) resumes a block ran")
                 }
             }
             queue.resume()
@@ -101,6 +106,8 @@ enum InactiveStart: BehaviourRule {
     static let title = "A queue created inactive runs nothing until activated, then runs what was submitted, in order."
     static let source = "dispatch_activate(3) in dispatch_object(3); DISPATCH_QUEUE_INACTIVE in dispatch_queue_create(3)"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .reordered]
+
     static func check<E: Engine>(_ engine: E) throws {
         for kind in [QueueKind.serial, .concurrent] {
             let queue = engine.makeQueue(label: "arena.inactive.start.\(kind)", kind: kind, startsInactive: true, target: nil)
@@ -116,10 +123,10 @@ enum InactiveStart: BehaviourRule {
             Timing.pause(Timing.quietPeriod)
             let early = log.count
             queue.activate()
-            try expect(early == 0, "\(kind) queue: \(early) blocks ran before activate()")
+            try expect(early == 0, .ranWhileHeld, "\(kind) queue: \(early) blocks ran before activate()")
             try expectOpens(done, "\(kind) queue: \(count) blocks after activate()")
             if kind == .serial {
-                try expect(log.elements == Array(0..<count), "serial queue: blocks ran out of order after activation")
+                try expect(log.elements == Array(0..<count), .reordered, "serial queue: blocks ran out of order after activation")
             }
             queue.activate()  // a second activation does nothing
             let again = Latch()

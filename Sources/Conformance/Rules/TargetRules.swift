@@ -16,6 +16,8 @@ enum TargetSerializes: BehaviourRule {
     static let source =
         "queue.h, dispatch_set_target_queue: 'will not be invoked concurrently with blocks submitted to the target queue or to any other queue with that same target queue'"
 
+    static let forbidden: [Outcome] = [.missing, .overlap, .reordered]
+
     static func check<E: Engine>(_ engine: E) throws {
         let hub = engine.makeQueue(label: "arena.target.serializes.hub")
         let spokes = [
@@ -42,9 +44,9 @@ enum TargetSerializes: BehaviourRule {
             }
         }
         try expectOpens(done, "\((spokes.count + 1) * perQueue) blocks")
-        try expect(meter.maximum == 1, "\(meter.maximum) blocks ran at once under one serial target")
+        try expect(meter.maximum == 1, .overlap, "\(meter.maximum) blocks ran at once under one serial target")
         for lane in 0..<2 {
-            try expect(logs[lane].elements == Array(0..<perQueue), "serial queue \(lane) lost its order under the target")
+            try expect(logs[lane].elements == Array(0..<perQueue), .reordered, "serial queue \(lane) lost its order under the target")
         }
     }
 }
@@ -54,6 +56,8 @@ enum TargetWidth: BehaviourRule {
     static let title = "The concurrency a queue reaches is at most the smallest width along its target chain."
     static let source =
         "seed 000_5fb2769de39c4097.txt (target queues: 'if a queue's target queue is serial, it effectively turns into a serial queue')"
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .serialized]
 
     static func check<E: Engine>(_ engine: E) throws {
         // concurrent → concurrent → serial: width 1 at the end of the chain.
@@ -73,7 +77,7 @@ enum TargetWidth: BehaviourRule {
             }
         }
         try expectOpens(done, "\(count) blocks through a serial link")
-        try expect(meter.maximum == 1, "\(meter.maximum) blocks ran at once through a chain with a serial link")
+        try expect(meter.maximum == 1, .overlap, "\(meter.maximum) blocks ran at once through a chain with a serial link")
 
         // concurrent → concurrent (global): both links are wide, so blocks can meet.
         let wide = engine.makeQueue(
@@ -88,6 +92,8 @@ enum TargetSetWhileInactive: BehaviourRule {
     static let title = "A target set while a queue is inactive applies to every block, including blocks submitted before the change."
     static let source =
         "queue.h, dispatch_set_target_queue: 'if an object is inactive ... the target queue change takes effect immediately, and will affect blocks already associated'"
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<Int>("arena.target.set-while-inactive")
@@ -116,7 +122,7 @@ enum TargetSetWhileInactive: BehaviourRule {
             try expectOpens(done, "round \(round): 40 blocks after activation")
             let wrong = seen.elements.filter { $0 != 2 }
             try expect(
-                wrong.isEmpty,
+                wrong.isEmpty, .wrongPlace,
                 "round \(round): \(wrong.count) of 40 blocks did not run through the target set while inactive (saw \(wrong.prefix(3)))")
         }
     }
@@ -129,6 +135,8 @@ enum TargetChangeBetweenBlocks: BehaviourRule {
     static let source =
         "queue.h, dispatch_set_target_queue: 'changing the target queue of an object is an asynchronous operation ... doesn't affect blocks already associated'"
     static let needs: Set<Capability> = [.retargetActiveQueues]
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
 
     static func check<E: Engine>(_ engine: E) throws {
         let key = SpecificKey<Int>("arena.target.change-between-blocks")
@@ -154,10 +162,10 @@ enum TargetChangeBetweenBlocks: BehaviourRule {
             }
         }
         try expectOpens(done, "\(batches * 50) blocks across target changes")
-        try expect(torn.value == 0, "\(torn.value) blocks saw their target change while they ran")
+        try expect(torn.value == 0, .wrongPlace, "\(torn.value) blocks saw their target change while they ran")
         let misrouted = seen.elements.filter { $0.target != $0.batch % 2 }
         try expect(
-            misrouted.isEmpty,
+            misrouted.isEmpty, .wrongPlace,
             "\(misrouted.count) blocks ran through the target of another batch (first: batch \(misrouted.first.map { "\($0.batch) saw \(String(describing: $0.target))" } ?? ""))"
         )
     }

@@ -48,6 +48,8 @@ enum TimerNotEarly: BehaviourRule {
     static let title = "A timer never fires before its deadline, one-shot or repeating."
     static let source = "dispatch_source_create(3), dispatch_source_set_timer: the start time is the earliest fire"
 
+    static let forbidden: [Outcome] = [.missing, .early]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.not-early", kind: .concurrent)
         var timers: [(E.TimerSource, FireLog, Deadline, Duration?)] = []
@@ -60,13 +62,13 @@ enum TimerNotEarly: BehaviourRule {
         Timing.pause(.milliseconds(200))
         for (timer, _, _, _) in timers { cancelAndDrain(timer) }
         for (index, (_, log, deadline, interval)) in timers.enumerated() {
-            try expect(log.count > 0, "timer \(index) never fired")
+            try expect(log.count > 0, .missing, "timer \(index) never fired")
             var fired: UInt = 0
             for entry in log.entries {
                 fired += entry.data
                 // The k-th fire (counting coalesced ones) is due at deadline + (k-1)·interval.
                 let due = deadline + (interval ?? .zero) * Int(fired - 1)
-                try expect(entry.at >= due, "timer \(index): fire \(fired) came \(due - entry.at) early")
+                try expect(entry.at >= due, .early, "timer \(index): fire \(fired) came \(due - entry.at) early")
             }
         }
     }
@@ -78,6 +80,8 @@ enum TimerRepeat: BehaviourRule {
         "A repeating timer fires at start + k·interval and does not drift: late fires do not push later ones back (over 600 ms, lateness may grow by under 5 ms, a generous bound)."
     static let source =
         "libdispatch tests/dispatch_drift.c (10 ms for 25 s, mean drift under 1 ms), scaled to 10 ms for 600 ms with a 5 ms bound on growth"
+
+    static let forbidden: [Outcome] = [.lost, .wrongValue, .drift]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.repeat")
@@ -96,11 +100,11 @@ enum TimerRepeat: BehaviourRule {
             fired += entry.data
             lateness.append(entry.at - (start + interval * Int(fired - 1)))
         }
-        try expect(fired >= 40 && fired <= 62, "in 600 ms a 10 ms timer counted \(fired) fires")
+        try expect(fired >= 40 && fired <= 62, .wrongValue, "in 600 ms a 10 ms timer counted \(fired) fires")
         // Drift is lateness growing over time: compare the first and last ten calls (medians, robust to hiccups).
-        try expect(lateness.count >= 20, "only \(lateness.count) handler calls")
+        try expect(lateness.count >= 20, .lost, "only \(lateness.count) handler calls")
         let head = median(lateness.prefix(10)), tail = median(lateness.suffix(10))
-        try expect(tail - head < .milliseconds(5), "lateness grew from \(head) to \(tail): the timer drifts")
+        try expect(tail - head < .milliseconds(5), .drift, "lateness grew from \(head) to \(tail): the timer drifts")
     }
 
     private static func median<C: Collection<Duration>>(_ values: C) -> Duration {
@@ -114,6 +118,8 @@ enum TimerLeeway: BehaviourRule {
     static let title = "A fire lands within deadline + leeway + scheduling slack (500 ms, a generous bound), never before the deadline."
     static let source = "dispatch_source_set_timer(3): 'leeway ... the amount of time the system can defer the timer'"
 
+    static let forbidden: [Outcome] = [.missing, .early, .late]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.leeway", kind: .concurrent)
         var timers: [(E.TimerSource, FireLog, Deadline, Duration)] = []
@@ -126,11 +132,11 @@ enum TimerLeeway: BehaviourRule {
         }
         let allFired = Timing.eventually(within: .seconds(3)) { timers.allSatisfy { $0.1.count > 0 } }
         for (timer, _, _, _) in timers { cancelAndDrain(timer) }
-        try expect(allFired, "\(timers.filter { $0.1.count == 0 }.count) timers never fired")
+        try expect(allFired, .missing, "\(timers.filter { $0.1.count == 0 }.count) timers never fired")
         for (_, log, deadline, leeway) in timers {
             let at = log.entries[0].at
-            try expect(at >= deadline, "a timer with leeway \(leeway) fired \(deadline - at) early")
-            try expect(at - deadline <= leeway + lateSlack, "a timer with leeway \(leeway) fired \(at - deadline) late")
+            try expect(at >= deadline, .early, "a timer with leeway \(leeway) fired \(deadline - at) early")
+            try expect(at - deadline <= leeway + lateSlack, .late, "a timer with leeway \(leeway) fired \(at - deadline) late")
         }
     }
 }
@@ -140,6 +146,8 @@ enum TimerDataCountsFires: BehaviourRule {
     static let title =
         "A timer's data is the number of fires since the last call: fires missed while suspended arrive as one call (about five fires, counted within a generous window of 3 to due + 1)."
     static let source = "libdispatch tests/dispatch_suspend_timer.c (1 s timer suspended 3 s: one call, data 3), scaled to 20 ms and 110 ms"
+
+    static let forbidden: [Outcome] = [.missing, .extra, .ranWhileHeld, .wrongValue]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<3 {
@@ -155,17 +163,18 @@ enum TimerDataCountsFires: BehaviourRule {
             Timing.pause(.milliseconds(5))
             let stoppedAt = Deadline.now()
             cancelAndDrain(timer)
-            try expect(whileSuspended == 0, "round \(round): \(whileSuspended) calls while suspended")
-            try expect(firstCall, "round \(round): no call after resume")
+            try expect(whileSuspended == 0, .ranWhileHeld, "round \(round): \(whileSuspended) calls while suspended")
+            try expect(firstCall, .missing, "round \(round): no call after resume")
             let first = log.entries[0]
             // Fires due between start and resume: about 5; a generous window for a loaded machine.
             let due = Int((resumedAt - start) / .milliseconds(20)) + 1
             try expect(
-                first.data >= 3 && Int(first.data) <= due + 1,
+                first.data >= 3 && Int(first.data) <= due + 1, .wrongValue,
                 "round \(round): the first call after resume had data \(first.data), about \(due) fires were due")
             let total = log.totalData
             let dueByStop = Int((stoppedAt - start) / .milliseconds(20)) + 1
-            try expect(Int(total) <= dueByStop + 1, "round \(round): data added up to \(total) fires, at most \(dueByStop) were due")
+            try expect(
+                Int(total) <= dueByStop + 1, .extra, "round \(round): data added up to \(total) fires, at most \(dueByStop) were due")
         }
     }
 }
@@ -176,6 +185,8 @@ enum TimerReschedule: BehaviourRule {
     static let source =
         "dispatch_source_set_timer(3): 'calling it again ... replaces the previous timer'; libdispatch tests/dispatch_timer_set_time.c"
 
+    static let forbidden: [Outcome] = [.missing, .early, .wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.reschedule")
 
@@ -185,7 +196,7 @@ enum TimerReschedule: BehaviourRule {
         forward.schedule(deadline: near, repeating: nil, leeway: .zero)
         let firedNear = Timing.eventually(within: .seconds(2)) { forwardLog.count > 0 }
         cancelAndDrain(forward)
-        try expect(firedNear, "a timer rescheduled from 30 s to 20 ms did not fire within 2 s")
+        try expect(firedNear, .missing, "a timer rescheduled from 30 s to 20 ms did not fire within 2 s")
 
         // Pending fires are cleared: reschedule while suspended, with fires already due.
         let (pending, pendingLog) = startTimer(
@@ -199,10 +210,10 @@ enum TimerReschedule: BehaviourRule {
         let firedAgain = Timing.eventually(within: .seconds(2)) { pendingLog.count > 0 }
         Timing.pause(.milliseconds(30))
         cancelAndDrain(pending)
-        try expect(firedAgain, "a rescheduled timer did not fire")
+        try expect(firedAgain, .missing, "a rescheduled timer did not fire")
         let entries = pendingLog.entries
         try expect(
-            entries.count == 1 && entries[0].data == 1 && entries[0].at >= newDeadline,
+            entries.count == 1 && entries[0].data == 1 && entries[0].at >= newDeadline, .wrongValue,
             "after rescheduling, calls were \(entries.map { "data \($0.data) at \($0.at - newDeadline) from the new deadline" })")
 
         // From inside the handler: the first call turns a 10 ms repeater into a one-shot 50 ms later.
@@ -219,9 +230,9 @@ enum TimerReschedule: BehaviourRule {
         Timing.pause(.milliseconds(200))
         cancelAndDrain(inside)
         let calls = insideLog.entries
-        try expect(calls.count == 2, "a timer rescheduled from its handler made \(calls.count) calls, expected 2")
+        try expect(calls.count == 2, .wrongValue, "a timer rescheduled from its handler made \(calls.count) calls, expected 2")
         if let deadline = rescheduledAt.snapshot {
-            try expect(calls[1].at >= deadline, "the rescheduled fire came \(deadline - calls[1].at) early")
+            try expect(calls[1].at >= deadline, .early, "the rescheduled fire came \(deadline - calls[1].at) early")
         }
     }
 }
@@ -230,6 +241,8 @@ enum TimerCancel: BehaviourRule {
     static let id = "timer.cancel"
     static let title = "Cancel stops a timer's fires; the cancel handler runs once, after the last handler call."
     static let source = "dispatch_source_cancel(3) on timer sources; libdispatch tests/dispatch_timer.c"
+
+    static let forbidden: [Outcome] = [.missing, .extra, .ranWhileHeld, .overlap]
 
     static func check<E: Engine>(_ engine: E) throws {
         for round in 0..<5 {
@@ -256,10 +269,10 @@ enum TimerCancel: BehaviourRule {
             try expectOpens(cancelled, "round \(round): the cancel handler")
             let atCancel = log.count
             Timing.pause(.milliseconds(30))
-            try expect(fired, "round \(round): a 2 ms timer fired \(log.count) times in 2 s")
-            try expect(log.count == atCancel, "round \(round): \(log.count - atCancel) fires after the cancel handler ran")
-            try expect(cancelRuns.value == 1, "round \(round): the cancel handler ran \(cancelRuns.value) times")
-            try expect(overlapped.value == 0, "round \(round): the cancel handler overlapped a handler call")
+            try expect(fired, .extra, "round \(round): a 2 ms timer fired \(log.count) times in 2 s")
+            try expect(log.count == atCancel, .ranWhileHeld, "round \(round): \(log.count - atCancel) fires after the cancel handler ran")
+            try expect(cancelRuns.value == 1, .extra, "round \(round): the cancel handler ran \(cancelRuns.value) times")
+            try expect(overlapped.value == 0, .overlap, "round \(round): the cancel handler overlapped a handler call")
         }
     }
 }
@@ -269,6 +282,8 @@ enum TimerOneShot: BehaviourRule {
     static let title = "A timer with no repeat interval fires once, with data 1."
     static let source = "dispatch_source_create(3), dispatch_source_set_timer: an interval of DISPATCH_TIME_FOREVER fires once"
 
+    static let forbidden: [Outcome] = [.wrongValue]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.timer.one-shot", kind: .concurrent)
         let timers = (0..<10).map { index in
@@ -277,7 +292,7 @@ enum TimerOneShot: BehaviourRule {
         Timing.pause(.milliseconds(150))
         for (timer, _) in timers { cancelAndDrain(timer) }
         for (index, (_, log)) in timers.enumerated() {
-            try expect(log.entries.map(\.data) == [1], "one-shot timer \(index) delivered \(log.entries.map(\.data))")
+            try expect(log.entries.map(\.data) == [1], .wrongValue, "one-shot timer \(index) delivered \(log.entries.map(\.data))")
         }
     }
 }

@@ -16,6 +16,8 @@ enum WorkItemCancelBefore: BehaviourRule {
     static let source =
         "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; seed 002_1559f9c9921a817c.txt (cancelling work items)"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
+
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.cancel-before")
         let ran = Counter()
@@ -32,12 +34,13 @@ enum WorkItemCancelBefore: BehaviourRule {
                 item.cancel()
                 item.perform()
             }
-            try expect(item.isCancelled, "round \(round): isCancelled is false after cancel()")
-            try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait on a cancelled item did not return")
+            try expect(item.isCancelled, .wrongState, "round \(round): isCancelled is false after cancel()")
+            try expect(
+                item.wait(until: .now() + .seconds(5)) == .success, .missing, "round \(round): wait on a cancelled item did not return")
             try expectOpens(notified, "round \(round): notify of a cancelled item")
         }
         queue.sync {}
-        try expect(ran.value == 0, "cancelled items ran their body \(ran.value) times")
+        try expect(ran.value == 0, .ranWhileHeld, "cancelled items ran their body \(ran.value) times")
     }
 }
 
@@ -46,6 +49,8 @@ enum WorkItemCancelDuring: BehaviourRule {
     static let title = "Cancelling a running item only sets isCancelled, which the body can observe; the body runs to its end."
     static let source =
         "dispatch_block_cancel(3): 'cancellation has no effect on a block that is already in progress'; dispatch_block_testcancel(3)"
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue, .wrongState]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.cancel-during", kind: .concurrent)
@@ -62,15 +67,15 @@ enum WorkItemCancelDuring: BehaviourRule {
                 finished.add()
             }
             box.withLock { $0 = item }
-            try expect(!item.isCancelled, "round \(round): a new item reports cancelled")
+            try expect(!item.isCancelled, .wrongValue, "round \(round): a new item reports cancelled")
             queue.async(item)
             try expectOpens(started, "round \(round): the item starting")
             item.cancel()
             cancelled.countDown()
-            try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait did not return")
+            try expect(item.wait(until: .now() + .seconds(5)) == .success, .missing, "round \(round): wait did not return")
             box.withLock { $0 = nil }
-            try expect(finished.value == 1, "round \(round): the cancelled running body did not run to its end")
-            try expect(observed.value == 1, "round \(round): the running body did not observe isCancelled")
+            try expect(finished.value == 1, .missing, "round \(round): the cancelled running body did not run to its end")
+            try expect(observed.value == 1, .wrongState, "round \(round): the running body did not observe isCancelled")
         }
     }
 }
@@ -79,6 +84,8 @@ enum WorkItemNotify: BehaviourRule {
     static let id = "workitem.notify"
     static let title = "notify runs after the item finished, whether it ran on a queue or by perform()."
     static let source = "dispatch_block_notify(3)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.notify", kind: .concurrent)
@@ -100,7 +107,8 @@ enum WorkItemNotify: BehaviourRule {
             if round % 2 == 0 { queue.async(item) } else { Threads.detach { item.perform() } }
             try expectOpens(notified, "round \(round): two notifications")
             try expect(
-                seen.elements == [1, 1], "round \(round): notify ran with the body finished \(seen.elements) times (1 expected each)")
+                seen.elements == [1, 1], .early,
+                "round \(round): notify ran with the body finished \(seen.elements) times (1 expected each)")
         }
     }
 }
@@ -109,6 +117,8 @@ enum WorkItemWait: BehaviourRule {
     static let id = "workitem.wait"
     static let title = "wait returns after the item ran; with a deadline it can time out, and a later wait can still succeed."
     static let source = "dispatch_block_wait(3): 'returns non-zero if the timeout elapsed'"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.wait", kind: .concurrent)
@@ -120,10 +130,10 @@ enum WorkItemWait: BehaviourRule {
         queue.async(slow)
         // 30 ms against a body of 300 ms: must time out even on a loaded machine.
         let first = slow.wait(until: .now() + .milliseconds(30))
-        try expect(first == .timedOut, "a wait of 30 ms on a 300 ms item returned \(first)")
+        try expect(first == .timedOut, .early, "a wait of 30 ms on a 300 ms item returned \(first)")
         let second = slow.wait(until: .now() + .seconds(5))
-        try expect(second == .success, "the wait after a time-out returned \(second)")
-        try expect(finished.value == 1, "wait succeeded before the body finished")
+        try expect(second == .success, .missing, "the wait after a time-out returned \(second)")
+        try expect(finished.value == 1, .early, "wait succeeded before the body finished")
 
         for round in 0..<100 {
             let done = Counter()
@@ -133,7 +143,7 @@ enum WorkItemWait: BehaviourRule {
             }
             queue.async(item)
             try expect(
-                item.wait(until: .now() + .seconds(5)) == .success && done.value == 1,
+                item.wait(until: .now() + .seconds(5)) == .success && done.value == 1, .early,
                 "round \(round): wait returned with the body \(done.value == 1 ? "finished" : "unfinished")")
         }
     }
@@ -143,6 +153,8 @@ enum WorkItemAfterCancelled: BehaviourRule {
     static let id = "workitem.after-cancelled"
     static let title = "An item scheduled with asyncAfter and cancelled before its deadline never runs."
     static let source = "dispatch_block_cancel(3) with dispatch_after(3); seed 002_1559f9c9921a817c.txt (cancelling a delayed work item)"
+
+    static let forbidden: [Outcome] = [.missing, .lost, .ranWhileHeld]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.after-cancelled", kind: .concurrent)
@@ -160,8 +172,8 @@ enum WorkItemAfterCancelled: BehaviourRule {
         }
         try expectOpens(keptDone, "the uncancelled delayed items")
         Timing.pause(.milliseconds(100))
-        try expect(ran.value == 0, "\(ran.value) cancelled delayed items ran")
-        try expect(kept.value == count / 2, "\(kept.value) of \(count / 2) uncancelled items ran")
+        try expect(ran.value == 0, .ranWhileHeld, "\(ran.value) cancelled delayed items ran")
+        try expect(kept.value == count / 2, .lost, "\(kept.value) of \(count / 2) uncancelled items ran")
     }
 }
 
@@ -185,6 +197,8 @@ enum WorkItemBarrierFlag: BehaviourRule {
     static let id = "workitem.barrier-flag"
     static let title = "A work item flagged barrier, on a concurrent queue, starts after the blocks before it and runs alone."
     static let source = "DISPATCH_BLOCK_BARRIER in dispatch_block_create(3) (block.h); DispatchWorkItemFlags.barrier"
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .serialized]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.barrier", kind: .concurrent)
@@ -220,8 +234,8 @@ enum WorkItemBarrierFlag: BehaviourRule {
             }
         }
         try expectOpens(done, "5 rounds of 4 blocks, a barrier item, 4 blocks")
-        try expect(seen.count == 0, seen.elements.prefix(2).joined(separator: "; "))
-        try expect(meter.maximum > 1, "blocks never overlapped (peak \(meter.maximum)): the queue is not concurrent")
+        try expect(seen.count == 0, .overlap, seen.elements.prefix(2).joined(separator: "; "))
+        try expect(meter.maximum > 1, .serialized, "blocks never overlapped (peak \(meter.maximum)): the queue is not concurrent")
     }
 }
 
@@ -230,6 +244,8 @@ enum WorkItemGroupNotify: BehaviourRule {
     static let title =
         "A group notifies with a work item once empty: the item runs then; a cancelled one skips its block and still notifies."
     static let source = "dispatch_group_notify(3) with a block object (DispatchGroup.notify(queue:work:)); dispatch_block_cancel(3)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<E: Engine>(_ engine: E) throws {
         let queue = engine.makeQueue(label: "arena.workitem.group-notify")
@@ -250,7 +266,7 @@ enum WorkItemGroupNotify: BehaviourRule {
             group.leave()
             try expectOpens(notified, "round \(round): both items' notifications")
             try expect(
-                ran.elements == [1],
+                ran.elements == [1], .early,
                 "round \(round): the items' blocks saw \(ran.elements) ([1]: the first, after the leave; -1: the cancelled one ran)")
         }
     }

@@ -8,8 +8,10 @@ public enum AsyncCheck {
     /// is still running at `deadline`.
     public static func run(until deadline: Deadline, _ check: @escaping @Sendable () async throws -> Void) throws {
         guard let outcome = AsyncBridge.run(until: deadline, check) else {
-            throw RuleFailure("the check's task did not end before its deadline (a job lost, or never run)")
+            throw RuleFailure(.missing, "the check's task did not end before its deadline (a job lost, or never run)")
         }
-        if case .failure(let error) = outcome { throw RuleFailure(String(describing: error)) }
+        if case .failure(let error) = outcome {
+            throw (error as? RuleFailure) ?? RuleFailure(.unkeyed, String(describing: error))
+        }
     }
 }

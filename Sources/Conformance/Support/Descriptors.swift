@@ -7,14 +7,14 @@ import Harness
 public enum Descriptors {
     /// A new pipe, both ends blocking.
     public static func pipe() throws -> (read: Int32, write: Int32) {
-        do { return try Endpoints.pipe() } catch { throw RuleFailure(error.description) }
+        do { return try Endpoints.pipe() } catch { throw RuleFailure(.setup, error.description) }
     }
 
     /// A connected pair of Unix stream sockets, both blocking.
     public static func socketPair() throws -> (Int32, Int32) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw RuleFailure("socketpair failed: errno \(errno)")
+            throw RuleFailure(.setup, "socketpair failed: errno \(errno)")
         }
         return (ends[0], ends[1])
     }
@@ -29,7 +29,7 @@ public enum Descriptors {
                 return sent < 0 && errno == ENOTSOCK ? Glibc.write(descriptor, buffer.baseAddress, buffer.count) : sent
             }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw RuleFailure("write failed after \(offset) of \(bytes.count) bytes: errno \(errno)") }
+            guard count > 0 else { throw RuleFailure(.setup, "write failed after \(offset) of \(bytes.count) bytes: errno \(errno)") }
             offset += count
         }
     }
@@ -81,11 +81,11 @@ public enum Descriptors {
     /// A TCP socket listening on 127.0.0.1 at a port the kernel picks (loopback only), non-blocking; returns it with
     /// its port.
     public static func loopbackListener(backlog: Int32 = 64) throws -> (socket: Int32, port: UInt16) {
-        do { return try Endpoints.listener(backlog: backlog) } catch { throw RuleFailure(error.description) }
+        do { return try Endpoints.listener(backlog: backlog) } catch { throw RuleFailure(.setup, error.description) }
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port`, whose reads and writes give up after `timeout`.
     public static func connectLoopback(port: UInt16, timeout: Duration) throws -> Int32 {
-        do { return try Endpoints.connect(port: port, until: .now() + timeout) } catch { throw RuleFailure(error.description) }
+        do { return try Endpoints.connect(port: port, until: .now() + timeout) } catch { throw RuleFailure(.setup, error.description) }
     }
 }

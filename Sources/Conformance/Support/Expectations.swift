@@ -39,13 +39,3 @@ public func expectEventually(
         throw RuleFailure(outcome, "\(what()) did not happen within \(timeout)")
     }
 }
-
-// MARK: - Keyless forms, while the catalog gains its keys (removed once every check names its outcome)
-
-extension RuleFailure {
-    public init(_ observed: String) { self.init(.unkeyed, observed) }
-}
-
-public func expect(_ condition: Bool, _ observed: @autoclosure () -> String) throws {
-    if !condition { throw RuleFailure(.unkeyed, observed()) }
-}

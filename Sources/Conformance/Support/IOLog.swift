@@ -47,8 +47,8 @@ public final class IOLog<Data: EngineData>: @unchecked Sendable {
         try expectOpens(ended, within: timeout, "the done call of \(what)")
         let calls = calls
         try expect(
-            calls.filter(\.done).count == 1 && calls.last?.done == true,
+            calls.filter(\.done).count == 1 && calls.last?.done == true, .wrongValue,
             "\(what): done calls at \(calls.indices.filter { calls[$0].done }) of \(calls.count) (exactly one, last, expected)")
-        try expect(meter.maximum == 1, "\(what): \(meter.maximum) handler calls ran at once")
+        try expect(meter.maximum == 1, .overlap, "\(what): \(meter.maximum) handler calls ran at once")
     }
 }

@@ -51,8 +51,16 @@ extension Outcome {
     public static let wrongPlace: Outcome = "wrong-place"
     /// An object reported a state the contract does not allow at that point (an operation's flags, a count).
     public static let wrongState: Outcome = "wrong-state"
+    /// A block read a value older than a write that happens before it: the engine's hand-off published nothing.
+    public static let stale: Outcome = "stale"
     /// A copy was made where the contract shares storage.
     public static let copied: Outcome = "copied"
+    /// Indices or blocks of one call ran other than exactly once (some skipped, some repeated).
+    public static let notOnce: Outcome = "not-once"
+    /// A source delivered every merge as its own handler call: nothing coalesced into a slow handler.
+    public static let uncoalesced: Outcome = "uncoalesced"
+    /// A repeating timer's fires slid later and later: it was re-armed from its handler, not from its schedule.
+    public static let drift: Outcome = "drift"
 }
 
 // MARK: - How a run ended, whatever the rule

@@ -43,8 +43,8 @@ extension ArenaTests {
                 #expect(result.status == .unsupported, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
                 return
             }
-            let (status, detail) = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
-            #expect(status == .pass, "\(engine) \(rule): \(detail)")
+            let run = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
+            #expect(run.status == .pass, "\(engine) \(rule): \(run.detail)")
         }
 
         @Test("main-loop rule, in an arena child process", arguments: TestEngines.catalogEngines, TestEngines.mainLoopRules)
@@ -57,8 +57,8 @@ extension ArenaTests {
 
         @Test("misuse is diagnosed", arguments: TestEngines.catalogEngines, TestEngines.misuseRules)
         func misuse(engine: String, rule: String) async throws {
-            let (status, detail) = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
-            #expect(status == .pass, "\(engine) \(rule): \(detail)")
+            let run = try #require(await runMisuse(engine: engine, rule: rule, expecting: .failure))
+            #expect(run.status == .pass, "\(engine) \(rule): \(run.detail)")
         }
     }
 }

@@ -44,12 +44,14 @@ enum HappensBefore {
         static let id = "hb.serial-async"
         static let title = "A serial queue's block sees the writes of the blocks before it."
         static let source = "dispatch_queue_create(3): blocks of a serial queue run one at a time, in order"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.serial-async")
             let cell = PlainSlots(1)
             for _ in 0..<2_000 { queue.async { cell[0] += 1 } }
             let seen = queue.sync { cell[0] }
-            try expect(seen == 2_000, "the sync block saw \(seen) of 2000 increments")
+            try expect(seen == 2_000, .stale, "the sync block saw \(seen) of 2000 increments")
         }
     }
 
@@ -59,6 +61,8 @@ enum HappensBefore {
         static let id = "hb.sync"
         static let title = "sync orders the caller's writes before its block, and the block's before sync returns."
         static let source = "dispatch_sync(3): 'does not return until the block has finished'"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queues = [engine.makeQueue(label: "hb.sync.serial"), engine.makeQueue(label: "hb.sync.concurrent", kind: .concurrent)]
             let cell = PlainSlots(2)
@@ -68,7 +72,7 @@ enum HappensBefore {
                     cell[1] = round
                     return cell[0]
                 }
-                try expect(seen == round && cell[1] == round, "round \(round): block saw \(seen), caller saw \(cell[1])")
+                try expect(seen == round && cell[1] == round, .stale, "round \(round): block saw \(seen), caller saw \(cell[1])")
             }
         }
     }
@@ -78,6 +82,8 @@ enum HappensBefore {
         static let id = "hb.barrier"
         static let title = "A barrier sees the writes of the blocks before it; the blocks after it see its writes."
         static let source = "dispatch_barrier_async(3)"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.barrier", kind: .concurrent)
             let slots = PlainSlots(8), shared = PlainSlots(1), after = PlainSlots(8)
@@ -89,7 +95,7 @@ enum HappensBefore {
                 for index in 0..<8 { queue.async { after[index] = shared[0] } }
                 let (sharedSeen, afterWrong) = queue.barrierSync { (shared[0], after.wrong(round)) }
                 try expect(
-                    sharedSeen == round && afterWrong.isEmpty,
+                    sharedSeen == round && afterWrong.isEmpty, .stale,
                     "round \(round): barrier saw \(sharedSeen), later blocks wrong at \(afterWrong)")
             }
         }
@@ -100,6 +106,8 @@ enum HappensBefore {
         static let id = "hb.group"
         static let title = "wait and notify see the writes of the group's blocks."
         static let source = "dispatch_group_wait(3), dispatch_group_notify(3)"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let notifyQueue = engine.makeQueue(label: "hb.group.notify")
             let notified = Latch(100)
@@ -112,11 +120,12 @@ enum HappensBefore {
                     notifyWrong[round - 1] = slots.wrong(round).count
                     notified.countDown()
                 }
-                try expect(group.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
-                try expect(slots.wrong(round).isEmpty, "round \(round): after wait, slots \(slots.wrong(round)) unwritten")
+                try expect(group.wait(until: .now() + .seconds(5)) == .success, .missing, "round \(round): wait timed out")
+                try expect(slots.wrong(round).isEmpty, .stale, "round \(round): after wait, slots \(slots.wrong(round)) unwritten")
             }
-            try expect(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
-            try expect(notifyWrong.wrong(0).isEmpty, "notify blocks saw unwritten slots in rounds \(notifyWrong.wrong(0).map { $0 + 1 })")
+            try expect(notified.wait(.seconds(5)), .missing, "\(notified.remainingCount) notify blocks did not run")
+            try expect(
+                notifyWrong.wrong(0).isEmpty, .stale, "notify blocks saw unwritten slots in rounds \(notifyWrong.wrong(0).map { $0 + 1 })")
         }
     }
 
@@ -125,6 +134,8 @@ enum HappensBefore {
         static let id = "hb.semaphore"
         static let title = "The thread a signal admits sees what the signalling thread wrote before it."
         static let source = "dispatch_semaphore_signal(3)"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let ping = engine.makeSemaphore(value: 0)!, pong = engine.makeSemaphore(value: 0)!
             let cell = PlainSlots(2)
@@ -140,10 +151,10 @@ enum HappensBefore {
             for round in 1...1_000 {
                 cell[0] = round
                 ping.signal()
-                try expect(pong.wait(until: .now() + .seconds(5)) == .success, "round \(round): no answer")
-                try expect(cell[1] == round, "round \(round): the other thread saw \(cell[1])")
+                try expect(pong.wait(until: .now() + .seconds(5)) == .success, .missing, "round \(round): no answer")
+                try expect(cell[1] == round, .stale, "round \(round): the other thread saw \(cell[1])")
             }
-            try expect(done.wait(.seconds(5)), "the other thread did not finish")
+            try expect(done.wait(.seconds(5)), .missing, "the other thread did not finish")
         }
     }
 
@@ -152,6 +163,8 @@ enum HappensBefore {
         static let id = "hb.workitem"
         static let title = "wait and notify on a work item see the writes of its block."
         static let source = "DispatchWorkItem.wait, DispatchWorkItem.notify"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.workitem", kind: .concurrent)
             let notifyQueue = engine.makeQueue(label: "hb.workitem.notify")
@@ -165,12 +178,12 @@ enum HappensBefore {
                     notified.countDown()
                 }
                 queue.async(item)
-                try expect(item.wait(until: .now() + .seconds(5)) == .success, "round \(round): wait timed out")
-                try expect(cell[0] == round, "round \(round): the waiter saw \(cell[0])")
+                try expect(item.wait(until: .now() + .seconds(5)) == .success, .missing, "round \(round): wait timed out")
+                try expect(cell[0] == round, .stale, "round \(round): the waiter saw \(cell[0])")
             }
-            try expect(notified.wait(.seconds(5)), "\(notified.remainingCount) notify blocks did not run")
+            try expect(notified.wait(.seconds(5)), .missing, "\(notified.remainingCount) notify blocks did not run")
             let wrong = (0..<200).filter { notifySaw[$0] != $0 + 1 }
-            try expect(wrong.isEmpty, "notify blocks missed the item's write in rounds \(wrong.prefix(3).map { $0 + 1 })")
+            try expect(wrong.isEmpty, .stale, "notify blocks missed the item's write in rounds \(wrong.prefix(3).map { $0 + 1 })")
         }
     }
 
@@ -179,6 +192,8 @@ enum HappensBefore {
         static let id = "hb.once"
         static let title = "Every caller of once sees the body's writes when perform returns."
         static let source = "dispatch_once(3)"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             for round in 1...50 {
                 let once = engine.makeOnce(label: "hb.once")
@@ -188,7 +203,7 @@ enum HappensBefore {
                     once.perform { cell[0] = round }
                     saw[thread] = cell[0]
                 }
-                try expect(saw.wrong(round).isEmpty, "round \(round): callers \(saw.wrong(round)) missed the body's write")
+                try expect(saw.wrong(round).isEmpty, .stale, "round \(round): callers \(saw.wrong(round)) missed the body's write")
             }
         }
     }
@@ -198,11 +213,13 @@ enum HappensBefore {
         static let id = "hb.apply"
         static let title = "The caller of apply sees every iteration's writes when it returns."
         static let source = "dispatch_apply(3)"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             for round in 1...50 {
                 let slots = PlainSlots(64)
                 engine.apply(iterations: 64) { slots[$0] = round }
-                try expect(slots.wrong(round).isEmpty, "round \(round): slots \(slots.wrong(round)) unwritten")
+                try expect(slots.wrong(round).isEmpty, .stale, "round \(round): slots \(slots.wrong(round)) unwritten")
             }
         }
     }
@@ -212,6 +229,8 @@ enum HappensBefore {
         static let id = "hb.after"
         static let title = "A block submitted with asyncAfter sees what its submitter wrote before submitting."
         static let source = "dispatch_after(3)"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.after", kind: .concurrent)
             let cells = PlainSlots(50), saw = PlainSlots(50)
@@ -223,9 +242,9 @@ enum HappensBefore {
                     ran.countDown()
                 }
             }
-            try expect(ran.wait(.seconds(5)), "\(ran.remainingCount) delayed blocks did not run")
+            try expect(ran.wait(.seconds(5)), .missing, "\(ran.remainingCount) delayed blocks did not run")
             let wrong = (0..<50).filter { saw[$0] != $0 + 1 }
-            try expect(wrong.isEmpty, "delayed blocks \(wrong.prefix(3)) missed the submitter's write")
+            try expect(wrong.isEmpty, .stale, "delayed blocks \(wrong.prefix(3)) missed the submitter's write")
         }
     }
 
@@ -234,6 +253,8 @@ enum HappensBefore {
         static let id = "hb.target"
         static let title = "Blocks of a serial target and of the queues targeting it see one another's writes."
         static let source = "dispatch_set_target_queue(3)"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let target = engine.makeQueue(label: "hb.target")
             let inner = engine.makeQueue(label: "hb.target.inner", kind: .serial, startsInactive: false, target: target)
@@ -243,9 +264,9 @@ enum HappensBefore {
             // the queues that target it.
             let group = engine.makeGroup(label: "hb.target")
             for index in 0..<1_500 { group.async(on: [target, inner, other][index % 3]) { cell[0] += 1 } }
-            try expect(group.wait(until: .now() + .seconds(5)) == .success, "the blocks did not finish")
+            try expect(group.wait(until: .now() + .seconds(5)) == .success, .missing, "the blocks did not finish")
             let seen = target.sync { cell[0] }
-            try expect(seen == 1_500, "the target saw \(seen) of 1500 increments")
+            try expect(seen == 1_500, .stale, "the target saw \(seen) of 1500 increments")
         }
     }
 
@@ -254,6 +275,8 @@ enum HappensBefore {
         static let id = "hb.resume"
         static let title = "Blocks held by a suspension see what the caller wrote before resume."
         static let source = "dispatch_suspend(3), dispatch_resume(3)"
+        static let forbidden: [Outcome] = [.stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.resume")
             for round in 1...100 {
@@ -263,7 +286,7 @@ enum HappensBefore {
                 cell[0] = round
                 queue.resume()
                 let seen = queue.sync { saw[0] }
-                try expect(seen == round, "round \(round): the held block saw \(seen)")
+                try expect(seen == round, .stale, "round \(round): the held block saw \(seen)")
             }
         }
     }
@@ -273,6 +296,8 @@ enum HappensBefore {
         static let id = "hb.source"
         static let title = "A source's handler sees what the merging thread wrote before the merge."
         static let source = "dispatch_source_merge_data(3)"
+        static let forbidden: [Outcome] = [.missing, .stale]
+
         static func check<E: Engine>(_ engine: E) throws {
             let queue = engine.makeQueue(label: "hb.source")
             let source = engine.makeUserDataSource(label: "hb.source", merge: .add, queue: queue)
@@ -289,8 +314,8 @@ enum HappensBefore {
                 cell[0] = round
                 source.merge(1)
                 let ran = handled.wait(until: .now() + .seconds(5)) { rounds.snapshot == round }
-                try expect(ran, "round \(round): the handler did not run")
-                try expect(cell[1] == round, "round \(round): the handler saw \(cell[1])")
+                try expect(ran, .missing, "round \(round): the handler did not run")
+                try expect(cell[1] == round, .stale, "round \(round): the handler saw \(cell[1])")
             }
         }
     }

@@ -237,6 +237,20 @@ extension ArenaTests {
         static var behaviourKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == false } }
         static var misuseKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == true } }
 
+        @Test("every rule declares the outcomes it forbids, none of them one any run may end with, each key once")
+        func everyRuleDeclaresItsOutcomes() {
+            for rule in Catalog.builtIn.rules {
+                #expect(!rule.forbidden.isEmpty, "\(rule.id) forbids no outcome")
+                #expect(Set(rule.forbidden).count == rule.forbidden.count, "\(rule.id) lists an outcome twice: \(rule.forbidden)")
+                for key in rule.forbidden {
+                    #expect(!Outcome.universal.contains(key), "\(rule.id) lists '\(key)', which any run may end with")
+                    #expect(
+                        key.key.allSatisfy { $0.isLowercase || $0 == "-" } && !key.key.isEmpty,
+                        "\(rule.id): '\(key)' is not a kebab-case key")
+                }
+            }
+        }
+
         @Test("every rule is failed by at least one mutant, and every fault fails some rule")
         func everyRuleHasAMutant() {
             for rule in Catalog.builtIn.rules {
@@ -269,8 +283,8 @@ extension ArenaTests {
                     #expect(result.status == .pass, "\(name) \(rule.id): \(result.status.rawValue) \(result.detail)")
                 }
                 for rule in rules where rule.isMisuse {
-                    let (status, detail) = try #require(await runMisuse(engine: name, rule: rule.id, expecting: .failure))
-                    #expect(status == .pass, "\(name) \(rule.id): \(detail)")
+                    let run = try #require(await runMisuse(engine: name, rule: rule.id, expecting: .failure))
+                    #expect(run.status == .pass, "\(name) \(rule.id): \(run.detail)")
                 }
             }
         }
@@ -288,12 +302,19 @@ extension ArenaTests {
             #expect(
                 result.status == .fail || result.status == .timeout,
                 "\(kill.testDescription): \(result.status.rawValue) \(result.detail)")
+            // What the mutant was caught with is an outcome the rule declares, or the watchdog's or a crash's.
+            let rule = try #require(Catalog.builtIn.rule(id: kill.rule))
+            for failure in result.failures {
+                #expect(
+                    rule.forbidden.contains(failure.outcome) || [.timeout, .crash].contains(failure.outcome),
+                    "\(kill.testDescription): failed with '\(failure.outcome)', which \(kill.rule) does not list among \(rule.forbidden)")
+            }
         }
 
         @Test("a mutant lets the misuse pass, and the rule says so", arguments: misuseKills)
         func mutantMisuse(_ kill: Kill) async throws {
-            let (status, detail) = try #require(await runMisuse(engine: Mutants.name(of: kill.fault), rule: kill.rule, expecting: .success))
-            #expect(status == .fail, "\(kill.testDescription): \(status.rawValue) \(detail)")
+            let run = try #require(await runMisuse(engine: Mutants.name(of: kill.fault), rule: kill.rule, expecting: .success))
+            #expect(run.status == .fail && run.outcome == .allowed, "\(kill.testDescription): \(run.status.rawValue) \(run.detail)")
         }
 
         @Test("a fault that only preemption exposes fails the stress mode within 20 runs", arguments: preemptionKills)
@@ -322,7 +343,7 @@ extension ArenaTests {
                     engine: Mutants.name(of: kill.fault), rule: kill.rule, repeats: 20,
                     timeout: .seconds(10), stress: stress)
                 let result = try #require(await runIsolated(request))
-                let failures = result.failures.map { "\($0.count)× \($0.status.rawValue): \($0.detail)" }
+                let failures = result.failures.map { "\($0.outcome) \($0.count)× (\($0.status.rawValue)), e.g. \($0.example)" }
                 print(
                     "catch rate: \(kill.testDescription) \(stress ? "stress" : "quiet"): \(result.repeats - result.passes) of \(result.repeats) runs failed in \(Int((Deadline.now() - start).seconds)) s; \(failures.joined(separator: "; "))"
                 )

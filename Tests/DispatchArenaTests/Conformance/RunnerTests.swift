@@ -10,6 +10,8 @@ enum HangsForever: BehaviourRule {
     static let id = "test.hangs"
     static let title = "Never returns."
     static let source = "this test"
+    static let forbidden: [Outcome] = [.missing]
+
     static func check<E: Engine>(_ engine: E) throws {
         let never = engine.makeSemaphore(value: 0)!
         _ = never.wait(until: .distantFuture)
@@ -22,9 +24,11 @@ enum FailsSecondTime: BehaviourRule {
     static let title = "Fails on its second run."
     static let source = "this test"
     nonisolated(unsafe) static var runs = 0
+    static let forbidden: [Outcome] = [.early]
+
     static func check<E: Engine>(_ engine: E) throws {
         runs += 1
-        if runs == 2 { throw RuleFailure("second run") }
+        if runs == 2 { throw RuleFailure(.early, "second run") }
     }
 }
 
@@ -33,6 +37,8 @@ enum NeedsRetarget: BehaviourRule {
     static let title = "Needs retargeting of active queues."
     static let source = "this test"
     static let needs: Set<Capability> = [.retargetActiveQueues]
+    static let forbidden: [Outcome] = [.missing]
+
     static func check<E: Engine>(_ engine: E) throws { Issue.record("ran without the capability") }
 }
 
@@ -42,6 +48,8 @@ enum OutsideDependencyRule: OperationRule {
     static let id = "outside.dependent-after-dependency"
     static let title = "A dependent operation starts only after its dependency finished."
     static let source = "this test"
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "test.outside-op")
         let finished = Locked(false)
@@ -59,7 +67,7 @@ enum OutsideDependencyRule: OperationRule {
         queue.addOperation(second)
         queue.addOperation(first)
         try expectOpens(done, "the dependent operation to run")
-        try expect(sawFinished.snapshot == true, "the dependent ran before its dependency finished")
+        try expect(sawFinished.snapshot == true, .ranWhileHeld, "the dependent ran before its dependency finished")
     }
 }
 
@@ -69,10 +77,12 @@ enum OutsidePreferenceRule: ExecutorRule {
     static let id = "outside.preference-runs-on-pool"
     static let title = "A task with a preference for the layer's task executor runs on it."
     static let source = "this test"
+    static let forbidden: [Outcome] = [.missing, .wrongPlace]
+
     static func check<E: Engine>(_ engine: E) async throws {
         let pool = engine.executors.poolExecutor
         let onPool = await withTaskExecutorPreference(pool) { pool.isCurrent }
-        try expect(onPool, "the task did not run on the layer's task executor")
+        try expect(onPool, .wrongPlace, "the task did not run on the layer's task executor")
     }
 }
 
@@ -120,25 +130,32 @@ extension ArenaTests {
             let result = ConformanceRunner(repeats: 5).run(Rule(FailsSecondTime.self, concept: .queues), on: SystemEngine())
             #expect(result.status == .fail)
             #expect(result.repeats == 5 && result.passes == 4)
-            #expect(result.failures == [RuleResult.Failure(status: .fail, detail: "second run", count: 1)])
-            #expect(result.detail == "1 of 5 runs: second run")
+            #expect(result.failures == [RuleResult.Failure(status: .fail, outcome: .early, count: 1, example: "second run")])
+            #expect(result.detail == "1 of 5 runs: early 1; early: second run")
         }
 
-        @Test("a histogram: most frequent failure first, fail outranks timeout, a single run's detail is bare")
+        @Test(
+            "a histogram keyed by outcome: runs whose texts differ in their numbers count as one key, most frequent first, fail outranks timeout; one run's detail is its key and text"
+        )
         func histogram() {
             let outcomes = [
-                RunOutcome(.pass), RunOutcome(.timeout, "slow"), RunOutcome(.fail, "b"), RunOutcome(.fail, "a"),
-                RunOutcome(.fail, "a"), RunOutcome(.timeout, "slow"), RunOutcome(.timeout, "slow"),
+                RunOutcome(.pass), RunOutcome(.timeout, "slow"), RunOutcome(.fail, "round 3: ran twice", outcome: .extra),
+                RunOutcome(.fail, "round 1: notify before the work", outcome: .early),
+                RunOutcome(.fail, "round 7: notify before the work", outcome: .early), RunOutcome(.timeout, "slower"),
+                RunOutcome(.timeout, "slow", outcome: .timeout),
             ]
             let result = RuleResult(engine: "e", rule: "r", outcomes: outcomes, seconds: 1)
             #expect(result.status == .fail && result.passes == 1 && result.repeats == 7)
-            #expect(result.failures.map(\.detail) == ["slow", "a", "b"])
+            #expect(result.failures.map(\.outcome) == [.timeout, .early, .extra])
             #expect(result.failures.map(\.count) == [3, 2, 1])
-            #expect(result.detail == "2 of 7 runs: a (and 2 other failures)")
+            #expect(result.failures.map(\.example) == ["slow", "round 1: notify before the work", "round 3: ran twice"])
+            #expect(result.detail == "6 of 7 runs: timeout 3, early 2, extra 1; early: round 1: notify before the work")
             let timedOut = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.pass), RunOutcome(.timeout, "slow")], seconds: 1)
-            #expect(timedOut.status == .timeout && timedOut.detail == "1 of 2 runs: slow")
-            let single = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.fail, "broke")], seconds: 1)
-            #expect(single.detail == "broke")
+            #expect(timedOut.status == .timeout && timedOut.detail == "1 of 2 runs: timeout 1; timeout: slow")
+            let single = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.fail, "broke", outcome: .lost)], seconds: 1)
+            #expect(single.detail == "lost: broke")
+            let unkeyed = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.fail, "broke")], seconds: 1)
+            #expect(unkeyed.failures.map(\.outcome) == [.unkeyed])
             let misuse = RuleResult(engine: "e", rule: "r", outcomes: [RunOutcome(.pass, "signal 6: named it")], seconds: 1)
             #expect(misuse.status == .pass && misuse.detail == "signal 6: named it" && misuse.failures.isEmpty)
         }
@@ -173,10 +190,14 @@ extension ArenaTests {
             #expect(launcher.requests.snapshot.map(\.repeats) == [7, 4, 2, 1])
             #expect(launcher.requests.snapshot.allSatisfy { $0.stress })
             #expect(result.repeats == 7 && result.passes == 4)
-            #expect(result.failures.count == 3)
-            #expect(result.failures.contains { $0.status == .fail && $0.detail.contains("signal 11") && $0.detail.contains("boom") })
-            #expect(result.failures.contains { $0.status == .timeout && $0.detail == "stuck" })
-            #expect(result.failures.contains { $0.status == .timeout && $0.detail.contains("did not finish") })
+            // One key per way of ending: the run timed out inside its child and the child that never finished are one
+            // outcome (timeout, 2 runs, the first seen as the example); the crash is another.
+            #expect(result.failures.count == 2)
+            #expect(
+                result.failures.contains {
+                    $0.status == .fail && $0.outcome == .crash && $0.example.contains("signal 11") && $0.example.contains("boom")
+                })
+            #expect(result.failures.contains { $0.status == .timeout && $0.outcome == .timeout && $0.count == 2 && $0.example == "stuck" })
         }
 
         @Test("a missing capability is unsupported, with the engine's reason")
@@ -208,14 +229,15 @@ extension ArenaTests {
         func misuseVerdicts() {
             let rule = Catalog.builtIn.rule(id: "suspend.over-resume")!.misuse!
             let named = "DispatchArena misuse: over-resume: resume() without a matching suspend() on queue 'arena.misuse.over-resume'"
-            #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(6), standardError: "noise\n" + named), rule: rule).0 == .pass)
-            #expect(MisuseVerdict.judge(ChildOutcome(termination: .exited(0), standardError: ""), rule: rule).0 == .fail)
-            #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(4), standardError: ""), rule: rule).0 == .fail)
-            #expect(
-                MisuseVerdict.judge(
-                    ChildOutcome(termination: .signalled(6), standardError: "misuse: over-resume on some queue"), rule: rule
-                ).0 == .fail)
-            #expect(MisuseVerdict.judge(ChildOutcome(termination: .timedOut, standardError: ""), rule: rule).0 == .timeout)
+            let pass = MisuseVerdict.judge(ChildOutcome(termination: .signalled(6), standardError: "noise\n" + named), rule: rule)
+            #expect(pass.status == .pass && pass.outcome == nil)
+            #expect(MisuseVerdict.judge(ChildOutcome(termination: .exited(0), standardError: ""), rule: rule).outcome == .allowed)
+            #expect(MisuseVerdict.judge(ChildOutcome(termination: .signalled(4), standardError: ""), rule: rule).outcome == .unnamed)
+            let unnamed = MisuseVerdict.judge(
+                ChildOutcome(termination: .signalled(6), standardError: "misuse: over-resume on some queue"), rule: rule)
+            #expect(unnamed.status == .fail && unnamed.outcome == .unnamed)
+            let hung = MisuseVerdict.judge(ChildOutcome(termination: .timedOut, standardError: ""), rule: rule)
+            #expect(hung.status == .timeout && hung.outcome == .timeout)
         }
 
         @Test("a child that crashes or hangs without reporting is a fail or a timeout")
@@ -264,7 +286,7 @@ extension ArenaTests {
                     && lateCrash[2].detail.contains("signal 11"))
         }
 
-        @Test("table and markdown show how many runs passed and every distinct failure with its count")
+        @Test("table and markdown show how many runs passed and the histogram by outcome key, with an example of each")
         func reportHistogram() throws {
             let rules = [Catalog.builtIn.rule(id: "serial.fifo")!, Catalog.builtIn.rule(id: "group.wait")!]
             let results = [
@@ -272,21 +294,24 @@ extension ArenaTests {
                 RuleResult(
                     engine: "system", rule: "group.wait",
                     outcomes: Array(repeating: RunOutcome(.pass), count: 17) + [
-                        RunOutcome(.fail, "round 0: lost"), RunOutcome(.fail, "round 0: lost"),
-                        RunOutcome(.timeout, "stuck"),
+                        RunOutcome(.fail, "round 0: 1 leave lost", outcome: .missing),
+                        RunOutcome(.fail, "round 4: 2 leaves lost", outcome: .missing), RunOutcome(.timeout, "stuck"),
                     ], seconds: 30),
             ]
             let report = ConformanceReport(engines: [EngineDescription(SystemEngine())], rules: rules, results: results)
             let table = report.table()
             #expect(table.contains("pass 20/20 2.0s") && table.contains("fail 17/20 30s"), "\(table)")
             #expect(
-                table.contains("system group.wait fail: 17 of 20 runs passed\n    2× fail: round 0: lost\n    1× timeout: stuck"),
+                table.contains(
+                    "system group.wait fail: 17 of 20 runs passed; missing 2, timeout 1\n    missing 2× (fail), e.g. round 0: 1 leave lost\n    timeout 1× (timeout), e.g. stuck"
+                ),
                 "\(table)")
             let markdown = report.markdown()
             #expect(markdown.contains("| `group.wait` | fail (17/20) |"), "\(markdown)")
             #expect(
                 markdown.contains(
-                    "- `group.wait` on **system**: fail, 17 of 20 runs passed\n  - 2× fail: round 0: lost\n  - 1× timeout: stuck"),
+                    "- `group.wait` on **system**: fail, 17 of 20 runs passed; missing 2, timeout 1\n  - missing 2× (fail), e.g. round 0: 1 leave lost\n  - timeout 1× (timeout), e.g. stuck"
+                ),
                 "\(markdown)")
             let json = try report.json()
             #expect(json.contains(#""passes" : 17"#) && json.contains(#""count" : 2"#), "\(json)")

@@ -103,7 +103,7 @@ let sanitizerKeepsExitCode: Void = {
 }()
 
 /// Runs a misuse rule's trigger in a child process and judges how the child ended.
-func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> (Status, String)? {
+func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition) async -> RunOutcome? {
     let request = RuleRequest(engine: engine, rule: rule, repeats: 1, timeout: .seconds(10))
     let result = await #expect(processExitsWith: exit, observing: [\.standardErrorContent]) { [request = request as RuleRequest] in
         await ConformanceChild.main(request, engine: TestEngines.named(request.engine)!, rule: Catalog.builtIn.rule(id: request.rule)!)

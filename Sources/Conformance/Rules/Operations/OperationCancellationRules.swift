@@ -10,6 +10,8 @@ enum OpCancelUnstarted: OperationRule {
     static let source =
         "Apple, Operation.cancel() and OperationQueue ('For operations that are queued but not yet executing, the queue must still call the operation object's start method so that it can processes the cancellation event and mark itself as finished'); seed 001_e0090210cb443119.txt (canceling operations; start checks isCancelled first); swift-corelibs-foundation TestOperationQueue.swift test_CancelDependency, test_CancelWhileSuspended, test_CancelOneOperation"
 
+    static let forbidden: [Outcome] = [.missing, .lost, .wrongValue, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-unstarted")
         let after = layer.makeQueue(label: "arena.op.cancel-unstarted.after")
@@ -46,7 +48,7 @@ enum OpCancelUnstarted: OperationRule {
             for op in ops[(count - 2)...] {
                 op.cancel()
                 try expect(
-                    op.isCancelled && !op.isFinished && !op.isExecuting,
+                    op.isCancelled && !op.isFinished && !op.isExecuting, .wrongState,
                     "round \(round): an operation cancelled on no queue reports isCancelled \(op.isCancelled), isFinished \(op.isFinished), isExecuting \(op.isExecuting) (true, false, false expected)"
                 )
             }
@@ -61,14 +63,14 @@ enum OpCancelUnstarted: OperationRule {
                     "round \(round): operation \(index) (\(cancelled ? "cancelled" : "not cancelled")) reporting isFinished"
                 ) { op.isFinished }
                 try expect(
-                    op.isCancelled == cancelled && !op.isExecuting,
+                    op.isCancelled == cancelled && !op.isExecuting, .wrongState,
                     "round \(round): operation \(index) reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting)")
                 try expect(
-                    bodies.hits(index) == (cancelled ? 0 : 1),
+                    bodies.hits(index) == (cancelled ? 0 : 1), .lost,
                     "round \(round): the work of \(cancelled ? "cancelled" : "uncancelled") operation \(index) (\(["block", "main", "start"][index % 3])) ran \(bodies.hits(index)) times"
                 )
             }
-            try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
+            try expect(seen.count == 0, .wrongValue, "round \(round): \(seen.elements.joined(separator: "; "))")
         }
     }
 }
@@ -79,6 +81,8 @@ enum OpCancelIgnoresDependencies: OperationRule {
         "Cancelling an enqueued operation that waits for unfinished dependencies lets it finish at once, without its work, and its own dependents run."
     static let source =
         "Apple, Operation.cancel(): 'if an operation is in a queue but waiting on unfinished dependent operations, those operations are subsequently ignored. Because it is already cancelled, this behavior allows the operation queue to call the operation's start() method sooner and clear the object out of the queue'; swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak, test_Lifecycle"
+
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-ignores-dependencies")
@@ -109,7 +113,9 @@ enum OpCancelIgnoresDependencies: OperationRule {
             queue.addOperation(op)
             queue.addOperation(dependent)
             Timing.pause(.milliseconds(5))
-            try expect(!op.isFinished && ran.value == 0, "round \(round): an operation with an unfinished dependency ran or finished")
+            try expect(
+                !op.isFinished && ran.value == 0, .ranWhileHeld,
+                "round \(round): an operation with an unfinished dependency ran or finished")
             op.cancel()
             try expectEventually(
                 within: .seconds(2), "round \(round): the cancelled operation finishing while its dependency is still unfinished"
@@ -117,8 +123,8 @@ enum OpCancelIgnoresDependencies: OperationRule {
                 op.isFinished
             }
             try expectOpens(dependentRan, within: .seconds(2), "round \(round): the dependent of the cancelled operation")
-            try expect(ran.value == 0, "round \(round): the cancelled operation's work ran")
-            try expect(!blocker.isFinished, "round \(round): the dependency finished, so the check proved nothing")
+            try expect(ran.value == 0, .ranWhileHeld, "round \(round): the cancelled operation's work ran")
+            try expect(!blocker.isFinished, .setup, "round \(round): the dependency finished, so the check proved nothing")
         }
     }
 }
@@ -129,6 +135,8 @@ enum OpCancelRunning: OperationRule {
         "Cancelling a running operation sets isCancelled, which its work sees; the work decides when to return, and the operation then finishes."
     static let source =
         "Apple, Operation.cancel(): 'This method does not force your operation code to stop. Instead, it updates the object's internal flags to reflect the change in state'; seed 001_e0090210cb443119.txt (Listing 2-4, responding to a cancellation request: main loops while !isCancelled)"
+
+    static let forbidden: [Outcome] = [.missing, .early, .ranWhileHeld, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-running")
@@ -146,17 +154,19 @@ enum OpCancelRunning: OperationRule {
             queue.addOperation(op)
             try expectOpens(started, "round \(round): the operation starting")
             try expect(
-                !op.isCancelled && op.isExecuting,
+                !op.isCancelled && op.isExecuting, .wrongState,
                 "round \(round): a running operation reports isCancelled \(op.isCancelled), isExecuting \(op.isExecuting) (false, true expected)"
             )
             if round % 2 == 1 { Timing.pause(.milliseconds(2)) }
             op.cancel()
-            try expect(op.isCancelled, "round \(round): isCancelled is false right after cancel()")
+            try expect(op.isCancelled, .wrongState, "round \(round): isCancelled is false right after cancel()")
             try expectEventually(within: .seconds(3), "round \(round): the cancelled running operation finishing") { op.isFinished }
-            try expect(observed.value == 1, "round \(round): the running work never saw isCancelled (it returned after its 5 s bound)")
-            try expect(returned.value == 1, "round \(round): the operation finished before its work returned")
+            try expect(
+                observed.value == 1, .ranWhileHeld,
+                "round \(round): the running work never saw isCancelled (it returned after its 5 s bound)")
+            try expect(returned.value == 1, .early, "round \(round): the operation finished before its work returned")
             op.cancel()
-            try expect(op.isCancelled && op.isFinished, "round \(round): cancelling a finished operation changed it")
+            try expect(op.isCancelled && op.isFinished, .wrongState, "round \(round): cancelling a finished operation changed it")
         }
     }
 }
@@ -167,6 +177,8 @@ enum OpCancelAll: OperationRule {
         "cancelAllOperations cancels every operation of the queue: none that had not started runs its work, all finish and run their completion blocks, the running one sees isCancelled."
     static let source =
         "Apple, OperationQueue.cancelAllOperations() ('This method calls the cancel() method on all operations currently in the queue'); seed 001_e0090210cb443119.txt (cancel or cancelAllOperations is the only way to dequeue); swift-corelibs-foundation TestOperationQueue.swift test_CancelOperationsOfSpecificQueuePriority, test_CurrentQueueOnBackgroundQueueWithSelfCancel"
+
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.cancel-all")
@@ -219,7 +231,7 @@ enum OpCancelAll: OperationRule {
             queue.addOperations(ops, waitUntilFinished: false)
             queue.cancelAllOperations()
             try expect(
-                runner.isCancelled && ops.allSatisfy(\.isCancelled),
+                runner.isCancelled && ops.allSatisfy(\.isCancelled), .wrongState,
                 "round \(round): after cancelAllOperations \(ops.filter { !$0.isCancelled }.count + (runner.isCancelled ? 0 : 1)) of \(count + 1) operations report isCancelled false"
             )
             gate.countDown()
@@ -230,14 +242,14 @@ enum OpCancelAll: OperationRule {
             }
             try expectEventually("round \(round): the running operation finishing") { runner.isFinished }
             let ranWork = (0..<count).filter { bodies.hits($0) > 0 }
-            try expect(ranWork.isEmpty, "round \(round): the work of cancelled unstarted operations \(ranWork) ran")
+            try expect(ranWork.isEmpty, .ranWhileHeld, "round \(round): the work of cancelled unstarted operations \(ranWork) ran")
             try expect(
-                sawCancelled.value == 1 && runnerReturned.value == 1,
+                sawCancelled.value == 1 && runnerReturned.value == 1, .wrongValue,
                 "round \(round): the running operation \(runnerReturned.value == 1 ? "ran to its end" : "was cut short") and \(sawCancelled.value == 1 ? "saw" : "did not see") isCancelled"
             )
             Timing.pause(.milliseconds(2))
             try expect(
-                completionRuns.value == count + 1,
+                completionRuns.value == count + 1, .wrongValue,
                 "round \(round): \(completionRuns.value) completion blocks ran for \(count + 1) operations")
         }
     }

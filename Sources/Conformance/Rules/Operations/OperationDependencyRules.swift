@@ -9,6 +9,8 @@ enum OpDependency: OperationRule {
     static let source =
         "Apple, Operation.addDependency(_:): 'The receiver is not considered ready to execute until all of its dependent operations have finished executing'; Operation.dependencies; seed 001_e0090210cb443119.txt (configuring interoperation dependencies: cannot begin executing until the target finishes); swift-corelibs-foundation TestOperationQueue.swift test_ExecutionOrder, test_OperationDependencyCount"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.dependency")
         for round in 0..<20 {
@@ -36,14 +38,14 @@ enum OpDependency: OperationRule {
                 }
                 for dependency in dependencies { dependent.addDependency(dependency) }
                 try expect(
-                    identities(dependent.dependencies) == identities(dependencies),
+                    identities(dependent.dependencies) == identities(dependencies), .wrongValue,
                     "round \(round): dependencies lists \(dependent.dependencies.count) operations, not the 3 added in order")
-                try expect(!dependent.isReady, "round \(round): an operation with 3 unfinished dependencies reports isReady")
+                try expect(!dependent.isReady, .wrongState, "round \(round): an operation with 3 unfinished dependencies reports isReady")
                 queue.addOperation(dependent)
                 queue.addOperations(dependencies, waitUntilFinished: false)
                 try expectOpens(done, "round \(round): the dependent")
                 try expect(
-                    identities(dependent.dependencies) == identities(dependencies),
+                    identities(dependent.dependencies) == identities(dependencies), .wrongValue,
                     "round \(round): finished dependencies left the list (\(dependent.dependencies.count) of 3 listed)")
             } else {
                 // A chain of five, added last first.
@@ -63,7 +65,7 @@ enum OpDependency: OperationRule {
                     seen.append("round \(round): a chain of 5 ran in the order \(order.elements)")
                 }
             }
-            try expect(seen.count == 0, seen.elements.joined(separator: "; "))
+            try expect(seen.count == 0, .ranWhileHeld, seen.elements.joined(separator: "; "))
         }
     }
 }
@@ -73,6 +75,8 @@ enum OpDependencyAcrossQueues: OperationRule {
     static let title = "A dependency on an operation of another queue holds as well: the dependent waits for it to finish there."
     static let source =
         "Apple, OperationQueue: 'Interoperation dependencies provide an absolute execution order for operations, even if those operations are located in different operation queues'; seed 001_e0090210cb443119.txt (dependencies); swift-corelibs-foundation TestOperationQueue.swift test_CrossQueueDependency, test_WaitUntilFinished"
+
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let first = layer.makeQueue(label: "arena.op.dependency-across-queues.first")
@@ -104,13 +108,17 @@ enum OpDependencyAcrossQueues: OperationRule {
             theirs.addOperation(dependency)
             if gated {
                 Timing.pause(Timing.quietPeriod)
-                try expect(started.value == 0, "round \(round): the dependent started while its dependency on the other queue was blocked")
-                try expect(!dependent.isReady, "round \(round): the dependent reports isReady while its dependency runs on the other queue")
+                try expect(
+                    started.value == 0, .ranWhileHeld,
+                    "round \(round): the dependent started while its dependency on the other queue was blocked")
+                try expect(
+                    !dependent.isReady, .wrongState,
+                    "round \(round): the dependent reports isReady while its dependency runs on the other queue")
                 gate.countDown()
             }
             try expectOpens(done, "round \(round): the dependent")
             box.withLock { $0 = nil }
-            try expect(seen.count == 0, seen.elements.joined(separator: "; "))
+            try expect(seen.count == 0, .ranWhileHeld, seen.elements.joined(separator: "; "))
         }
     }
 }
@@ -121,6 +129,8 @@ enum OpRemoveDependency: OperationRule {
     static let source =
         "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; seed 001_e0090210cb443119.txt (dependencies, addDependency: / removeDependency:)"
     static let needs: Set<Capability> = [.removeDependency]
+
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.remove-dependency")
@@ -150,11 +160,11 @@ enum OpRemoveDependency: OperationRule {
             queue.addOperation(op)
             try expectEventually("round \(round): the kept dependency finishing") { kept.isFinished }
             Timing.pause(Timing.quietPeriod)
-            try expect(started.value == 0, "round \(round): the operation started with a dependency unfinished")
-            try expect(!op.isReady, "round \(round): an operation with an unfinished dependency reports isReady")
+            try expect(started.value == 0, .ranWhileHeld, "round \(round): the operation started with a dependency unfinished")
+            try expect(!op.isReady, .wrongState, "round \(round): an operation with an unfinished dependency reports isReady")
             op.removeDependency(removed)
             try expect(
-                identities(op.dependencies) == identities([kept]),
+                identities(op.dependencies) == identities([kept]), .wrongValue,
                 "round \(round): after removeDependency, dependencies lists \(op.dependencies.count) operations (the finished one expected)"
             )
             try expectEventually(
@@ -175,6 +185,8 @@ enum OpDependencyCycle: OperationRule {
     static let source =
         "Apple, Operation.addDependency(_:): 'It is a programmer error to create any circular dependencies among a set of operations. Doing so can cause a deadlock among the operations'; Foundation's behaviour, a bounded check (200 ms): swift-corelibs-foundation TestOperationQueue.swift test_DependencyCycleBreak (a cycle is broken by cancelling one of it); Operation.cancel()"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.dependency-cycle")
         let ran = Counter()
@@ -192,9 +204,10 @@ enum OpDependencyCycle: OperationRule {
         try expectOpens(others, "the queue's other operations beside a dependency cycle")
         let left = .milliseconds(200) - (Deadline.now() - start)
         if left > .zero { Timing.pause(left) }
-        try expect(ran.value == 0, "an operation of a dependency cycle ran (\(ran.value) of 2)")
+        try expect(ran.value == 0, .ranWhileHeld, "an operation of a dependency cycle ran (\(ran.value) of 2)")
         try expect(
             !first.isReady && !second.isReady && !first.isExecuting && !second.isExecuting && !first.isFinished && !second.isFinished,
+            .wrongState,
             "an operation of a dependency cycle reports isReady \(first.isReady)/\(second.isReady), isExecuting \(first.isExecuting)/\(second.isExecuting), isFinished \(first.isFinished)/\(second.isFinished)"
         )
         // Cancelled while the queue is suspended, neither can start before both are cancelled.
@@ -203,8 +216,8 @@ enum OpDependencyCycle: OperationRule {
         second.cancel()
         queue.isSuspended = false
         try expectEventually("the cancelled operations of a dependency cycle finishing") { first.isFinished && second.isFinished }
-        try expect(ran.value == 0, "\(ran.value) cancelled operations of a dependency cycle ran their work")
+        try expect(ran.value == 0, .ranWhileHeld, "\(ran.value) cancelled operations of a dependency cycle ran their work")
         let drained = BlockingCall { queue.waitUntilAllOperationsAreFinished() }
-        try expect(drained.returns(), "waitUntilAllOperationsAreFinished did not return once the cycle was cancelled")
+        try expect(drained.returns(), .missing, "waitUntilAllOperationsAreFinished did not return once the cycle was cancelled")
     }
 }

@@ -10,9 +10,12 @@ enum OpStates: OperationRule {
     static let source =
         "Apple, Operation.isExecuting, isFinished, isReady ('The NSOperation class manages dependencies on other operations and reports the readiness of the receiver based on those dependencies'); seed 001_e0090210cb443119.txt (isCancelled, isExecuting, isFinished, isReady); swift-corelibs-foundation TestOperationQueue.swift test_isExecutingWorks, test_SyncOperationWithoutAQueue"
 
+    static let forbidden: [Outcome] = [.missing, .early, .wrongValue, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.states")
-        try expect(queue.name == "arena.op.states", "a queue made with label 'arena.op.states' is named \(queue.name ?? "nil")")
+        try expect(
+            queue.name == "arena.op.states", .wrongValue, "a queue made with label 'arena.op.states' is named \(queue.name ?? "nil")")
         for round in 0..<10 {
             let label = "arena.op.states.\(round)"
             let seen = Recorder<String>()
@@ -35,18 +38,19 @@ enum OpStates: OperationRule {
                 }
                 box.withLock { $0 = op }
             }
-            try expect(op.name == label, "round \(round): an operation made with label '\(label)' is named \(op.name ?? "nil")")
             try expect(
-                op.isReady && !op.isExecuting && !op.isFinished && !op.isCancelled,
+                op.name == label, .wrongValue, "round \(round): an operation made with label '\(label)' is named \(op.name ?? "nil")")
+            try expect(
+                op.isReady && !op.isExecuting && !op.isFinished && !op.isCancelled, .wrongState,
                 "round \(round): a new operation reports isReady \(op.isReady), isExecuting \(op.isExecuting), isFinished \(op.isFinished), isCancelled \(op.isCancelled) (true, false, false, false expected)"
             )
-            try expect(op.dependencies.isEmpty, "round \(round): a new operation has \(op.dependencies.count) dependencies")
+            try expect(op.dependencies.isEmpty, .wrongValue, "round \(round): a new operation has \(op.dependencies.count) dependencies")
             queue.addOperation(op)
             try expectOpens(done, "round \(round): the operation's work")
             try expectEventually("round \(round): isFinished after the work returned") { op.isFinished }
             box.withLock { $0 = nil }
-            try expect(!op.isExecuting, "round \(round): a finished operation still reports isExecuting")
-            try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
+            try expect(!op.isExecuting, .wrongState, "round \(round): a finished operation still reports isExecuting")
+            try expect(seen.count == 0, .wrongValue, "round \(round): \(seen.elements.joined(separator: "; "))")
         }
 
         // A dependency finishing makes its dependent ready even when the dependent is on no queue.
@@ -56,14 +60,14 @@ enum OpStates: OperationRule {
             let dependent = layer.makeBlockOperation(label: "arena.op.states.dependent.\(round)") {}
             dependent.addDependency(dependency)
             queue.addOperation(dependency)
-            try expect(!dependent.isReady, "round \(round): an operation whose dependency has not finished reports isReady")
+            try expect(!dependent.isReady, .wrongState, "round \(round): an operation whose dependency has not finished reports isReady")
             gate.countDown()
             try expectEventually("round \(round): the dependent (on no queue) becoming ready once its dependency finished") {
                 dependent.isReady
             }
-            try expect(dependency.isFinished, "round \(round): the dependent became ready before its dependency finished")
+            try expect(dependency.isFinished, .early, "round \(round): the dependent became ready before its dependency finished")
             try expect(
-                !dependent.isExecuting && !dependent.isFinished,
+                !dependent.isExecuting && !dependent.isFinished, .wrongState,
                 "round \(round): an operation on no queue reports isExecuting \(dependent.isExecuting), isFinished \(dependent.isFinished)")
         }
     }
@@ -75,6 +79,8 @@ enum OpCompletion: OperationRule {
         "The completion block runs exactly once, after the operation finished (isFinished true, work returned), also for a cancelled operation and an asynchronous one."
     static let source =
         "Apple, Operation.completionBlock: 'The completion block you provide is executed when the value in the isFinished property changes to true'; seed 001_e0090210cb443119.txt (setting up a completion block); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperationsWithDependenciesAndCompletions"
+
+    static let forbidden: [Outcome] = [.missing, .extra, .wrongValue]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.completion")
@@ -118,16 +124,17 @@ enum OpCompletion: OperationRule {
                 runs.add()
                 done.countDown()
             }
-            try expect(op.completionBlock != nil, "round \(round): completionBlock reads nil after it was set")
+            try expect(op.completionBlock != nil, .wrongValue, "round \(round): completionBlock reads nil after it was set")
             if cancelled { op.cancel() }
             queue.addOperation(op)
             try expectOpens(done, "round \(round): the completion block of a \(kinds[kind]) operation")
             Timing.pause(.milliseconds(round % 5 == 0 ? 20 : 1))
             box.withLock { $0 = nil }
             op.completionBlock = nil
-            try expect(runs.value == 1, "round \(round): the completion block of a \(kinds[kind]) operation ran \(runs.value) times")
             try expect(
-                seen.count == 0,
+                runs.value == 1, .extra, "round \(round): the completion block of a \(kinds[kind]) operation ran \(runs.value) times")
+            try expect(
+                seen.count == 0, .wrongValue,
                 "round \(round): the completion block of a \(kinds[kind]) operation ran with \(seen.elements.joined(separator: "; "))")
         }
     }
@@ -139,6 +146,8 @@ enum OpAsyncOperation: OperationRule {
         "An asynchronous operation executes from start until it calls finish: isExecuting meanwhile, its dependents, its waiters and its queue's slot wait for finish, not for start to return."
     static let source =
         "seed 001_e0090210cb443119.txt (configuring operations for concurrent execution: start, isExecuting, isFinished, Listings 2-5 to 2-7); Apple, Operation.isAsynchronous and start(); swift-corelibs-foundation TestOperationQueue.swift test_AsyncOperation"
+
+    static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.async-operation")
@@ -167,19 +176,20 @@ enum OpAsyncOperation: OperationRule {
             let waiter = BlockingCall { op.waitUntilFinished() }
             Timing.pause(Timing.quietPeriod)
             try expect(
-                op.isExecuting && !op.isFinished,
+                op.isExecuting && !op.isFinished, .wrongState,
                 "round \(round): between start and finish the operation reports isExecuting \(op.isExecuting), isFinished \(op.isFinished) (true, false expected)"
             )
-            try expect(!dependentRan.isOpen, "round \(round): a dependent ran after start returned, before finish")
-            try expect(!waiter.hasReturned, "round \(round): waitUntilFinished returned after start returned, before finish")
+            try expect(!dependentRan.isOpen, .early, "round \(round): a dependent ran after start returned, before finish")
+            try expect(!waiter.hasReturned, .early, "round \(round): waitUntilFinished returned after start returned, before finish")
             if onSerial {
                 try expect(
-                    !nextRan.isOpen, "round \(round): at width 1, the next operation started while the asynchronous one was executing")
+                    !nextRan.isOpen, .overlap,
+                    "round \(round): at width 1, the next operation started while the asynchronous one was executing")
             }
             Threads.detach { box.finish() }
-            try expect(waiter.returns(), "round \(round): waitUntilFinished did not return within 5 s of finish")
+            try expect(waiter.returns(), .missing, "round \(round): waitUntilFinished did not return within 5 s of finish")
             try expect(
-                op.isFinished && !op.isExecuting,
+                op.isFinished && !op.isExecuting, .wrongState,
                 "round \(round): after finish the operation reports isFinished \(op.isFinished), isExecuting \(op.isExecuting)")
             try expectOpens(dependentRan, "round \(round): the dependent after finish")
             if onSerial { try expectOpens(nextRan, "round \(round): the next operation at width 1 after finish") }
@@ -193,6 +203,8 @@ enum OpExecutionBlocks: OperationRule {
         "A block operation runs each of its execution blocks exactly once, and finishes (waiters, dependents, completion) only after all of them returned."
     static let source =
         "Apple, BlockOperation.addExecutionBlock(_:) and executionBlocks; Concurrency Programming Guide ('only when all of the associated blocks have finished executing is the operation itself considered finished'); seed 001_e0090210cb443119.txt (NSBlockOperation, addExecutionBlock:); swift-corelibs-foundation TestOperationQueue.swift test_BlockOperationAddExecutionBlock"
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue, .notOnce]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.execution-blocks")
@@ -230,16 +242,17 @@ enum OpExecutionBlocks: OperationRule {
                 op.waitUntilFinished()
                 if returned.value != count { seen.append("waitUntilFinished returned after \(returned.value) of \(count) blocks") }
             }
-            try expect(waiter.returns(), "round \(round): waitUntilFinished on a block operation of \(count) blocks did not return")
+            try expect(
+                waiter.returns(), .missing, "round \(round): waitUntilFinished on a block operation of \(count) blocks did not return")
             try expectOpens(completed, "round \(round): the completion block")
             try expectOpens(dependentRan, "round \(round): the dependent")
             op.completionBlock = nil
             let wrong = hits.wrong()
             try expect(
-                wrong.isEmpty,
+                wrong.isEmpty, .notOnce,
                 "round \(round): execution blocks run other than once: \(wrong.map { "block \($0.index) \($0.hits) times" }.joined(separator: ", "))"
             )
-            try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
+            try expect(seen.count == 0, .wrongValue, "round \(round): \(seen.elements.joined(separator: "; "))")
         }
     }
 }

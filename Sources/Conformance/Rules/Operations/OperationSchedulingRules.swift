@@ -14,7 +14,7 @@ enum OpMaxConcurrent: OperationRule {
     private static func peak<L: OperationLayer>(_ layer: L, _ queue: L.Queue, width: Int, count: Int) throws -> Int {
         queue.maxConcurrentOperationCount = width
         try expect(
-            queue.maxConcurrentOperationCount == width,
+            queue.maxConcurrentOperationCount == width, .wrongState,
             "maxConcurrentOperationCount reads \(queue.maxConcurrentOperationCount) after it was set to \(width)")
         let meter = ConcurrencyMeter()
         let done = Latch(count)
@@ -26,17 +26,19 @@ enum OpMaxConcurrent: OperationRule {
         }
         queue.addOperations(ops, waitUntilFinished: false)
         try expectOpens(done, "\(count) sleeping operations at width \(width)")
-        try expect(meter.maximum <= width, "\(meter.maximum) operations ran at once at width \(width)")
+        try expect(meter.maximum <= width, .overlap, "\(meter.maximum) operations ran at once at width \(width)")
         return meter.maximum
     }
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .serialized, .wrongState]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.max-concurrent")
         try expect(
-            queue.maxConcurrentOperationCount == L.Queue.unlimited,
+            queue.maxConcurrentOperationCount == L.Queue.unlimited, .wrongState,
             "a new queue's maxConcurrentOperationCount is \(queue.maxConcurrentOperationCount), not unlimited (\(L.Queue.unlimited))")
         let atThree = try peak(layer, queue, width: 3, count: 30)
-        try expect(atThree >= 2, "at width 3, 30 sleeping operations ran one at a time")
+        try expect(atThree >= 2, .serialized, "at width 3, 30 sleeping operations ran one at a time")
 
         // At width 2, two operations that each wait for the other must be running at once.
         queue.maxConcurrentOperationCount = 2
@@ -53,7 +55,7 @@ enum OpMaxConcurrent: OperationRule {
                     })
             }
             try expectOpens(done, within: .seconds(8), "round \(round): two operations at width 2 finishing")
-            try expect(met.value == 2, "round \(round): at width 2, two operations waiting for each other never ran at once")
+            try expect(met.value == 2, .serialized, "round \(round): at width 2, two operations waiting for each other never ran at once")
         }
         _ = try peak(layer, queue, width: 2, count: 16)
         _ = try peak(layer, queue, width: 1, count: 10)
@@ -66,6 +68,8 @@ enum OpSerialReadiness: OperationRule {
         "At width 1 operations run one at a time, ready ones in order of addition; one added later but ready runs before an earlier one still waiting for its dependency."
     static let source =
         "seed 001_e0090210cb443119.txt ('serial Operation Queue not same as serial dispatch Queue in GCD, since its order execution based on readiness of operation and priority'); Apple, OperationQueue ('If all of the queued operations have the same queuePriority and the isReady property returns true, the queue invokes them in the order you added them'); swift-corelibs-foundation TestOperationQueue.swift test_OperationOrder"
+
+    static let forbidden: [Outcome] = [.missing, .lost, .overlap, .reordered]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.serial-readiness")
@@ -87,10 +91,10 @@ enum OpSerialReadiness: OperationRule {
                 })
         }
         try expectOpens(done, "\(count) operations at width 1")
-        try expect(meter.maximum == 1, "\(meter.maximum) operations ran at once at width 1")
-        try expect(cell.value == count, "\(count - cell.value) unguarded increments were lost at width 1")
+        try expect(meter.maximum == 1, .overlap, "\(meter.maximum) operations ran at once at width 1")
+        try expect(cell.value == count, .lost, "\(count - cell.value) unguarded increments were lost at width 1")
         try expect(
-            order.elements == Array(0..<count),
+            order.elements == Array(0..<count), .reordered,
             "ready operations of equal priority ran out of the order of addition: \(order.elements.prefix(12))…")
 
         let other = layer.makeQueue(label: "arena.op.serial-readiness.other")
@@ -119,11 +123,11 @@ enum OpSerialReadiness: OperationRule {
             let laterFirst = laterRan.wait(.seconds(2))
             gate.countDown()
             try expect(
-                laterFirst,
+                laterFirst, .missing,
                 "round \(round): a ready operation added later did not run while the earlier one waited for its dependency (ran: \(ran.elements))"
             )
             try expectOpens(bothRan, "round \(round): the earlier operation once its dependency finished")
-            try expect(ran.elements == ["later", "dependency", "waiting"], "round \(round): ran in the order \(ran.elements)")
+            try expect(ran.elements == ["later", "dependency", "waiting"], .reordered, "round \(round): ran in the order \(ran.elements)")
         }
     }
 }
@@ -139,6 +143,8 @@ enum OpPriority: OperationRule {
         "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition."
     static let source =
         "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; seed 001_e0090210cb443119.txt (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
+
+    static let forbidden: [Outcome] = [.missing, .reordered, .wrongValue]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.priority")
@@ -156,7 +162,7 @@ enum OpPriority: OperationRule {
                 op.queuePriority = priorities[index]
                 return op
             }
-            try expect(ops.map(\.queuePriority) == priorities, "round \(round): queuePriority does not read back what was set")
+            try expect(ops.map(\.queuePriority) == priorities, .wrongValue, "round \(round): queuePriority does not read back what was set")
             let gate = Latch()
             let suspended = round % 2 == 0
             if suspended {
@@ -173,7 +179,7 @@ enum OpPriority: OperationRule {
             try expectOpens(done, "round \(round): \(priorities.count) operations of mixed priorities")
             let expected = expectedOrder(priorities)
             try expect(
-                order.elements == expected,
+                order.elements == expected, .reordered,
                 "round \(round) (\(suspended ? "suspended" : "saturated")): ran \(order.elements.map { "\($0):\(priorities[$0])" }) (expected \(expected.map { "\($0):\(priorities[$0])" }))"
             )
         }
@@ -185,6 +191,8 @@ enum OpPriorityChange: OperationRule {
     static let title = "Changing the queuePriority of an enqueued operation that has not started moves it among the ready ones."
     static let source =
         "Apple, Operation.queuePriority ('You should use priority values only as needed to classify the relative priority of non-dependent operations'; settable until the operation starts); Foundation's changePriority in swift-corelibs-foundation Operation.swift, which relinks an enqueued operation; seed 001_e0090210cb443119.txt (setQueuePriority:)"
+
+    static let forbidden: [Outcome] = [.missing, .reordered, .wrongValue]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.priority-change")
@@ -205,13 +213,13 @@ enum OpPriorityChange: OperationRule {
             ops[4].queuePriority = .veryHigh
             ops[0].queuePriority = .low
             try expect(
-                ops[4].queuePriority == .veryHigh && ops[0].queuePriority == .low,
+                ops[4].queuePriority == .veryHigh && ops[0].queuePriority == .low, .wrongValue,
                 "round \(round): queuePriority of enqueued operations reads \(ops[4].queuePriority), \(ops[0].queuePriority) after it was set"
             )
             queue.isSuspended = false
             try expectOpens(done, "round \(round): 5 operations")
             try expect(
-                order.elements == [4, 1, 2, 3, 0],
+                order.elements == [4, 1, 2, 3, 0], .reordered,
                 "round \(round): ran in the order \(order.elements) ([4, 1, 2, 3, 0]: the raised one first, the lowered one last)")
         }
     }
@@ -224,9 +232,11 @@ enum OpSuspend: OperationRule {
     static let source =
         "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; seed 001_e0090210cb443119.txt ('setSuspended: method for a queue does not cause already executing operations to pause'); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
 
+    static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.suspend")
-        try expect(!queue.isSuspended, "a new queue reports isSuspended")
+        try expect(!queue.isSuspended, .wrongState, "a new queue reports isSuspended")
         for round in 0..<3 {
             let started = Latch()
             let stop = Latch()
@@ -242,7 +252,7 @@ enum OpSuspend: OperationRule {
             queue.addOperation(runner)
             try expectOpens(started, "round \(round): the running operation starting")
             queue.isSuspended = true
-            try expect(queue.isSuspended, "round \(round): isSuspended reads false after it was set")
+            try expect(queue.isSuspended, .wrongState, "round \(round): isSuspended reads false after it was set")
             let atSuspend = ticks.value
             let ran = Counter()
             let count = 6
@@ -255,16 +265,18 @@ enum OpSuspend: OperationRule {
                     })
             }
             Timing.pause(Timing.quietPeriod)
-            try expect(ran.value == 0, "round \(round): \(ran.value) of \(count) operations started on a suspended queue")
-            try expect(ticks.value > atSuspend, "round \(round): the running operation made no progress once its queue was suspended")
+            try expect(ran.value == 0, .ranWhileHeld, "round \(round): \(ran.value) of \(count) operations started on a suspended queue")
+            try expect(
+                ticks.value > atSuspend, .ranWhileHeld,
+                "round \(round): the running operation made no progress once its queue was suspended")
             stop.countDown()
             try expectEventually("round \(round): the running operation finishing on the suspended queue") { runner.isFinished }
             Timing.pause(Timing.quietPeriod)
             try expect(
-                ran.value == 0,
+                ran.value == 0, .ranWhileHeld,
                 "round \(round): \(ran.value) of \(count) operations started on a suspended queue once the running one finished")
             queue.isSuspended = false
-            try expect(!queue.isSuspended, "round \(round): isSuspended reads true after it was cleared")
+            try expect(!queue.isSuspended, .wrongState, "round \(round): isSuspended reads true after it was cleared")
             try expectOpens(done, "round \(round): the operations added while suspended, after resuming")
         }
     }
@@ -276,6 +288,8 @@ enum OpBarrierAfterEarlier: OperationRule {
         "A barrier block runs only after every operation added before it finished (blocked, dependent and asynchronous ones too), and on an empty queue it runs."
     static let source =
         "Apple, OperationQueue.addBarrierBlock(_:): 'Invokes a block when the queue finishes all enqueued operations … The block to invoke after all currently enqueued operations have finished'; similar to dispatch_barrier_async; swift-corelibs-foundation Operation.swift (addBarrierBlock makes the barrier depend on every operation of the queue)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.barrier-after-earlier")
@@ -330,7 +344,7 @@ enum OpBarrierAfterEarlier: OperationRule {
             }
             try expectOpens(done, "round \(round): the barrier block")
             try expect(
-                seen.elements == [earlier],
+                seen.elements == [earlier], .early,
                 "round \(round): the barrier block ran with \(earlier - (seen.elements.first ?? 0)) of \(earlier) earlier operations unfinished"
             )
         }
@@ -343,6 +357,8 @@ enum OpBarrierBeforeLater: OperationRule {
         "No operation added after a barrier block starts before the block returned, whether added while earlier ones run or while the barrier itself runs."
     static let source =
         "Apple, OperationQueue.addBarrierBlock(_:): 'prevents subsequent operations from starting until the block has completed … Operations you add after the barrier block don't start until the block has completed'"
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.barrier-before-later")
@@ -374,7 +390,7 @@ enum OpBarrierBeforeLater: OperationRule {
             try expectOpens(barrierStarted, "round \(round): the barrier block starting")
             for index in (count / 2)..<count { queue.addOperation(later(index)) }
             try expectOpens(done, "round \(round): \(count) operations added after the barrier")
-            try expect(seen.count == 0, "round \(round): \(seen.elements.prefix(3).joined(separator: "; "))")
+            try expect(seen.count == 0, .wrongValue, "round \(round): \(seen.elements.prefix(3).joined(separator: "; "))")
         }
     }
 }

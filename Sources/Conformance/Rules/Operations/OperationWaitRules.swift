@@ -9,6 +9,8 @@ enum OpWaitUntilFinished: OperationRule {
     static let source =
         "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); seed 001_e0090210cb443119.txt (waitUntilFinished of NSOperation); swift-corelibs-foundation TestOperationQueue.swift test_OperationWaitUntilFinished"
 
+    static let forbidden: [Outcome] = [.missing, .early, .wrongValue]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.wait-until-finished")
         for round in 0..<10 {
@@ -32,14 +34,17 @@ enum OpWaitUntilFinished: OperationRule {
             }
             Timing.pause(round < 3 ? Timing.quietPeriod : .milliseconds(1))
             try expect(
-                !waiters.contains(where: \.hasReturned), "round \(round): waitUntilFinished returned while the operation was blocked")
+                !waiters.contains(where: \.hasReturned), .early,
+                "round \(round): waitUntilFinished returned while the operation was blocked")
             gate.countDown()
-            for waiter in waiters { try expect(waiter.returns(), "round \(round): waitUntilFinished did not return within 5 s") }
-            try expect(seen.count == 0, "round \(round): \(seen.elements.joined(separator: "; "))")
+            for waiter in waiters { try expect(waiter.returns(), .missing, "round \(round): waitUntilFinished did not return within 5 s") }
+            try expect(seen.count == 0, .wrongValue, "round \(round): \(seen.elements.joined(separator: "; "))")
             // Waiters on the operation now finished.
             let many = (0..<3).map { _ in BlockingCall { op.waitUntilFinished() } }
             for waiter in many {
-                try expect(waiter.returns(within: .seconds(2)), "round \(round): waitUntilFinished on a finished operation did not return")
+                try expect(
+                    waiter.returns(within: .seconds(2)), .missing,
+                    "round \(round): waitUntilFinished on a finished operation did not return")
             }
         }
     }
@@ -52,10 +57,12 @@ enum OpWaitAll: OperationRule {
     static let source =
         "Apple, OperationQueue.waitUntilAllOperationsAreFinished() ('Blocks the current thread until all the receiver's queued and executing operations finish executing… If there are no operations in the queue, this method returns immediately'); seed 001_e0090210cb443119.txt (waitUntilAllOperationsAreFinished); swift-corelibs-foundation TestOperationQueue.swift test_WaitUntilFinished, test_OperationCount"
 
+    static let forbidden: [Outcome] = [.missing, .early]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.wait-all")
         let empty = BlockingCall { queue.waitUntilAllOperationsAreFinished() }
-        try expect(empty.returns(within: .seconds(2)), "waitUntilAllOperationsAreFinished on an empty queue did not return")
+        try expect(empty.returns(within: .seconds(2)), .missing, "waitUntilAllOperationsAreFinished on an empty queue did not return")
         for round in 0..<6 {
             queue.maxConcurrentOperationCount = round % 2 == 0 ? L.Queue.unlimited : 1
             let gate = Latch()
@@ -92,7 +99,7 @@ enum OpWaitAll: OperationRule {
             }
             Timing.pause(round < 2 ? Timing.quietPeriod : .milliseconds(2))
             try expect(
-                !waiter.hasReturned,
+                !waiter.hasReturned, .early,
                 "round \(round): waitUntilAllOperationsAreFinished returned with \(total - finished.value) of \(total) operations unfinished (one blocked)"
             )
             gate.countDown()
@@ -100,7 +107,7 @@ enum OpWaitAll: OperationRule {
                 try expectOpens(asyncBox.hasStarted, "round \(round): the asynchronous operation starting")
                 Timing.pause(.milliseconds(2))
                 try expect(
-                    !waiter.hasReturned,
+                    !waiter.hasReturned, .early,
                     "round \(round): waitUntilAllOperationsAreFinished returned while an asynchronous operation had not called finish")
             }
             Threads.detach {
@@ -108,9 +115,9 @@ enum OpWaitAll: OperationRule {
                 Timing.pause(.milliseconds(1))
                 asyncBox.finish()
             }
-            try expect(waiter.returns(), "round \(round): waitUntilAllOperationsAreFinished did not return within 5 s")
+            try expect(waiter.returns(), .missing, "round \(round): waitUntilAllOperationsAreFinished did not return within 5 s")
             try expect(
-                seen.snapshot == total,
+                seen.snapshot == total, .early,
                 "round \(round): waitUntilAllOperationsAreFinished returned with \(total - (seen.snapshot ?? 0)) of \(total) operations unfinished"
             )
         }
@@ -122,6 +129,8 @@ enum OpAddWaiting: OperationRule {
     static let title = "addOperations with waitUntilFinished returns only after every operation it added finished; without it, at once."
     static let source =
         "Apple, OperationQueue.addOperations(_:waitUntilFinished:): 'If true, the current thread is blocked until all of the specified operations finish executing. If false, the operations are added to the queue and control returns immediately to the caller'; seed 001_e0090210cb443119.txt (addOperations:waitUntilFinished:); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities"
+
+    static let forbidden: [Outcome] = [.missing, .early]
 
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.add-waiting")
@@ -145,22 +154,22 @@ enum OpAddWaiting: OperationRule {
             if waits {
                 Timing.pause(round < 4 ? Timing.quietPeriod : .milliseconds(2))
                 try expect(
-                    !call.hasReturned,
+                    !call.hasReturned, .early,
                     "round \(round): addOperations(waitUntilFinished: true) returned with an operation it added still blocked")
                 gate.countDown()
-                try expect(call.returns(), "round \(round): addOperations(waitUntilFinished: true) did not return within 5 s")
+                try expect(call.returns(), .missing, "round \(round): addOperations(waitUntilFinished: true) did not return within 5 s")
                 try expect(
-                    seen.snapshot == count,
+                    seen.snapshot == count, .early,
                     "round \(round): addOperations(waitUntilFinished: true) returned with \(count - (seen.snapshot ?? 0)) of \(count) unfinished"
                 )
             } else {
                 let returned = call.returns(within: .seconds(2))
                 gate.countDown()
                 try expect(
-                    returned,
+                    returned, .missing,
                     "round \(round): addOperations(waitUntilFinished: false) did not return while an operation it added was blocked")
                 let drained = BlockingCall { queue.waitUntilAllOperationsAreFinished() }
-                try expect(drained.returns(), "round \(round): the operations added without waiting did not finish")
+                try expect(drained.returns(), .missing, "round \(round): the operations added without waiting did not finish")
             }
         }
     }
@@ -173,9 +182,11 @@ enum OpOperationCount: OperationRule {
     static let source =
         "Apple, OperationQueue.operationCount ('The number of operations currently in the queue … Because the number of operations in the queue changes as those operations finish executing, the value returned by this property reflects the instantaneous number'); swift-corelibs-foundation TestOperationQueue.swift test_OperationCount, test_OperationWaitUntilFinished"
 
+    static let forbidden: [Outcome] = [.missing, .wrongState]
+
     static func check<L: OperationLayer>(_ layer: L) throws {
         let queue = layer.makeQueue(label: "arena.op.operation-count")
-        try expect(queue.operationCount == 0, "a new queue counts \(queue.operationCount) operations")
+        try expect(queue.operationCount == 0, .wrongState, "a new queue counts \(queue.operationCount) operations")
         for round in 0..<3 {
             queue.isSuspended = true
             let first = Latch()
@@ -187,22 +198,22 @@ enum OpOperationCount: OperationRule {
             for index in 0..<4 { queue.addOperation(gated(index, first)) }
             added += 4
             try expect(
-                queue.operationCount == added,
+                queue.operationCount == added, .wrongState,
                 "round \(round): \(queue.operationCount) operations counted after \(added) were added to a suspended queue")
             queue.addOperations((4..<7).map { gated($0, second) }, waitUntilFinished: false)
             added += 3
             try expect(
-                queue.operationCount == added,
+                queue.operationCount == added, .wrongState,
                 "round \(round): \(queue.operationCount) operations counted after \(added) were added (3 by addOperations)")
             queue.addOperation { second.wait(.seconds(5)) }
             added += 1
             try expect(
-                queue.operationCount == added,
+                queue.operationCount == added, .wrongState,
                 "round \(round): \(queue.operationCount) operations counted after \(added) were added (1 as a block)")
             queue.isSuspended = false
             Timing.pause(.milliseconds(5))
             try expect(
-                queue.operationCount == added,
+                queue.operationCount == added, .wrongState,
                 "round \(round): \(queue.operationCount) operations counted with \(added) running or waiting, none finished")
             first.countDown()
             try expectEventually(
