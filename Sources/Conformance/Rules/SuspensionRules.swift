@@ -6,6 +6,7 @@ enum SuspensionRules: RuleFamily {
     static let concept = Concept.suspension
     static let rules: [any ConformanceRule.Type] = [
         SuspendNoNewStarts.self, SuspendCounted.self, SuspendOverResume.self, InactiveStart.self,
+        SuspendThroughTarget.self,
     ]
 }
 
@@ -132,6 +133,78 @@ enum InactiveStart: BehaviourRule {
             let again = Latch()
             queue.async { again.countDown() }
             try expectOpens(again, "\(kind) queue: a block after a second activate()")
+        }
+    }
+}
+
+enum SuspendThroughTarget: BehaviourRule {
+    static let id = "suspend.through-target"
+    static let title =
+        "A suspended queue holds back the blocks of every queue that targets it, directly or through another queue: none starts until it resumes, then all run; the suspended queue's own target runs on."
+    static let source = """
+        dispatch_suspend(3) in dispatch_object(3) ('suspends the invocation of blocks on a dispatch queue'); queue.h, \
+        dispatch_set_target_queue ('the target queue determines ... which queue blocks of the object are invoked on': \
+        a queue's blocks are invoked through its target, so a suspended target invokes none); libdispatch queue.c (a \
+        queue with work wakes itself up onto its target and is drained from there)
+        """
+    static let forbidden: [Outcome] = [.ranWhileHeld, .missing]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        for targetKind in [QueueKind.serial, .concurrent] {
+            for childKind in [QueueKind.serial, .concurrent] {
+                let name = "arena.suspend.through-target.\(targetKind).\(childKind)"
+                let target = engine.makeQueue(label: name, kind: targetKind)
+                let child = engine.makeQueue(label: "\(name).child", kind: childKind, startsInactive: false, target: target)
+                let grandchild = engine.makeQueue(label: "\(name).grandchild", kind: .serial, startsInactive: false, target: child)
+
+                // The top of the chain suspended: blocks of both queues below it are held.
+                target.suspend()
+                let ran = Counter()
+                let count = 10
+                let done = Latch(2 * count)
+                for _ in 0..<count {
+                    for queue in [child, grandchild] {
+                        queue.async {
+                            ran.add()
+                            done.countDown()
+                        }
+                    }
+                }
+                Timing.pause(Timing.quietPeriod)
+                let early = ran.value
+                target.resume()
+                try expect(
+                    early == 0, .ranWhileHeld,
+                    "\(targetKind) target suspended: \(early) of \(2 * count) blocks of queues targeting it (\(childKind), and a serial queue through it) ran"
+                )
+                try expectOpens(done, "\(targetKind) target: the \(2 * count) held blocks after resume()")
+
+                // The middle of the chain suspended: the queue below it is held, the target's own blocks run. Fresh
+                // queues, idle at the suspension: none has a drain under way that could still be running.
+                let middle = engine.makeQueue(label: "\(name).middle", kind: childKind, startsInactive: false, target: target)
+                let below = engine.makeQueue(label: "\(name).below", kind: .serial, startsInactive: false, target: middle)
+                middle.suspend()
+                let held = Counter()
+                let heldDone = Latch(count)
+                for _ in 0..<count {
+                    below.async {
+                        held.add()
+                        heldDone.countDown()
+                    }
+                }
+                let own = Latch()
+                target.async { own.countDown() }
+                let ownRan = own.wait(.seconds(5))
+                Timing.pause(Timing.quietPeriod)
+                let heldEarly = held.value
+                middle.resume()
+                try expect(
+                    heldEarly == 0, .ranWhileHeld,
+                    "\(childKind) queue suspended in the middle of a chain: \(heldEarly) of \(count) blocks of a queue targeting it ran")
+                try expect(
+                    ownRan, .missing, "\(childKind) queue suspended: a block of its (active) \(targetKind) target did not run within 5 s")
+                try expectOpens(heldDone, "\(childKind) queue: the \(count) held blocks below it after resume()")
+            }
         }
     }
 }

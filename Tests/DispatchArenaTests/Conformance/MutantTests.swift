@@ -62,6 +62,7 @@ extension ArenaTests {
             Kill(rule: "suspend.counted", fault: .suspendIgnored),
             Kill(rule: "suspend.over-resume", fault: .suspendIgnored),
             Kill(rule: "inactive.start", fault: .inactiveIgnored),
+            Kill(rule: "suspend.through-target", fault: .suspendSkipsTargeters),
             // Specific values
             Kill(rule: "specific.own-queue", fault: .specificLeaks),
             Kill(rule: "specific.inherited", fault: .targetIgnored),

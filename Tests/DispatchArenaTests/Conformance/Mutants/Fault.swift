@@ -22,6 +22,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case suspendIgnored  // suspend and resume do nothing (so over-resume passes too)
     case inactiveIgnored  // queues created inactive start active
     case releasesSuspendedSilently  // a suspended queue is resumed on release instead of diagnosed
+    case suspendSkipsTargeters  // a suspended queue holds back its own blocks only: queues targeting it run on
     // Specific values
     case specificLeaks  // a value set on any queue is visible everywhere
     case specificKeepsReplaced  // a replaced or removed value is kept for good: its destructor never runs

@@ -60,7 +60,10 @@ struct MutantEngine<Base: Engine>: Engine {
         var qos = fault == .queueClassIgnored ? nil : qos
         if fault == .userInteractiveDemoted && qos == .userInteractive { qos = .userInitiated }
         let made = base.makeQueue(label: label, kind: underlying, qos: qos, startsInactive: inactive, target: baseTarget)
-        return MutantQueue(base: made, kind: kind, inactive: inactive, shared: shared, ownQoS: qos)
+        let gate =
+            fault == .suspendSkipsTargeters
+            ? base.makeQueue(label: "\(label).gate", kind: underlying, qos: nil, startsInactive: false, target: made) : nil
+        return MutantQueue(base: made, kind: kind, inactive: inactive, shared: shared, ownQoS: qos, gate: gate)
     }
 
     var globalQueue: MutantQueue<Base> { shared.global }

@@ -26,6 +26,13 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     /// The context as set, under `finalizerWithoutContext` (the base always holds one).
     private let contextSet = Locked<QueueContext?>(nil)
 
+    /// Under `suspendSkipsTargeters`: a queue of the same kind targeting `base`, through which the queue's own blocks
+    /// go and which suspend and resume act on, so that a suspension holds back the queue's own blocks and never those
+    /// of queues targeting `base`.
+    private let gate: Base.Queue?
+    /// Where the queue's own blocks go: `base`, or the gate under `suspendSkipsTargeters`.
+    private var front: Base.Queue { gate ?? base }
+
     /// Whether this wraps the main queue (the `main…` faults apply to it only).
     private let isMain: Bool
     /// The class given at creation, which `targetClassIgnored` reports instead of the one the block runs at.
@@ -33,9 +40,10 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
 
     init(
         base: Base.Queue, kind: QueueKind, inactive: Bool, shared: MutantShared<Base>, isMain: Bool = false,
-        ownQoS: QoSClass? = nil
+        ownQoS: QoSClass? = nil, gate: Base.Queue? = nil
     ) {
         self.base = base
+        self.gate = gate
         self.kind = kind
         self.isMain = isMain
         self.ownQoS = ownQoS
@@ -46,7 +54,7 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
 
     deinit {
         if fault == .releasesSuspendedSilently {
-            for _ in 0..<suspensions.load(ordering: .relaxed) { base.resume() }
+            for _ in 0..<suspensions.load(ordering: .relaxed) { front.resume() }
         }
         if fault == .specificOutlivesQueue { shared.kept.withLock { $0.append(values.withLock { $0 }) } }
     }
@@ -64,13 +72,13 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
             stack.withLock { $0.append(block) }
             base.async { [stack] in stack.withLock { $0.popLast() }?() }
         } else {
-            base.async(block)
+            front.async(block)
         }
     }
 
     func barrierAsync(_ block: @escaping @Sendable () -> Void) {
         if shared.dropsSubmission() { return }
-        if fault == .barrierIgnored || (fault == .asyncHops && kind == .serial) { async(block) } else { base.barrierAsync(block) }
+        if fault == .barrierIgnored || (fault == .asyncHops && kind == .serial) { async(block) } else { front.barrierAsync(block) }
     }
 
     func sync<T>(_ block: () throws -> T) rethrows -> T {
@@ -91,7 +99,7 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
                 try rethrowing(block)
             }
         default:
-            return try base.sync(block)
+            return try front.sync(block)
         }
     }
 
@@ -100,23 +108,23 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     }
 
     func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        fault == .barrierIgnored ? try base.sync(block) : try base.barrierSync(block)
+        fault == .barrierIgnored ? try base.sync(block) : try front.barrierSync(block)
     }
 
     func async(_ item: MutantWorkItem<Base>) {
-        base.async(item.base)
+        front.async(item.base)
     }
 
     func asyncAfter(deadline: Deadline, _ block: @escaping @Sendable () -> Void) {
         if shared.dropsSubmission() { return }
         if fault == .afterEarly { return base.async(block) }
         if fault == .afterDropsPast && deadline <= .now() { return }
-        base.asyncAfter(deadline: deadline, block)
+        front.asyncAfter(deadline: deadline, block)
     }
 
     func asyncAfter(deadline: Deadline, _ item: MutantWorkItem<Base>) {
         if fault == .afterEarly { return base.async(item.base) }
-        base.asyncAfter(deadline: deadline, item.base)
+        front.asyncAfter(deadline: deadline, item.base)
     }
 
     func setTarget(_ target: MutantQueue<Base>) {
@@ -128,13 +136,13 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     func suspend() {
         if fault == .suspendIgnored { return }
         suspensions.add(1, ordering: .relaxed)
-        base.suspend()
+        front.suspend()
     }
 
     func resume() {
         if fault == .suspendIgnored { return }
         suspensions.subtract(1, ordering: .relaxed)
-        base.resume()
+        front.resume()
     }
 
     func activate() {
