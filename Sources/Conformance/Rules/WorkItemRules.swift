@@ -7,6 +7,7 @@ enum WorkItemRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [
         WorkItemCancelBefore.self, WorkItemCancelDuring.self, WorkItemNotify.self, WorkItemWait.self,
         WorkItemAfterCancelled.self, WorkItemDoubleWait.self, WorkItemBarrierFlag.self, WorkItemGroupNotify.self,
+        WorkItemNotifyWhileFinishing.self,
     ]
 }
 
@@ -269,5 +270,55 @@ enum WorkItemGroupNotify: BehaviourRule {
                 ran.elements == [1], .early,
                 "round \(round): the items' blocks saw \(ran.elements) ([1]: the first, after the leave; -1: the cancelled one ran)")
         }
+    }
+}
+
+enum WorkItemNotifyWhileFinishing: BehaviourRule {
+    static let id = "workitem.notify-while-finishing"
+    static let title =
+        "A notify registered while the item is finishing (racing the end of its body) runs exactly once, after the body: whether it lands before or after the end, it is neither lost nor run twice."
+    static let source = """
+        dispatch_block_notify(3) ('schedule a notification block to be submitted to a queue when the execution of a \
+        specified block object has completed'; registered after completion, it is submitted at once); libdispatch \
+        block.cpp and queue.c (dispatch_block_notify on a finished block submits the notification directly)
+        """
+    static let forbidden: [Outcome] = [.missing, .extra, .early]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.workitem.notify-while-finishing", kind: .concurrent)
+        let notifyQueue = engine.makeQueue(label: "arena.workitem.notify-while-finishing.notify", kind: .concurrent)
+        let rounds = 400
+        var notified: [Counter] = []
+        let early = Counter()
+        for round in 0..<rounds {
+            let finished = Counter()
+            let started = Latch()
+            let item = engine.makeWorkItem(label: "arena.workitem.notify-while-finishing.\(round)") {
+                started.countDown()
+                Timing.spin(.microseconds(20))
+                finished.add()
+            }
+            queue.async(item)
+            // The registration lands within 0 to 40 µs of the body's start, which ends 20 µs in: on both sides of the
+            // end, and often in the middle of it.
+            try expectOpens(started, "round \(round): the item's body starting")
+            Timing.jitter(upTo: 40)
+            let count = Counter()
+            item.notify(queue: notifyQueue) {
+                if finished.value == 0 { early.add() }
+                count.add()
+            }
+            notified.append(count)
+        }
+        let allRan = Timing.eventually(within: .seconds(5)) { notified.allSatisfy { $0.value > 0 } }
+        Timing.pause(Timing.quietPeriod)
+        let runs = notified.map(\.value)
+        try expect(
+            allRan, .missing,
+            "\(runs.filter { $0 == 0 }.count) of \(rounds) notifies registered while their item finished never ran (5 s)")
+        try expect(
+            runs.allSatisfy { $0 == 1 }, .extra,
+            "\(runs.filter { $0 > 1 }.count) of \(rounds) notifies registered while their item finished ran more than once")
+        try expect(early.value == 0, .early, "\(early.value) of \(rounds) notifies ran before their item's body finished")
     }
 }

@@ -112,6 +112,7 @@ extension ArenaTests {
             Kill(rule: "workitem.double-wait", fault: .doubleWaitAllowed),
             Kill(rule: "workitem.barrier-flag", fault: .barrierFlagIgnored),
             Kill(rule: "workitem.group-notify", fault: .groupNotifyItemEarly),
+            Kill(rule: "workitem.notify-while-finishing", fault: .notifyLostWhileFinishing),
             // Sources
             Kill(rule: "source.add-coalesces", fault: .sourceNoCoalescing),
             Kill(rule: "source.add-coalesces", fault: .sourceDropsMerges),

@@ -72,6 +72,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case workItemNotifyEarly  // notify runs at once
     case workItemWaitAtOnce  // wait reports success at once
     case doubleWaitAllowed  // a second wait returns instead of stopping
+    case notifyLostWhileFinishing  // a notify registered while the item's body ends is lost (check, then append)
     // Sources
     case sourceNoCoalescing  // every merge is its own handler call, at once, on the queue
     case sourceMergesAsAdd  // or and replace sources add

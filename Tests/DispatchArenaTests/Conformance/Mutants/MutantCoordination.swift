@@ -164,10 +164,13 @@ final class MutantWorkItem<Base: Engine>: EngineWorkItem {
     let base: Base.WorkItem
     let fault: Fault
     private let waited = Atomic<Bool>(false)
+    /// The item's own notify list, under `notifyLostWhileFinishing`.
+    private let notifies: MutantNotifyList<Base>?
 
-    init(base: Base.WorkItem, fault: Fault) {
+    init(base: Base.WorkItem, fault: Fault, notifies: MutantNotifyList<Base>? = nil) {
         self.base = base
         self.fault = fault
+        self.notifies = notifies
     }
 
     func perform() { base.perform() }
@@ -179,6 +182,7 @@ final class MutantWorkItem<Base: Engine>: EngineWorkItem {
     var isCancelled: Bool { base.isCancelled }
 
     func notify(queue: MutantQueue<Base>, _ block: @escaping @Sendable () -> Void) {
+        if let notifies { return notifies.add(queue.base, block) }
         if fault == .workItemNotifyEarly { queue.base.async(block) } else { base.notify(queue: queue.base, block) }
     }
 
@@ -188,5 +192,29 @@ final class MutantWorkItem<Base: Engine>: EngineWorkItem {
         let result = base.wait(until: deadline)
         if result == .success { waited.store(true, ordering: .relaxed) }
         return result
+    }
+}
+
+/// A work item's notifies kept by the item itself, under `notifyLostWhileFinishing`, with the textbook check-then-act
+/// bug: `add` checks that the body has not finished, then prepares the entry (10 µs of work, a stand-in for allocating
+/// a record on a slow path), then appends it; `finish` takes the list, then marks the body finished. An entry appended
+/// after the list was taken is never submitted: a notify registered while the body ends is lost.
+final class MutantNotifyList<Base: Engine>: Sendable {
+    private let pending = Locked<[(queue: Base.Queue, block: @Sendable () -> Void)]>([])
+    private let finished = Atomic<Bool>(false)
+
+    func add(_ queue: Base.Queue, _ block: @escaping @Sendable () -> Void) {
+        if finished.load(ordering: .acquiring) { return queue.async(block) }
+        Threads.spin(.microseconds(10))
+        pending.withLock { $0.append((queue, block)) }
+    }
+
+    func finish() {
+        let taken = pending.withLock { list in
+            defer { list = [] }
+            return list
+        }
+        finished.store(true, ordering: .releasing)
+        for entry in taken { entry.queue.async(entry.block) }
     }
 }

@@ -127,6 +127,14 @@ struct MutantEngine<Base: Engine>: Engine {
         var flags = fault == .barrierFlagIgnored ? flags.subtracting(.barrier) : flags
         if fault == .itemClassAlwaysEnforced { flags.insert(.enforceQoS) }
         let qos = fault == .itemClassIgnored ? nil : qos
+        if fault == .notifyLostWhileFinishing {
+            let notifies = MutantNotifyList<Base>()
+            let item = base.makeWorkItem(label: label, qos: qos, flags: flags) {
+                block()
+                notifies.finish()
+            }
+            return MutantWorkItem(base: item, fault: fault, notifies: notifies)
+        }
         return MutantWorkItem(base: base.makeWorkItem(label: label, qos: qos, flags: flags, block), fault: fault)
     }
 
