@@ -8,6 +8,7 @@ enum DataRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [
         DataConcatNoCopy.self, DataSubrangeNoCopy.self, DataMapContiguous.self, DataCopyAcrossRegions.self,
         DataEnumerate.self, DataDeallocatorOnce.self,
+        DataNestedSubrange.self,
     ]
 
     /// A buffer of `count` bytes, `first`, `first + 1`, …, copied in.
@@ -205,5 +206,77 @@ enum DataDeallocatorOnce: BehaviourRule {
         try expect(calls.value == 1, .extra, "the deallocator ran \(calls.value) times")
         try expect(places.elements == ["deallocator"], .wrongPlace, "the deallocator ran \(places.elements.joined()), not on its queue")
         storage.deallocate()
+    }
+}
+
+enum DataNestedSubrange: BehaviourRule {
+    static let id = "data.nested-subrange"
+    static let title =
+        "A subrange of a subrange, a concatenation of subranges and a subrange of that hold exactly the bytes asked for, wherever the ranges start and end in the shared regions: inside one, on a boundary, across several."
+    static let source = """
+        dispatch_data_create_subrange(3) and dispatch_data_create_concat(3) take any data object, itself a subrange or \
+        a concatenation; seed 000_5fb2769de39c4097.txt ("GCD and Buffers": subranges and concatenations share the \
+        regions); libdispatch tests dispatch_data.c (subranges of composite data)
+        """
+    static let forbidden: [Outcome] = [.wrongValue]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        // Four regions of uneven sizes, each of its own bytes; `reference` is what the whole holds.
+        var reference: [UInt8] = []
+        var parts: [E.Data] = []
+        for (index, size) in [13, 29, 7, 21].enumerated() {
+            let first = UInt8(index * 60)
+            parts.append(DataRules.bytes(engine, count: size, from: first))
+            reference += (0..<size).map { first &+ UInt8($0) }
+        }
+        let whole = parts.dropFirst().reduce(parts[0]) { $0.appending($1) }
+
+        func verify(_ data: E.Data, _ expected: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws {
+            try expect(data.count == expected.count, .wrongValue, "\(what()) holds \(data.count) bytes, expected \(expected.count)")
+            let bytes = data.bytes
+            try expect(bytes.elementsEqual(expected), .wrongValue, "\(what()) holds \(bytes), expected \(Array(expected))")
+        }
+
+        let total = reference.count
+        var outers: [(data: E.Data, range: Range<Int>)] = []
+        for outerStart in stride(from: 0, to: total, by: 3) {
+            for outerEnd in stride(from: outerStart + 1, through: total, by: 11) + [total] {
+                let outer = whole.subdata(outerStart..<outerEnd)
+                try verify(outer, reference[outerStart..<outerEnd], "subdata(\(outerStart)..<\(outerEnd))")
+                outers.append((outer, outerStart..<outerEnd))
+                let length = outerEnd - outerStart
+                for innerStart in stride(from: 0, to: length, by: 2) {
+                    let innerEnd = min(length, innerStart + 1 + (innerStart * 7 + outerStart) % 19)
+                    let inner = outer.subdata(innerStart..<innerEnd)
+                    let at = outerStart + innerStart
+                    try verify(
+                        inner, reference[at..<(outerStart + innerEnd)],
+                        "subdata(\(outerStart)..<\(outerEnd)).subdata(\(innerStart)..<\(innerEnd))")
+                    // A third level, from the middle of the second.
+                    if innerEnd - innerStart > 2 {
+                        let third = inner.subdata(1..<(innerEnd - innerStart - 1))
+                        try verify(
+                            third, reference[(at + 1)..<(outerStart + innerEnd - 1)],
+                            "subdata(\(outerStart)..<\(outerEnd)).subdata(\(innerStart)..<\(innerEnd)).subdata(1..<\(innerEnd - innerStart - 1))"
+                        )
+                    }
+                }
+            }
+        }
+
+        // Concatenations of subranges, and subranges of those.
+        for index in stride(from: 0, to: outers.count, by: 5) {
+            let (a, aRange) = outers[index]
+            let (b, bRange) = outers[(index * 7 + 3) % outers.count]
+            let joined = a.appending(b)
+            let expected = Array(reference[aRange]) + Array(reference[bRange])
+            try verify(joined, expected[...], "subdata(\(aRange)) + subdata(\(bRange))")
+            for start in stride(from: 0, to: expected.count, by: 4) {
+                let end = min(expected.count, start + 1 + (start * 5) % 23)
+                try verify(
+                    joined.subdata(start..<end), expected[start..<end],
+                    "(subdata(\(aRange)) + subdata(\(bRange))).subdata(\(start)..<\(end))")
+            }
+        }
     }
 }

@@ -152,6 +152,7 @@ extension ArenaTests {
             Kill(rule: "data.copy-across-regions", fault: .copyCorruptsAcrossRegions),
             Kill(rule: "data.enumerate", fault: .enumerateIgnoresStop),
             Kill(rule: "data.deallocator-once", fault: .deallocatorOffQueue),
+            Kill(rule: "data.nested-subrange", fault: .nestedSubrangeLosesOffset),
             // I/O channels
             Kill(rule: "io.stream-read", fault: .readLosesFirstByte),
             Kill(rule: "io.write-fill-drain", fault: .writeCorruptsLastByte),

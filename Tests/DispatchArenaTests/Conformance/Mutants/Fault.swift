@@ -97,6 +97,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case subrangeCopies  // a subrange copies its bytes into a new region
     case mapKeepsRegions  // mapping returns the buffer as it is, regions and all
     case copyCorruptsAcrossRegions  // a copy that spans a region boundary gets its last byte wrong
+    case nestedSubrangeLosesOffset  // a subrange of a subrange counts from the start of its shared region, not the offset in it
     case enumerateIgnoresStop  // enumeration visits every region whatever the applier returns
     case deallocatorOffQueue  // a buffer's deallocator runs on the global queue, not its own
     // I/O channels

@@ -6,6 +6,8 @@ struct MutantData<Base: Engine>: EngineData {
     let base: Base.Data
     let engine: Base
     let fault: Fault
+    /// Under `nestedSubrangeLosesOffset`: for a subrange, the buffer it was taken from and where it starts there.
+    var origin: (data: Base.Data, start: Int)?
 
     init(_ base: Base.Data, engine: Base, fault: Fault) {
         (self.base, self.engine, self.fault) = (base, engine, fault)
@@ -24,6 +26,7 @@ struct MutantData<Base: Engine>: EngineData {
     }
 
     func subdata(_ range: Range<Int>) -> MutantData {
+        if fault == .nestedSubrangeLosesOffset { return nestedSubdata(range) }
         let part = base.subdata(range)
         return wrap(fault == .subrangeCopies ? copied(part) : part)
     }
@@ -50,5 +53,25 @@ struct MutantData<Base: Engine>: EngineData {
             return true
         }
         if boundaries > 0 { destination.storeBytes(of: 0xEE, toByteOffset: range.count - 1, as: UInt8.self) }
+    }
+}
+
+extension MutantData {
+    /// A subrange under `nestedSubrangeLosesOffset`: a subrange of a subrange that began inside a region counts its
+    /// range from the start of that region, as a subrange that keeps the shared region but forgets its offset in it.
+    fileprivate func nestedSubdata(_ range: Range<Int>) -> MutantData {
+        var made = wrap(base.subdata(range))
+        made.origin = (base, range.lowerBound)
+        guard let origin else { return made }
+        var partial = 0
+        origin.data.forEachRegion { region, offset in
+            guard offset <= origin.start && origin.start < offset + region.count else { return true }
+            partial = origin.start - offset
+            return false
+        }
+        let from = origin.start - partial + range.lowerBound
+        if partial > 0 && from + range.count <= origin.data.count { made = wrap(origin.data.subdata(from..<(from + range.count))) }
+        made.origin = (origin.data, origin.start + range.lowerBound)
+        return made
     }
 }
