@@ -139,6 +139,8 @@ extension ArenaTests {
             Kill(rule: "timer.reschedule", fault: .rescheduleIgnored),
             Kill(rule: "timer.cancel", fault: .cancelLate),
             Kill(rule: "timer.one-shot", fault: .oneShotRepeats),
+            Kill(rule: "timer.late-handler", fault: .timerLateRearms),
+            Kill(rule: "timer.late-handler", fault: .timerDrifts),
             // Descriptors and signals
             Kill(rule: "fd.read", fault: .readDataOffByOne),
             Kill(rule: "fd.read-end-of-file", fault: .endOfFileSilent),

@@ -83,6 +83,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     // Timers
     case timerEarly  // timers fire 5 ms before their deadline
     case timerDrifts  // repeating timers re-arm from the handler's end
+    case timerLateRearms  // a handler that overruns the interval re-arms the timer from its end: missed fires are dropped
     case timerLeewayIgnoredLate  // timers fire four leeways after their deadline
     case timerDataAlwaysOne  // a timer's data is 1 whatever was missed
     case rescheduleIgnored  // only the first schedule counts

@@ -146,7 +146,7 @@ final class MutantUserDataSource<Base: Engine>: MutantSource<Base>, EngineUserDa
 final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSource, @unchecked Sendable {
     private let timer: Base.TimerSource
     private let scheduled = Atomic<Bool>(false)
-    /// Under `timerDrifts`: the interval the handler re-arms with, in nanoseconds (0: none).
+    /// Under `timerDrifts` and `timerLateRearms`: the interval the handler re-arms with, in nanoseconds (0: none).
     private let rearm = Atomic<Int64>(0)
 
     init(base: Base.TimerSource, shared: MutantShared<Base>) {
@@ -155,6 +155,18 @@ final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSour
     }
 
     override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
+        if fault == .timerLateRearms, let handler {
+            return super.setEventHandler { [weak self] in
+                let began = Deadline.now()
+                handler()
+                guard let self else { return }
+                let interval = rearm.load(ordering: .relaxed)
+                if interval > 0 && Deadline.now() - began > .nanoseconds(interval) {
+                    // Late: start the schedule again from here, dropping the fires that came while the handler ran.
+                    timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval), leeway: .zero)
+                }
+            }
+        }
         guard fault == .timerDrifts, let handler else { return super.setEventHandler(handler) }
         super.setEventHandler { [weak self] in
             handler()
@@ -176,6 +188,9 @@ final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSour
         case .timerDrifts:
             rearm.store(repeating?.nanosecondsClamped ?? 0, ordering: .relaxed)
             timer.schedule(deadline: deadline, repeating: nil, leeway: leeway)
+        case .timerLateRearms:
+            rearm.store(repeating?.nanosecondsClamped ?? 0, ordering: .relaxed)
+            timer.schedule(deadline: deadline, repeating: repeating, leeway: leeway)
         default:
             timer.schedule(deadline: deadline, repeating: repeating, leeway: leeway)
         }
