@@ -12,6 +12,7 @@ enum ExecutorRules: RuleFamily {
         ExecutorSerialFIFO.self, ExecutorSerialExclusive.self, ExecutorActorOnQueue.self, ExecutorAssumeIsolatedInBlock.self,
         ExecutorAssumeIsolatedOffQueue.self, ExecutorAssumeIsolatedOtherQueue.self, ExecutorIsolationOverPreference.self,
         ExecutorPreferenceOnPool.self, ExecutorChildrenInherit.self, ExecutorSleep.self, ExecutorCancellation.self,
+        ExecutorPoolParallel.self,
     ]
 }
 
@@ -424,6 +425,41 @@ enum ExecutorCancellation: ExecutorRule {
             let wrong = outcomes.filter { $0 != "ok" }
             try expect(wrong.isEmpty, .wrongState, "\(wrong.count) of \(children) cancelled children: \(wrong.joined(separator: "; "))")
             try expect(waited < .seconds(30), .late, "cancelled children took \(waited) to end")
+        }
+    }
+}
+
+enum ExecutorPoolParallel: ExecutorRule {
+    static let id = "executor.pool-parallel"
+    static let title =
+        "Tasks preferring the layer's task executor run in parallel: two of them, each holding its thread until the other arrives (3 s at most), meet."
+    static let source = """
+        SE-0417 Task Executor Preference (a task executor runs the jobs of every task that prefers it; the layer's is its \
+        global concurrent queue, which runs jobs concurrently: dispatch_queue_create(3)); Swift's global concurrent \
+        executor, the default preference, is a pool as wide as the machine (two threads here, enough for two tasks)
+        """
+    static let forbidden: [Outcome] = [.serialized, .missing]
+
+    static func check<E: Engine>(_ engine: E) async throws {
+        let pool = engine.executors.poolExecutor
+        try await withTaskExecutorPreference(pool) {
+            for round in 0..<5 {
+                let arrived = Latch(2)
+                let met = await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<2 {
+                        group.addTask {
+                            // Blocks its thread on purpose: only a second thread of the executor can open the latch.
+                            arrived.countDown()
+                            return arrived.wait(.seconds(3))
+                        }
+                    }
+                    return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                try expect(
+                    met == 2, .serialized,
+                    "round \(round): two tasks preferring the layer's task executor never ran at the same time (\(met) of 2 met within 3 s)"
+                )
+            }
         }
     }
 }

@@ -231,6 +231,7 @@ extension ArenaTests {
             Kill(rule: "executor.children-inherit", fault: .poolBypassed),
             Kill(rule: "executor.sleep", fault: .poolBypassed),
             Kill(rule: "executor.cancellation", fault: .poolBypassed),
+            Kill(rule: "executor.pool-parallel", fault: .poolSerial),
         ]
 
         /// Faults that only show when a thread is preempted at the wrong instruction: `arena conform --stress` must

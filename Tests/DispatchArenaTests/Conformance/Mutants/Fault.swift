@@ -159,4 +159,5 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case isolationOnAnyExecutor  // isolation holds in a block of any serial executor's queue, not only the actor's own
     case isolationNeverHeld  // a serial executor's isolation check always says not isolated
     case poolBypassed  // the task executor hands its jobs to Swift's global concurrent executor, off the pool
+    case poolSerial  // the task executor runs its jobs one at a time, on a serial queue of the base engine
 }

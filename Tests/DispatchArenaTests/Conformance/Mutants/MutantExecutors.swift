@@ -78,7 +78,7 @@ final class MutantPoolExecutor<Base: Engine>: LayerTaskExecutor, @unchecked Send
     init(shared: MutantShared<Base>) {
         RunningPool.claim()
         fault = shared.fault
-        queue = shared.base.globalQueue
+        queue = fault == .poolSerial ? shared.base.makeQueue(label: "mutant.pool.serial") : shared.base.globalQueue
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
