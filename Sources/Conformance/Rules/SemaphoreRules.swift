@@ -6,6 +6,7 @@ enum SemaphoreRules: RuleFamily {
     static let concept = Concept.semaphores
     static let rules: [any ConformanceRule.Type] = [
         SemaphoreCount.self, SemaphoreTimeout.self, SemaphoreSignalWakes.self, SemaphoreNegative.self,
+        SemaphoreTimeoutRacesSignal.self,
     ]
 }
 
@@ -142,5 +143,51 @@ enum SemaphoreNegative: BehaviourRule {
             try expect(engine.makeSemaphore(value: value) == nil, .wrongValue, "makeSemaphore(value: \(value)) was accepted")
         }
         try expect(engine.makeSemaphore(value: 0) != nil, .wrongValue, "makeSemaphore(value: 0) was rejected")
+    }
+}
+
+enum SemaphoreTimeoutRacesSignal: BehaviourRule {
+    static let id = "semaphore.timeout-races-signal"
+    static let title =
+        "A wait that times out while a signal arrives either takes the unit (success) or leaves it: over many rounds, each signal is taken exactly once, by the wait or by a drain after it, never lost to a timed-out waiter and never counted twice."
+    static let source = """
+        dispatch_semaphore_wait(3) ('returns non-zero if the timeout occurred'; a timed-out wait takes nothing) and \
+        dispatch_semaphore_signal(3); libdispatch semaphore.c (_dispatch_semaphore_wait_slow: a waiter whose timeout \
+        races a signal either undoes its decrement or takes the wake-up, and then returns success)
+        """
+    static let forbidden: [Outcome] = [.lost, .extra, .missing]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        guard let semaphore = engine.makeSemaphore(value: 0) else { throw RuleFailure(.missing, "makeSemaphore(value: 0) returned nil") }
+        let rounds = 400
+        var lost = 0
+        var extra = 0
+        var timedOut = 0
+        for round in 0..<rounds {
+            let go = Latch()
+            let signalled = Latch()
+            // The signal lands 0 to 300 µs after the wait began, around the wait's deadline at 150 µs.
+            let delay = Duration.microseconds(Int.random(in: 0..<300))
+            Threads.detach {
+                go.wait(.seconds(5))
+                Timing.spin(delay)
+                semaphore.signal()
+                signalled.countDown()
+            }
+            go.countDown()
+            let result = semaphore.wait(until: .now() + .microseconds(150))
+            try expectOpens(signalled, "round \(round): the signalling thread")
+            var taken = result == .success ? 1 : 0
+            if result == .timedOut { timedOut += 1 }
+            // What the timed-out wait left is there to take at once; take all, so every round starts from 0.
+            while semaphore.wait(until: .now()) == .success { taken += 1 }
+            if taken < 1 { lost += 1 }
+            if taken > 1 { extra += 1 }
+        }
+        try expect(
+            lost == 0, .lost,
+            "in \(lost) of \(rounds) rounds a signal racing a timed-out wait was lost (\(timedOut) waits timed out): no wait, not even a drain, took it"
+        )
+        try expect(extra == 0, .extra, "in \(extra) of \(rounds) rounds one signal was taken twice")
     }
 }

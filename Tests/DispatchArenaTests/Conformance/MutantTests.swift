@@ -89,6 +89,7 @@ extension ArenaTests {
             Kill(rule: "semaphore.timeout", fault: .semaphoreTimeoutTakes),
             Kill(rule: "semaphore.signal-wakes", fault: .signalAlwaysWakes),
             Kill(rule: "semaphore.negative", fault: .negativeAccepted),
+            Kill(rule: "semaphore.timeout-races-signal", fault: .timeoutSwallowsSignal),
             // Once
             Kill(rule: "once.exactly", fault: .onceRacy),
             Kill(rule: "once.recursive", fault: .onceRecursionAllowed),

@@ -53,6 +53,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     // Semaphores
     case semaphoreOverAdmits  // a semaphore of value N admits N + 1
     case semaphoreTimeoutTakes  // a timed-out wait still takes the next unit
+    case timeoutSwallowsSignal  // a signal landing while a waiter leaves by timeout wakes it, and is lost
     case signalAlwaysWakes  // signal reports a woken waiter every time
     case negativeAccepted  // a negative initial value is accepted
     // Once
