@@ -219,6 +219,7 @@ extension ArenaTests {
             Kill(rule: "op.execution-blocks", fault: .executionBlocksDropped),
             Kill(rule: "op.dependency-cycle", fault: .cancelWaitsForDependencies),
             Kill(rule: "op.dependency-cycle", fault: .dependenciesIgnored),
+            Kill(rule: "op.dependency-on-finished", fault: .dependencyOnFinishedNeverReady),
             // Swift executors
             Kill(rule: "executor.serial-fifo", fault: .executorRunsNewestFirst),
             Kill(rule: "executor.serial-exclusive", fault: .executorOnPool),

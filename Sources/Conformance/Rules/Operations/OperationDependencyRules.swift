@@ -221,3 +221,56 @@ enum OpDependencyCycle: OperationRule {
         try expect(drained.returns(), .missing, "waitUntilAllOperationsAreFinished did not return once the cycle was cancelled")
     }
 }
+
+enum OpDependencyOnFinished: OperationRule {
+    static let id = "op.dependency-on-finished"
+    static let title =
+        "An operation that gains a dependency on one that already finished (it ran, or it was cancelled before it started and finished without running) is ready, and runs."
+    static let source = """
+        Apple, Operation.addDependency(_:) ('the receiver is not considered ready to execute until all of its dependent \
+        operations have finished executing': a finished one holds nothing back) and Operation.cancel() (a cancelled \
+        operation that was not executing finishes once a queue starts it); swift-corelibs-foundation Operation.swift \
+        (addDependency counts only unfinished dependencies)
+        """
+    static let forbidden: [Outcome] = [.missing, .wrongState]
+
+    static func check<L: OperationLayer>(_ layer: L) throws {
+        let queue = layer.makeQueue(label: "arena.op.dependency-on-finished")
+        let other = layer.makeQueue(label: "arena.op.dependency-on-finished.other")
+        for round in 0..<12 {
+            let cancelledRan = Counter()
+            let ran = layer.makeBlockOperation(label: "arena.op.dependency-on-finished.\(round).ran") {}
+            let cancelled = layer.makeBlockOperation(label: "arena.op.dependency-on-finished.\(round).cancelled") { cancelledRan.add() }
+            cancelled.cancel()
+            other.addOperations([ran, cancelled], waitUntilFinished: false)
+            try expectEventually(within: .seconds(5), "round \(round): an operation, and one cancelled before it started, finishing") {
+                ran.isFinished && cancelled.isFinished
+            }
+            let done = Latch()
+            let dependent = layer.makeBlockOperation(label: "arena.op.dependency-on-finished.\(round).dependent") { done.countDown() }
+            let what: String
+            switch round % 3 {
+            case 0:
+                dependent.addDependency(ran)
+                what = "an operation that ran"
+            case 1:
+                dependent.addDependency(cancelled)
+                what = "an operation cancelled before it started"
+            default:
+                dependent.addDependency(ran)
+                dependent.addDependency(cancelled)
+                what = "an operation that ran and one cancelled before it started"
+            }
+            try expectEventually(
+                within: .seconds(2), as: .wrongState, "round \(round): isReady of an operation depending only on \(what), finished"
+            ) {
+                dependent.isReady
+            }
+            // Half the rounds on a serial queue, where an unready head would also hold back what follows.
+            if round % 2 == 1 { queue.maxConcurrentOperationCount = 1 } else { queue.maxConcurrentOperationCount = L.Queue.unlimited }
+            queue.addOperation(dependent)
+            try expectOpens(done, "round \(round): an operation depending only on \(what), finished, running")
+            try expect(cancelledRan.value == 0, .wrongState, "round \(round): an operation cancelled before it started ran its work")
+        }
+    }
+}

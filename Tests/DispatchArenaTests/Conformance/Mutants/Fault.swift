@@ -152,6 +152,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case operationBarrierIgnored  // a barrier block is a plain operation
     case executionBlocksDropped  // addExecutionBlock drops the block: only the first block runs
     case operationCountIgnored  // operationCount is always 0
+    case dependencyOnFinishedNeverReady  // a dependency on an operation that already finished never counts as met
     // Swift executors (the mutant's executor layer, `MutantExecutors`, over the base engine's own queues; every other
     // fault leaves it alone, and these leave the GCD and operation layers alone)
     case executorRunsNewestFirst  // a serial executor runs the newest pending job first

@@ -17,17 +17,24 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
         self.base = base
     }
 
+    /// The shared state of a new operation; under `dependencyOnFinishedNeverReady` it holds an operation that never
+    /// finishes, which a dependency on a finished operation becomes.
+    private func state() -> MutantOperationState<Base> {
+        let standIn = fault == .dependencyOnFinishedNeverReady ? base.makeBlockOperation(label: "mutant.never-finishes") {} : nil
+        return MutantOperationState<Base>(fault: fault, standIn: standIn)
+    }
+
     func makeQueue(label: String) -> MutantOperationQueue<Base> {
         MutantOperationQueue(base: base.makeQueue(label: label), fault: fault)
     }
 
     func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> MutantOperation<Base> {
-        let state = MutantOperationState<Base>(fault: fault)
+        let state = state()
         return MutantOperation(base.makeBlockOperation(label: label, state.guarded(block)), state: state)
     }
 
     func makeOperation(label: String, main: @escaping @Sendable (MutantOperation<Base>) -> Void) -> MutantOperation<Base> {
-        let state = MutantOperationState<Base>(fault: fault)
+        let state = state()
         let made = base.makeOperation(label: label) { underlying in
             if state.skipsWork { return }
             main(MutantOperation(underlying, state: state))
@@ -41,7 +48,7 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
     )
         -> MutantOperation<Base>
     {
-        let state = MutantOperationState<Base>(fault: fault)
+        let state = state()
         let made = base.makeAsynchronousOperation(label: label) { underlying, finish in
             if state.skipsWork { return finish() }
             let operation = MutantOperation(underlying, state: state)
@@ -71,7 +78,13 @@ final class MutantOperationState<Base: OperationLayer>: Sendable {
     /// The completion block as set, read back and run early under `completionEarly`.
     let completion = Locked<(@Sendable () -> Void)?>(nil)
 
-    init(fault: Fault) { self.fault = fault }
+    /// Under `dependencyOnFinishedNeverReady`: an operation never added to a queue, so never finished.
+    let standIn: Base.Operation?
+
+    init(fault: Fault, standIn: Base.Operation? = nil) {
+        self.fault = fault
+        self.standIn = standIn
+    }
 
     /// Whether the work is skipped: under `cancelWaitsForDependencies` a cancelled operation runs only when its
     /// dependencies let it, and then does nothing.
@@ -105,6 +118,10 @@ final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Se
     func addDependency(_ operation: MutantOperation<Base>) {
         state.dependencies.withLock { list in
             if !list.contains(where: { $0 === operation }) { list.append(operation) }
+        }
+        if fault == .dependencyOnFinishedNeverReady, operation.base.isFinished, let standIn = state.standIn {
+            // Waits for a finish notice that already went out: the operation stays unready.
+            return base.addDependency(standIn)
         }
         if fault != .dependenciesIgnored { base.addDependency(operation.base) }
     }
