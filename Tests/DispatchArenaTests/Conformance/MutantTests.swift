@@ -214,6 +214,7 @@ extension ArenaTests {
             Kill(rule: "op.suspend", fault: .operationSuspendIgnored),
             Kill(rule: "op.barrier-after-earlier", fault: .operationBarrierIgnored),
             Kill(rule: "op.barrier-before-later", fault: .operationBarrierIgnored),
+            Kill(rule: "op.barrier-while-executing", fault: .barrierSkipsExecuting),
             Kill(rule: "op.cancel-all", fault: .cancelAllIgnored),
             Kill(rule: "op.operation-count", fault: .operationCountIgnored),
             Kill(rule: "op.execution-blocks", fault: .executionBlocksDropped),

@@ -12,7 +12,7 @@ enum OperationRules: RuleFamily {
         OpCancelIgnoresDependencies.self, OpCancelRunning.self, OpCompletion.self, OpAsyncOperation.self,
         OpWaitUntilFinished.self, OpWaitAll.self, OpAddWaiting.self, OpSuspend.self, OpBarrierAfterEarlier.self,
         OpBarrierBeforeLater.self, OpCancelAll.self, OpOperationCount.self, OpExecutionBlocks.self,
-        OpDependencyCycle.self, OpDependencyOnFinished.self,
+        OpDependencyCycle.self, OpDependencyOnFinished.self, OpBarrierWhileExecuting.self,
     ]
 }
 

@@ -394,3 +394,75 @@ enum OpBarrierBeforeLater: OperationRule {
         }
     }
 }
+
+enum OpBarrierWhileExecuting: OperationRule {
+    static let id = "op.barrier-while-executing"
+    static let title =
+        "A barrier block added while an operation of its queue is executing (and others wait) starts only after all of them finished, and operations added after it start only after it finished."
+    static let source = """
+        Apple, OperationQueue.addBarrierBlock(_:) ('invokes a block when the queue finishes all enqueued operations, and \
+        prevents subsequent operations from starting until the block has completed': executing operations are \
+        enqueued ones); swift-corelibs-foundation Operation.swift (the barrier depends on every operation of the queue \
+        not yet finished); the same contract as dispatch_barrier_async(3)
+        """
+    static let forbidden: [Outcome] = [.early, .ranWhileHeld, .missing]
+
+    static func check<L: OperationLayer>(_ layer: L) throws {
+        let queue = layer.makeQueue(label: "arena.op.barrier-while-executing")
+        for round in 0..<6 {
+            // One operation executing, held until the check lets it go; then 0 to 2 quick ones, which the queue may
+            // run beside it or after it (how many run at once is the queue's choice).
+            let quick = round % 3
+            let executing = 1 + quick
+            let release = Latch()
+            defer { release.countDown() }
+            let running = Latch()
+            let finished = Counter()
+            queue.addOperation(
+                layer.makeBlockOperation(label: "arena.op.barrier-while-executing.\(round).held") {
+                    running.countDown()
+                    release.wait(.seconds(5))
+                    Timing.jitter(upTo: 300)
+                    finished.add()
+                })
+            try expectOpens(running, "round \(round): an operation executing")
+            for index in 0..<quick {
+                queue.addOperation(layer.makeBlockOperation(label: "arena.op.barrier-while-executing.\(round).\(index)") { finished.add() })
+            }
+            let sawFinished = Locked<Int?>(nil)
+            let barrierDone = Counter()
+            let barrierRan = Latch()
+            queue.addBarrierBlock {
+                sawFinished.withLock { $0 = finished.value }
+                Timing.pause(.milliseconds(1))
+                barrierDone.add()
+                barrierRan.countDown()
+            }
+            let later = 3
+            let sawBarrier = Recorder<Int>()
+            let laterDone = Latch(later)
+            for index in 0..<later {
+                queue.addOperation(
+                    layer.makeBlockOperation(label: "arena.op.barrier-while-executing.\(round).later.\(index)") {
+                        sawBarrier.append(barrierDone.value)
+                        laterDone.countDown()
+                    })
+            }
+            Timing.pause(Timing.quietPeriod)
+            let barrierEarly = barrierRan.isOpen
+            let laterEarly = sawBarrier.count
+            release.countDown()
+            try expect(!barrierEarly, .early, "round \(round): the barrier block ran while an operation executing before it was held")
+            try expect(laterEarly == 0, .ranWhileHeld, "round \(round): \(laterEarly) of \(later) operations added after the barrier ran")
+            try expectOpens(barrierRan, "round \(round): the barrier block")
+            try expectOpens(laterDone, "round \(round): the \(later) operations added after the barrier")
+            let seen = sawFinished.snapshot ?? -1
+            try expect(
+                seen == executing, .early,
+                "round \(round): the barrier block started with \(seen) of the \(executing) operations added before it finished")
+            try expect(
+                sawBarrier.elements.allSatisfy { $0 == 1 }, .ranWhileHeld,
+                "round \(round): operations added after the barrier saw it finished \(sawBarrier.elements) times (1 each expected)")
+        }
+    }
+}

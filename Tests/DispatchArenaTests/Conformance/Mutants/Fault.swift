@@ -150,6 +150,7 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case addWaitingReturnsAtOnce  // addOperations(_:waitUntilFinished: true) returns at once
     case operationSuspendIgnored  // isSuspended reads back what was set, and the queue goes on starting operations
     case operationBarrierIgnored  // a barrier block is a plain operation
+    case barrierSkipsExecuting  // a barrier waits for the operations not yet started only, not for those executing
     case executionBlocksDropped  // addExecutionBlock drops the block: only the first block runs
     case operationCountIgnored  // operationCount is always 0
     case dependencyOnFinishedNeverReady  // a dependency on an operation that already finished never counts as met

@@ -25,7 +25,7 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
     }
 
     func makeQueue(label: String) -> MutantOperationQueue<Base> {
-        MutantOperationQueue(base: base.makeQueue(label: label), fault: fault)
+        MutantOperationQueue(base: base.makeQueue(label: label), fault: fault, layer: base)
     }
 
     func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> MutantOperation<Base> {
@@ -77,6 +77,8 @@ final class MutantOperationState<Base: OperationLayer>: Sendable {
     let priority = Locked<OperationPriority?>(nil)
     /// The completion block as set, read back and run early under `completionEarly`.
     let completion = Locked<(@Sendable () -> Void)?>(nil)
+    /// Whether a block operation's block started, under `barrierSkipsExecuting`.
+    let started = Locked(false)
 
     /// Under `dependencyOnFinishedNeverReady`: an operation never added to a queue, so never finished.
     let standIn: Base.Operation?
@@ -92,6 +94,12 @@ final class MutantOperationState<Base: OperationLayer>: Sendable {
 
     /// `block`, skipped as `skipsWork` says; `block` itself under every fault that never skips.
     func guarded(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        if fault == .barrierSkipsExecuting {
+            return { [self] in
+                started.withLock { $0 = true }
+                block()
+            }
+        }
         guard fault == .cancelWaitsForDependencies else { return block }
         return { [self] in if !skipsWork { block() } }
     }
@@ -196,10 +204,15 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     private let suspended = Locked(false)
     /// The operation added last, which the next waits for under `serialInAdditionOrder` at width 1.
     private let lastAdded = Locked<Base.Operation?>(nil)
+    /// Under `barrierSkipsExecuting`: the layer (to make barriers of), the operations added, and the last barrier.
+    private let layer: Base?
+    private let tracked = Locked<[MutantOperation<Base>]>([])
+    private let lastBarrier = Locked<Base.Operation?>(nil)
 
-    init(base: Base.Queue, fault: Fault) {
+    init(base: Base.Queue, fault: Fault, layer: Base? = nil) {
         self.base = base
         self.fault = fault
+        self.layer = layer
     }
 
     static var unlimited: Int { Base.Queue.unlimited }
@@ -209,6 +222,10 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     /// What the fault does to an operation as it is enqueued.
     private func enqueuing(_ operation: MutantOperation<Base>) {
         operation.state.enqueued.withLock { $0 = true }
+        if fault == .barrierSkipsExecuting {
+            tracked.withLock { $0.append(operation) }
+            if let barrier = lastBarrier.snapshot, !barrier.isFinished { operation.base.addDependency(barrier) }
+        }
         switch fault {
         case .completionEarly:
             if let completion = operation.state.completion.snapshot { Threads.detach { completion() } }
@@ -235,6 +252,15 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     func addOperation(_ block: @escaping @Sendable () -> Void) { base.addOperation(block) }
 
     func addBarrierBlock(_ block: @escaping @Sendable () -> Void) {
+        if fault == .barrierSkipsExecuting, let layer {
+            // The barrier waits for the operations still pending only: those executing already left the list it reads.
+            let barrier = layer.makeBlockOperation(label: "mutant.barrier", block)
+            for operation in tracked.snapshot where !operation.state.started.snapshot && !operation.base.isFinished {
+                barrier.addDependency(operation.base)
+            }
+            lastBarrier.withLock { $0 = barrier }
+            return base.addOperation(barrier)
+        }
         if fault == .operationBarrierIgnored { base.addOperation(block) } else { base.addBarrierBlock(block) }
     }
 
