@@ -14,6 +14,15 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
     init(_ operation: Operation) {
         self.operation = operation
         (operation as? BodyOwning)?.owner = self
+        operationWrappers.register(self, for: operation)
+    }
+
+    deinit { operationWrappers.forget(operation) }
+
+    /// The wrapper of `operation`: the one the caller made, while it lives, else a new one (an operation Foundation
+    /// made, such as the block operation of `addOperation(_:)`). A lock round trip and a dictionary look-up.
+    static func wrapping(_ operation: Operation) -> FoundationOperation {
+        operationWrappers.wrapper(of: operation) ?? FoundationOperation(operation)
     }
 
     public var name: String? { operation.name }
@@ -57,7 +66,78 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
     public var isExecuting: Bool { operation.isExecuting }
     public var isFinished: Bool { operation.isFinished }
     public func waitUntilFinished() { operation.waitUntilFinished() }
+
+    /// Foundation has no wait with a deadline: a block operation on a private queue, depending on this one, signals
+    /// a semaphore the caller waits on until `deadline` (after a timeout it waits on, until this one finished). One
+    /// operation and a dependency per call.
+    public func waitUntilFinished(until deadline: Deadline) -> WaitResult {
+        FoundationWaiter.wait(for: [operation], until: deadline)
+    }
+
+    /// Foundation's `start()`, after the check Foundation makes too (`fatalError("receiver is not yet ready to
+    /// execute")`, a message without the operation's name): an operation not ready and not cancelled is misuse,
+    /// said with its name.
+    public func start() {
+        if !operation.isFinished && !operation.isCancelled && !operation.isReady {
+            misuse("operation '\(name ?? "")': start() while it is not yet ready to execute")
+        }
+        operation.start()
+    }
 }
+
+/// The contract's waits with a deadline on Foundation's operations, which have none: a waiter operation depending on
+/// the awaited ones, on a private queue, signals a semaphore.
+enum FoundationWaiter {
+    /// The queue the waiter operations run on.
+    private static let queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "arena.foundation.waiters"
+        return queue
+    }()
+
+    /// Waits until every one of `operations` finished or `deadline` passed.
+    static func wait(for operations: [Operation], until deadline: Deadline) -> WaitResult {
+        if operations.allSatisfy(\.isFinished) { return .success }
+        let semaphore = DispatchSemaphore(value: 0)
+        let waiter = BlockOperation { semaphore.signal() }
+        for operation in operations { waiter.addDependency(operation) }
+        queue.addOperation(waiter)
+        let now = Deadline.now()
+        let timeout: DispatchTime =
+            deadline.isDistantFuture ? .distantFuture : .now() + .nanoseconds(Int(clamping: (deadline - now).nanosecondsClamped))
+        // On a timeout the waiter stays until the operations finish: cancelling it would let it go while they still
+        // point at it (swift-corelibs-foundation keeps a dependent unretained in `__downDependencies`, and `cancel`
+        // does not take it out: measured, op.wait-deadline crashed 3 runs of 3 with SIGSEGV when it did).
+        return semaphore.wait(timeout: timeout) == .success ? .success : .timedOut
+    }
+}
+
+/// Which wrapper stands for which Foundation object: wrappers register themselves weakly, so that what Foundation
+/// hands back (`OperationQueue.current`, `operations`) is given as the wrapper the caller holds.
+final class FoundationWrappers<Wrapper: AnyObject>: @unchecked Sendable {
+    private struct Weak {
+        weak var wrapper: Wrapper?
+    }
+
+    private let lock = NSLock()
+    private var wrappers: [ObjectIdentifier: Weak] = [:]
+
+    func register(_ wrapper: Wrapper, for object: AnyObject) {
+        lock.withLock { wrappers[ObjectIdentifier(object)] = Weak(wrapper: wrapper) }
+    }
+
+    func forget(_ object: AnyObject) {
+        lock.withLock { _ = wrappers.removeValue(forKey: ObjectIdentifier(object)) }
+    }
+
+    func wrapper(of object: AnyObject) -> Wrapper? {
+        lock.withLock { wrappers[ObjectIdentifier(object)]?.wrapper }
+    }
+}
+
+/// The wrappers of Foundation's operations and queues.
+let operationWrappers = FoundationWrappers<FoundationOperation>()
+let queueWrappers = FoundationWrappers<FoundationOperationQueue>()
 
 /// A Foundation operation that hands its wrapper to the caller's body.
 protocol BodyOwning: AnyObject {

@@ -5,9 +5,24 @@ import Foundation
 /// Foundation's `OperationQueue` behind `LayerQueue`: every call is forwarded as it is.
 public final class FoundationOperationQueue: LayerQueue, @unchecked Sendable {
     /// The queue every call goes to.
-    public let queue = OperationQueue()
+    public let queue: OperationQueue
+    private let lock = NSLock()
+    /// The engine queue set as `underlyingQueue`, kept here: Foundation's property is `unowned(unsafe)`.
+    private var underlying: SystemQueue?
 
-    init(label: String) { queue.name = label }
+    init(label: String) {
+        queue = OperationQueue()
+        queue.name = label
+        queueWrappers.register(self, for: queue)
+    }
+
+    /// The wrapper of Foundation's main operation queue.
+    init(main: ()) {
+        queue = OperationQueue.main
+        queueWrappers.register(self, for: queue)
+    }
+
+    deinit { queueWrappers.forget(queue) }
 
     /// `OperationQueue.defaultMaxConcurrentOperationCount` (-1).
     public static var unlimited: Int { OperationQueue.defaultMaxConcurrentOperationCount }
@@ -36,7 +51,37 @@ public final class FoundationOperationQueue: LayerQueue, @unchecked Sendable {
 
     public var operationCount: Int { queue.operationCount }
 
+    /// Foundation's `operations`, each given as the wrapper the caller made (or a new one, for an operation Foundation
+    /// made): a lock round trip per operation.
+    public var operations: [FoundationOperation] { queue.operations.map(FoundationOperation.wrapping) }
+
+    /// Foundation's `underlyingQueue`, as the system engine's queue. Set on a queue with operations, Foundation stops
+    /// the process ('operation queue must be empty in order to change underlying dispatch queue', without the
+    /// queue's name): the same check is made here first, to name the queue.
+    public var underlyingQueue: SystemQueue? {
+        get {
+            if queue === OperationQueue.main { return SystemEngine().mainQueue }
+            return lock.withLock { underlying }
+        }
+        set {
+            if queue.operationCount > 0 {
+                misuse(
+                    "operation queue '\(name ?? "")' must be empty to change its underlying queue (\(queue.operationCount) operations on it)"
+                )
+            }
+            lock.withLock { underlying = newValue }
+            queue.underlyingQueue = newValue?.dispatchQueue
+        }
+    }
+
     public func cancelAllOperations() { queue.cancelAllOperations() }
 
     public func waitUntilAllOperationsAreFinished() { queue.waitUntilAllOperationsAreFinished() }
+
+    /// Foundation has no wait with a deadline: a waiter operation on a private queue depends on every operation listed
+    /// now (`operations`), and signals a semaphore the caller waits on until `deadline` (`FoundationWaiter`). One
+    /// operation and a dependency per operation on the queue.
+    public func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult {
+        FoundationWaiter.wait(for: queue.operations, until: deadline)
+    }
 }

@@ -10,6 +10,19 @@ public struct FoundationOperations: OperationLayer {
 
     public func makeQueue(label: String) -> FoundationOperationQueue { FoundationOperationQueue(label: label) }
 
+    /// `OperationQueue.main`'s wrapper, made once.
+    public var mainQueue: FoundationOperationQueue { foundationMainQueue }
+
+    /// `OperationQueue.current`, as the wrapper the caller holds: a thread-specific read and a look-up.
+    public var currentQueue: FoundationOperationQueue? {
+        OperationQueue.current.flatMap { queueWrappers.wrapper(of: $0) }
+    }
+
+    /// A queue of the system engine, whose `DispatchQueue` Foundation is given.
+    public func makeUnderlyingQueue(label: String, kind: QueueKind) -> SystemQueue {
+        SystemEngine().makeQueue(label: label, kind: kind)
+    }
+
     public func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> FoundationOperation {
         let operation = BlockOperation(block: block)
         operation.name = label
@@ -29,3 +42,6 @@ public struct FoundationOperations: OperationLayer {
         FoundationOperation(AsynchronousBodyOperation(label: label, start: start))
     }
 }
+
+/// The wrapper of Foundation's main operation queue, made on first use.
+private let foundationMainQueue = FoundationOperationQueue(main: ())

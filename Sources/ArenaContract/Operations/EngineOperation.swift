@@ -164,6 +164,37 @@ public final class EngineOperation<E: Engine>: LayerOperation, @unchecked Sendab
         _ = group.wait(until: .distantFuture)
     }
 
+    /// The same engine group, waited on until `deadline`: the contract's wait with a deadline costs what the engine's
+    /// group wait costs.
+    public func waitUntilFinished(until deadline: Deadline) -> WaitResult {
+        guard let group = finishGroup() else { return .success }
+        return group.wait(until: deadline)
+    }
+
+    /// Runs the operation on the caller's thread, off any queue: a lock round trip to claim it, then its work and
+    /// finish as a queue would run them. Misuse when it is not ready (and not cancelled), on a queue, or executing.
+    public func start() {
+        lock.lock()
+        switch stage {
+        case .finished:
+            lock.unlock()
+            return
+        case .idle where isReadyLocked:
+            stage = .started
+            lock.unlock()
+        case .idle:
+            lock.unlock()
+            misuse("operation '\(label)': start() while it is not yet ready to execute (a dependency is unfinished)")
+        case .enqueued, .started:
+            lock.unlock()
+            misuse("operation '\(label)': start() while it is on a queue")
+        case .executing:
+            lock.unlock()
+            misuse("operation '\(label)': start() while it is already executing")
+        }
+        run()
+    }
+
     // MARK: Dependencies
 
     private var isReadyLocked: Bool { awaited.isEmpty || cancelled }
@@ -223,6 +254,9 @@ public final class EngineOperation<E: Engine>: LayerOperation, @unchecked Sendab
         lock.unlock()
     }
 
+    /// Its order of addition on its queue (`LayerQueue.operations`): a lock round trip.
+    var sequenceOnQueue: Int { lock.withLock { sequence } }
+
     /// Its priority and order of addition if it is enqueued and ready (and so belongs in the ready list), else nil.
     func readyKey() -> (priority: OperationPriority, sequence: Int)? {
         lock.withLock { stage == .enqueued && isReadyLocked ? (priority, sequence) : nil }
@@ -267,15 +301,15 @@ public final class EngineOperation<E: Engine>: LayerOperation, @unchecked Sendab
     }
 
     /// Marks the operation finished, then, outside the lock: wakes its waiters, readies its dependents, submits its
-    /// completion block to the engine queue and gives its queue back the slot. A second call (an asynchronous
-    /// operation's `finish` called twice) is misuse.
+    /// completion block to the engine queue (the global queue for an operation started by hand) and gives its queue
+    /// back the slot. A second call (an asynchronous operation's `finish` called twice) is misuse.
     private func finish() {
         lock.lock()
         guard stage != .finished else {
             lock.unlock()
             misuse("operation '\(label)': finish called twice")
         }
-        let queue = self.queue!  // it ran, so it is on a queue
+        let queue = self.queue  // nil for an operation started by hand
         stage = .finished
         self.queue = nil
         let dependents = self.dependents
@@ -290,8 +324,8 @@ public final class EngineOperation<E: Engine>: LayerOperation, @unchecked Sendab
         for dependency in unfinished { dependency.forget(self) }
         waiters?.leave()
         for dependent in dependents { dependent.dependencyFinished(self)?.operationBecameReady(dependent) }
-        if let completion { queue.engineQueue.async(completion) }
-        queue.operationFinished(self)
+        if let completion { (queue?.engineQueue ?? engine.globalQueue).async(completion) }
+        queue?.operationFinished(self)
     }
 
     /// The group to wait on for the finish, made and entered by the first waiter; nil once finished.

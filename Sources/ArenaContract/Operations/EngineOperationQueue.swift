@@ -1,3 +1,5 @@
+import Glibc
+
 /// An operation queue of `EngineOperations`: it starts its ready operations on a concurrent engine queue of its own,
 /// highest priority and then oldest first, never more at a time than `maxConcurrentOperationCount` (counted here, so
 /// width 1 makes it serial), and waits for them on an engine group entered per added operation.
@@ -8,6 +10,7 @@
 /// removal, one `async` onto the engine queue, and a group enter and leave.
 public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Sendable {
     public typealias Operation = EngineOperation<E>
+    public typealias UnderlyingQueue = E.Queue
 
     /// Width left to the engine (`OperationQueue.defaultMaxConcurrentOperationCount`): ready operations are submitted
     /// as they come, and the engine queue decides how many run.
@@ -31,12 +34,27 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     private var running = 0
     private var width = EngineOperationQueue.unlimited
     private var suspended = false
+    /// The dispatch queue set as `underlyingQueue`, where operations are submitted instead of `engineQueue`.
+    private var underlying: E.Queue?
+    /// Whether this is the engine's main operation queue: width 1 on the main queue, settings fixed.
+    private let isMain: Bool
 
     init(engine: E, label: String) {
         self.engine = engine
         self.name = label
         engineQueue = engine.makeQueue(label: label, kind: .concurrent)
         unfinished = engine.makeGroup(label: "\(label) unfinished")
+        isMain = false
+    }
+
+    /// The main operation queue over `engine.mainQueue` (`EngineOperations.mainQueue` makes it once per engine).
+    init(mainOf engine: E) {
+        self.engine = engine
+        name = "main operation queue"
+        engineQueue = engine.mainQueue
+        unfinished = engine.makeGroup(label: "main operation queue unfinished")
+        width = 1
+        isMain = true
     }
 
     // MARK: The contract
@@ -75,21 +93,45 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     }
 
     /// A lock round trip; setting it starts what the new width allows. Negative values other than `unlimited` are
-    /// misuse.
+    /// misuse. The main queue keeps width 1, as Foundation's does.
     public var maxConcurrentOperationCount: Int {
         get { lock.withLock { width } }
         set {
             if newValue < 0 && newValue != Self.unlimited {
                 misuse("maxConcurrentOperationCount \(newValue) on operation queue '\(name ?? "queue")'")
             }
-            update { width = newValue }
+            if !isMain { update { width = newValue } }
         }
     }
 
-    /// A lock round trip; setting it false starts what is ready.
+    /// A lock round trip; setting it false starts what is ready. The main queue is never suspended, as Foundation's.
     public var isSuspended: Bool {
         get { lock.withLock { suspended } }
-        set { update { suspended = newValue } }
+        set { if !isMain { update { suspended = newValue } } }
+    }
+
+    /// A lock round trip, a copy of the members and a sort by order of addition: O(n log n).
+    public var operations: [Operation] {
+        let listed = lock.withLock { members.values.filter { !$0.isBarrier } }
+        return listed.map { ($0.sequenceOnQueue, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// A lock round trip. Setting it on a queue with operations is misuse; the main queue's is the engine's main
+    /// queue, for good.
+    public var underlyingQueue: E.Queue? {
+        get { isMain ? engineQueue : lock.withLock { underlying } }
+        set {
+            guard !isMain else { return }
+            lock.lock()
+            guard members.count == barriers.count else {
+                let count = members.count - barriers.count
+                lock.unlock()
+                misuse(
+                    "operation queue '\(name ?? "queue")' must be empty to change its underlying queue (\(count) operations on it)")
+            }
+            underlying = newValue
+            lock.unlock()
+        }
     }
 
     /// A lock round trip.
@@ -105,6 +147,11 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     /// Waits on the engine group the queue enters per added operation.
     public func waitUntilAllOperationsAreFinished() {
         _ = unfinished.wait(until: .distantFuture)
+    }
+
+    /// The same group, waited on until `deadline`: what the engine's group wait costs.
+    public func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult {
+        unfinished.wait(until: deadline)
     }
 
     // MARK: Scheduling
@@ -148,8 +195,18 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
         return starts
     }
 
+    /// Submits each started operation to the underlying queue, or the queue's own, marked as this queue's
+    /// (`EngineOperations.currentQueue`) while it runs.
     private func submit(_ starts: [Operation]) {
-        for operation in starts { engineQueue.async { operation.run() } }
+        guard !starts.isEmpty else { return }
+        let target = lock.withLock { underlying } ?? engineQueue
+        for operation in starts {
+            target.async { [self] in
+                let previous = CurrentOperationQueue.exchange(Unmanaged.passUnretained(self).toOpaque())
+                operation.run()
+                _ = CurrentOperationQueue.exchange(previous)
+            }
+        }
     }
 
     /// Changes the settings under the lock, then starts what they now allow.
@@ -176,4 +233,24 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
         }
         unfinished.leave()
     }
+}
+
+/// The operation queue whose operation the calling thread runs (`OperationLayer.currentQueue`): an unretained pointer
+/// in a pthread key, set around each operation's run (the queue is alive meanwhile: its running operation holds it).
+enum CurrentOperationQueue {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Sets the calling thread's queue pointer and returns the one it replaces: two pthread calls.
+    static func exchange(_ queue: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, queue)
+        return previous
+    }
+
+    /// The calling thread's queue pointer: one pthread call.
+    static var current: UnsafeMutableRawPointer? { pthread_getspecific(key) }
 }

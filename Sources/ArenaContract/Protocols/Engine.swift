@@ -124,6 +124,22 @@ public protocol Engine: Sendable {
         cleanup: @escaping @Sendable (_ error: Int32) -> Void
     ) -> IOChannel
 
+    /// Reads `length` bytes from `fileDescriptor`, as a stream, and calls `handler` once on `queue` (`dispatch_read`):
+    /// with the bytes read, at most `length`, and 0 (no bytes and 0: the end of file came first), or with the bytes
+    /// read before an error and the error. libdispatch delivers what the descriptor holds at its first read (io.h:
+    /// 'only as much data as is currently available'); the default reads on to the length or the end of file. The descriptor stays the
+    /// caller's, who must not read it or change its flags until the handler runs. By default a stream channel of the
+    /// engine's own (`makeIOChannel`) that gathers the reads and is closed at the end: a channel, a queue and a
+    /// block per run of bytes; `system` calls libdispatch's.
+    func read(fileDescriptor: Int32, length: Int, queue: Queue, _ handler: @escaping @Sendable (_ data: Data, _ error: Int32) -> Void)
+
+    /// Writes `data` to `fileDescriptor`, as a stream, and calls `handler` once on `queue` (`dispatch_write`): with nil
+    /// and 0 once every byte was written, or with the error that ended the write (and the bytes left unwritten, where
+    /// it began: libdispatch gives none for a bad descriptor). The
+    /// descriptor stays the caller's, as for `read`. By default a stream channel of the engine's own, as `read`;
+    /// `system` calls libdispatch's.
+    func write(fileDescriptor: Int32, data: Data, queue: Queue, _ handler: @escaping @Sendable (_ unwritten: Data?, _ error: Int32) -> Void)
+
     /// A new, inactive user-data source whose handlers run on `queue`.
     func makeUserDataSource(label: String, merge: DataMerge, queue: Queue) -> UserDataSource
 
@@ -169,6 +185,48 @@ public enum DataMerge: String, Sendable, Codable, CaseIterable {
     case or
     /// Pending data is the last value merged.
     case replace
+}
+
+extension Engine {
+    /// `dispatch_read` on the engine's own channel: a stream channel over the descriptor (which it leaves open), one
+    /// read gathered into one buffer, a plain close once it ended.
+    public func read(
+        fileDescriptor: Int32, length: Int, queue: Queue, _ handler: @escaping @Sendable (_ data: Data, _ error: Int32) -> Void
+    ) {
+        let channel = makeIOChannel(label: "read(\(fileDescriptor))", kind: .stream, fileDescriptor: fileDescriptor, queue: queue) { _ in }
+        let gathered = OneShotData<Data>(makeData(copying: UnsafeRawBufferPointer(start: nil, count: 0)))
+        channel.read(offset: 0, length: length, queue: queue) { done, data, error in
+            if let data { gathered.append(data) }
+            guard done else { return }
+            channel.close(stop: false)
+            handler(gathered.take(), error)
+        }
+    }
+
+    /// `dispatch_write` on the engine's own channel: a stream channel over the descriptor (which it leaves open), one
+    /// write, a plain close once it ended.
+    public func write(
+        fileDescriptor: Int32, data: Data, queue: Queue, _ handler: @escaping @Sendable (_ unwritten: Data?, _ error: Int32) -> Void
+    ) {
+        let channel = makeIOChannel(label: "write(\(fileDescriptor))", kind: .stream, fileDescriptor: fileDescriptor, queue: queue) { _ in }
+        channel.write(offset: 0, data: data, queue: queue) { done, unwritten, error in
+            guard done else { return }
+            channel.close(stop: false)
+            handler(error == 0 ? nil : unwritten, error)
+        }
+    }
+}
+
+/// The bytes a one-shot read gathered so far: its handler calls run one at a time, in order, but on the engine's
+/// threads, so the buffer sits behind a lock.
+private final class OneShotData<D: EngineData>: @unchecked Sendable {
+    private let lock = PthreadMutex()
+    private var data: D
+
+    init(_ empty: D) { data = empty }
+
+    func append(_ more: D) { lock.withLock { data = data.appending(more) } }
+    func take() -> D { lock.withLock { data } }
 }
 
 extension Engine where Operations == EngineOperations<Self> {

@@ -59,4 +59,17 @@ public protocol LayerOperation: AnyObject, Sendable {
     /// Blocks the caller until the operation finished. No deadline: Foundation offers none; callers that need one
     /// wait from a thread of their own. Waiting from inside the operation itself never returns.
     func waitUntilFinished()
+
+    /// As `waitUntilFinished`, but returns `.timedOut` once `deadline` passed with the operation unfinished. A contract
+    /// extension: Foundation has no such wait; its contender builds it from Foundation's own calls (see
+    /// `FoundationOperation`).
+    func waitUntilFinished(until deadline: Deadline) -> WaitResult
+
+    /// Runs the operation on the caller's thread, outside any queue (`Operation.start()`): its work, then its finish
+    /// (dependents become ready, waiters return, the completion block is submitted), before `start` returns; an
+    /// asynchronous operation's `start` body is called and the operation executes until its `finish`. A cancelled
+    /// operation finishes without its work; a finished one does nothing. Starting an operation that is not ready
+    /// (and not cancelled), or one on a queue, or one executing, is misuse and stops the process (Foundation:
+    /// 'receiver is not yet ready to execute').
+    func start()
 }

@@ -4,6 +4,8 @@
 public protocol LayerQueue: AnyObject, Sendable {
     /// The layer's operation type.
     associatedtype Operation: LayerOperation
+    /// The engine's dispatch queues (`OperationLayer` makes it its `UnderlyingQueue`, an `EngineQueue`).
+    associatedtype UnderlyingQueue: AnyObject
 
     /// `maxConcurrentOperationCount` for a queue whose width only the system limits
     /// (`OperationQueue.defaultMaxConcurrentOperationCount`).
@@ -35,10 +37,26 @@ public protocol LayerQueue: AnyObject, Sendable {
     /// The operations added and not yet finished.
     var operationCount: Int { get }
 
+    /// The operations added and not yet finished (waiting, suspended or running), in the order they were added;
+    /// barrier blocks are not listed, blocks added with `addOperation(_:)` are. A snapshot: it may be stale as soon
+    /// as it is returned. O(operations on the queue).
+    var operations: [Operation] { get }
+
+    /// The dispatch queue the operations run on (`OperationQueue.underlyingQueue`); nil, the default, lets the queue
+    /// use one of its own. It may be set only while the queue has no operation: setting it otherwise is misuse and
+    /// stops the process (Foundation: 'operation queue must be empty in order to change underlying dispatch
+    /// queue'). The width still applies: a serial underlying queue runs one operation at a time whatever the width.
+    var underlyingQueue: UnderlyingQueue? { get set }
+
     /// Cancels every operation on the queue now (`LayerOperation.cancel()`); they still finish, and run their
     /// completion blocks.
     func cancelAllOperations()
 
     /// Blocks the caller until every operation added before the call finished. No deadline, as in Foundation.
     func waitUntilAllOperationsAreFinished()
+
+    /// As `waitUntilAllOperationsAreFinished`, but returns `.timedOut` once `deadline` passed with an operation added
+    /// before the call unfinished. A contract extension: Foundation has no such wait; its contender builds it from
+    /// Foundation's own calls (see `FoundationOperationQueue`).
+    func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult
 }

@@ -8,7 +8,9 @@
 /// over `L: OperationLayer`, so each runs specialised on every layer.
 public protocol OperationLayer: Sendable {
     /// The layer's operation queues.
-    associatedtype Queue: LayerQueue where Queue.Operation == Operation
+    associatedtype Queue: LayerQueue where Queue.Operation == Operation, Queue.UnderlyingQueue == UnderlyingQueue
+    /// The engine's dispatch queues, which an operation queue can run its operations on (`underlyingQueue`).
+    associatedtype UnderlyingQueue: EngineQueue
     /// The layer's operations: block operations, operations with a main body, asynchronous operations.
     associatedtype Operation: LayerOperation
 
@@ -32,4 +34,18 @@ public protocol OperationLayer: Sendable {
         label: String,
         start: @escaping @Sendable (Operation, _ finish: @escaping @Sendable () -> Void) -> Void
     ) -> Operation
+
+    /// The main operation queue (`OperationQueue.main`): one queue for the process, as wide as 1, whose operations
+    /// run on the engine's main loop (the thread in `dispatchMain()`), through the engine's main queue. Every call
+    /// returns the same queue. Foundation ignores changes to its width, suspension and underlying queue.
+    var mainQueue: Queue { get }
+
+    /// The queue whose operation the calling thread is running (`OperationQueue.current`), or nil on a thread that
+    /// runs none (an operation started by hand with `start()` has no queue). Foundation answers the main queue on the
+    /// process's main thread, in an operation or not. One thread-local read.
+    var currentQueue: Queue? { get }
+
+    /// A new dispatch queue of the engine (`kind`, no class, targeting the global queue), to give an operation queue
+    /// as its `underlyingQueue`. The same as the engine's `makeQueue`.
+    func makeUnderlyingQueue(label: String, kind: QueueKind) -> UnderlyingQueue
 }

@@ -1,4 +1,5 @@
 import ArenaContract
+import CDispatch
 import Dispatch
 import Glibc
 
@@ -157,6 +158,23 @@ public struct SystemEngine: Engine {
         queue: SystemQueue, cleanup: @escaping @Sendable (Int32) -> Void
     ) -> SystemIOChannel {
         SystemIOChannel(label: label, kind: kind, path: path, flags: flags, mode: mode, queue: queue, cleanup: cleanup)
+    }
+
+    /// libdispatch's `dispatch_read`.
+    public func read(
+        fileDescriptor: Int32, length: Int, queue: SystemQueue, _ handler: @escaping @Sendable (SystemData, Int32) -> Void
+    ) {
+        dispatch_read(fileDescriptor, length, queue.cQueue) { data, error in handler(SystemData(borrowing: data), error) }
+    }
+
+    /// libdispatch's `dispatch_write`; an empty remainder is given as nil, as the contract says for a completed write.
+    public func write(
+        fileDescriptor: Int32, data: SystemData, queue: SystemQueue, _ handler: @escaping @Sendable (SystemData?, Int32) -> Void
+    ) {
+        dispatch_write(fileDescriptor, data.object.data, queue.cQueue) { unwritten, error in
+            let rest = unwritten.map(SystemData.init(borrowing:))
+            handler(error == 0 && (rest?.count ?? 0) == 0 ? nil : rest, error)
+        }
     }
 
     public func makeUserDataSource(label: String, merge: DataMerge, queue: SystemQueue) -> SystemUserDataSource {

@@ -12,7 +12,7 @@ public final class SystemQueue: EngineQueue {
     public let kind: QueueKind
 
     /// The wrapped queue.
-    @usableFromInline let dispatchQueue: DispatchQueue
+    @usableFromInline package let dispatchQueue: DispatchQueue
 
     /// Set on this queue only. `dispatch_get_specific` finds it from blocks of this queue and of every queue that
     /// targets it, which is exactly when this thread already drains the queue and a serial sync would deadlock.

@@ -171,6 +171,8 @@ extension ArenaTests {
             Kill(rule: "io.barrier", fault: .channelBarrierEarly),
             Kill(rule: "io.read-write-one-descriptor", fault: .writesWaitForReads),
             Kill(rule: "io.tcp-echo", fault: .writeCorruptsLastByte),
+            Kill(rule: "io.read-once", fault: .readLosesFirstByte),
+            Kill(rule: "io.write-once", fault: .writeCorruptsLastByte),
             // Process and file sources
             Kill(rule: "proc.exit", fault: .exitReportedTwice),
             Kill(rule: "proc.observers", fault: .exitReportedTwice),
@@ -220,6 +222,14 @@ extension ArenaTests {
             Kill(rule: "op.execution-blocks", fault: .executionBlocksDropped),
             Kill(rule: "op.dependency-cycle", fault: .cancelWaitsForDependencies),
             Kill(rule: "op.dependency-cycle", fault: .dependenciesIgnored),
+            Kill(rule: "op.current-queue", fault: .currentQueueNil),
+            Kill(rule: "op.operations-list", fault: .operationsReversed),
+            Kill(rule: "op.underlying-queue", fault: .underlyingQueueIgnored),
+            Kill(rule: "op.underlying-queue-busy", fault: .underlyingSetWhileBusyAllowed),
+            Kill(rule: "op.main-queue", fault: .mainOperationsOffLoop),
+            Kill(rule: "op.start-outside-queue", fault: .startOnAnotherThread),
+            Kill(rule: "op.start-not-ready", fault: .startIgnoresReadiness),
+            Kill(rule: "op.wait-deadline", fault: .timedWaitSucceedsAtOnce),
             Kill(rule: "op.dependency-on-finished", fault: .dependencyOnFinishedNeverReady),
             // Swift executors
             Kill(rule: "executor.serial-fifo", fault: .executorRunsNewestFirst),

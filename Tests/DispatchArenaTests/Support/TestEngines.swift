@@ -50,7 +50,7 @@ enum TestEngines {
     /// the main loop (run through `ArenaChildLauncher` on the registered engines).
     static let behaviourRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
     /// Ids of the operation-queue rules, which run on every contender's operation layer.
-    static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .operationQueues }.map(\.id)
+    static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.layer == .operationQueues }.map(\.id)
     /// Ids of the executor rules, which run on every contender's executor layer: the behaviour ones, and the misuse
     /// ones (which need serial executors).
     static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .executors }.map(\.id)

@@ -154,6 +154,14 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case executionBlocksDropped  // addExecutionBlock drops the block: only the first block runs
     case operationCountIgnored  // operationCount is always 0
     case dependencyOnFinishedNeverReady  // a dependency on an operation that already finished never counts as met
+    case currentQueueNil  // the layer's currentQueue is always nil
+    case operationsReversed  // the operations list is in reverse order of addition
+    case underlyingQueueIgnored  // underlyingQueue reads back what was set, and the operations run on the queue's own
+    case underlyingSetWhileBusyAllowed  // setting underlyingQueue on a queue with operations is ignored, not stopped
+    case mainOperationsOffLoop  // the main operation queue is a plain operation queue on the pool, not on the main loop
+    case startOnAnotherThread  // start() runs the operation on a thread of its own and returns at once
+    case startIgnoresReadiness  // start() on an operation that is not ready drops its dependencies and runs it
+    case timedWaitSucceedsAtOnce  // the waits with a deadline report success at once
     // Swift executors (the mutant's executor layer, `MutantExecutors`, over the base engine's own queues; every other
     // fault leaves it alone, and these leave the GCD and operation layers alone)
     case executorRunsNewestFirst  // a serial executor runs the newest pending job first

@@ -290,7 +290,7 @@ enum Mutants {
     /// be `unsupported`, not failed (`closesDescriptorOnCancel` fails `fd.close-in-cancel` and `vnode.delete`).
     static func base(for fault: Fault) -> any Engine {
         switch fault {
-        case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed: MutexEngine()
+        case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed, .mainOperationsOffLoop: MutexEngine()
         case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
         case .exitReportedTwice, .exitMissedForLaterObservers, .exitMissedWhenExited, .writeAlwaysExtends,
             .renameMissed, .deleteMissedWhileOpen, .linkReportedAsAttrib, .directoryEntriesIgnored,

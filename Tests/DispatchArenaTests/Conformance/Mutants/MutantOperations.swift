@@ -8,6 +8,7 @@ import Harness
 struct MutantOperations<Base: OperationLayer>: OperationLayer {
     typealias Queue = MutantOperationQueue<Base>
     typealias Operation = MutantOperation<Base>
+    typealias UnderlyingQueue = Base.UnderlyingQueue
 
     let fault: Fault
     let base: Base
@@ -26,6 +27,29 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
 
     func makeQueue(label: String) -> MutantOperationQueue<Base> {
         MutantOperationQueue(base: base.makeQueue(label: label), fault: fault, layer: base)
+    }
+
+    /// The wrapper of the base layer's main queue, made once; under `mainOperationsOffLoop`, of a plain queue instead.
+    var mainQueue: MutantOperationQueue<Base> {
+        let key = "\(fault.rawValue) \(Base.self)"
+        return mutantMainQueues.withLock { queues in
+            if let known = queues[key] as? MutantOperationQueue<Base> { return known }
+            let underlying = fault == .mainOperationsOffLoop ? base.makeQueue(label: "mutant main operation queue") : base.mainQueue
+            let made = MutantOperationQueue<Base>(base: underlying, fault: fault)
+            queues[key] = made
+            return made
+        }
+    }
+
+    /// The wrapper of the base layer's current queue; always nil under `currentQueueNil`.
+    var currentQueue: MutantOperationQueue<Base>? {
+        if fault == .currentQueueNil { return nil }
+        guard let current = base.currentQueue else { return nil }
+        return MutantOperationQueue<Base>.wrapper(of: current)
+    }
+
+    func makeUnderlyingQueue(label: String, kind: QueueKind) -> Base.UnderlyingQueue {
+        base.makeUnderlyingQueue(label: label, kind: kind)
     }
 
     func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> MutantOperation<Base> {
@@ -191,6 +215,23 @@ final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Se
         if fault == .operationWaitReturnsAtOnce { return }
         base.waitUntilFinished()
     }
+
+    func waitUntilFinished(until deadline: Deadline) -> WaitResult {
+        if fault == .timedWaitSucceedsAtOnce { return .success }
+        return base.waitUntilFinished(until: deadline)
+    }
+
+    func start() {
+        switch fault {
+        case .startOnAnotherThread:
+            Threads.detach { [base] in base.start() }
+        case .startIgnoresReadiness:
+            for dependency in dependencies { base.removeDependency(dependency.base) }
+            base.start()
+        default:
+            base.start()
+        }
+    }
 }
 
 /// A base queue with the fault applied.
@@ -208,11 +249,21 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     private let layer: Base?
     private let tracked = Locked<[MutantOperation<Base>]>([])
     private let lastBarrier = Locked<Base.Operation?>(nil)
+    /// The wrappers of the operations added, by base operation, so that `operations` lists them.
+    private let added = Locked<[ObjectIdentifier: MutantOperation<Base>]>([:])
+    /// The underlying queue as set, read back under `underlyingQueueIgnored`.
+    private let underlying = Locked<Base.UnderlyingQueue?>(nil)
 
     init(base: Base.Queue, fault: Fault, layer: Base? = nil) {
         self.base = base
         self.fault = fault
         self.layer = layer
+        mutantQueueWrappers.withLock { $0[ObjectIdentifier(base)] = WeakQueue(queue: self) }
+    }
+
+    /// The wrapper made for `base`, while it lives.
+    static func wrapper(of base: Base.Queue) -> MutantOperationQueue? {
+        mutantQueueWrappers.withLock { $0[ObjectIdentifier(base)]?.queue as? MutantOperationQueue }
     }
 
     static var unlimited: Int { Base.Queue.unlimited }
@@ -226,6 +277,7 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
             tracked.withLock { $0.append(operation) }
             if let barrier = lastBarrier.snapshot, !barrier.isFinished { operation.base.addDependency(barrier) }
         }
+        added.withLock { $0[ObjectIdentifier(operation.base)] = operation }
         switch fault {
         case .completionEarly:
             if let completion = operation.state.completion.snapshot { Threads.detach { completion() } }
@@ -282,6 +334,31 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
 
     var operationCount: Int { fault == .operationCountIgnored ? 0 : base.operationCount }
 
+    var operations: [MutantOperation<Base>] {
+        let listed = base.operations.map { operation in
+            added.withLock { $0[ObjectIdentifier(operation)] } ?? MutantOperation(operation, state: MutantOperationState(fault: fault))
+        }
+        added.withLock { known in
+            let current = Set(listed.map { ObjectIdentifier($0.base) })
+            known = known.filter { current.contains($0.key) }
+        }
+        return fault == .operationsReversed ? listed.reversed() : listed
+    }
+
+    var underlyingQueue: Base.UnderlyingQueue? {
+        get { fault == .underlyingQueueIgnored ? underlying.snapshot : base.underlyingQueue }
+        set {
+            if fault == .underlyingSetWhileBusyAllowed && base.operationCount > 0 { return }
+            underlying.withLock { $0 = newValue }
+            if fault != .underlyingQueueIgnored { base.underlyingQueue = newValue }
+        }
+    }
+
+    func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult {
+        if fault == .timedWaitSucceedsAtOnce { return .success }
+        return base.waitUntilAllOperationsAreFinished(until: deadline)
+    }
+
     func cancelAllOperations() {
         if fault == .cancelAllIgnored { return }
         base.cancelAllOperations()
@@ -292,3 +369,14 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
         base.waitUntilAllOperationsAreFinished()
     }
 }
+
+/// A mutant queue wrapper, held weakly by the table that finds it again from its base queue.
+private struct WeakQueue {
+    weak var queue: AnyObject?
+}
+
+/// The wrapper of each base queue (`MutantOperations.currentQueue`), by the base queue's identity.
+private let mutantQueueWrappers = Locked<[ObjectIdentifier: WeakQueue]>([:])
+
+/// The main-queue wrapper of each mutant layer, by fault and base layer type.
+private let mutantMainQueues = Locked<[String: AnyObject]>([:])
