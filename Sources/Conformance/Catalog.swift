@@ -136,8 +136,7 @@ public struct Catalog: Sendable {
         QueueRules.self, MainQueueRules.self, BarrierRules.self, TargetRules.self, SuspensionRules.self, SpecificRules.self,
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self,
-        IOOneShotRules.self,
-        ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self, OperationQueueAPIRules.self, ExecutorRules.self,
+        ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self, ExecutorRules.self,
     ]
 
     /// The rules of this package, each with its source.

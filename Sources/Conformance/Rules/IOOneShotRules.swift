@@ -3,11 +3,7 @@ import Glibc
 import Harness
 
 /// Dispatch I/O's convenience calls, `dispatch_read` and `dispatch_write` (`Engine.read`, `Engine.write`): one
-/// operation on a descriptor the caller keeps, one handler call. Filed under the I/O concept, after `IOChannelRules`.
-enum IOOneShotRules: RuleFamily {
-    static let concept = Concept.io
-    static let rules: [any ConformanceRule.Type] = [IOReadOnce.self, IOWriteOnce.self]
-}
+/// operation on a descriptor the caller keeps, one handler call. Listed in `IOChannelRules`, after the channels.
 
 /// The calls a one-shot handler got: the bytes and the error of each.
 private final class OneShotLog: Sendable {

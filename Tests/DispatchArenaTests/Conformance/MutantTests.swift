@@ -256,6 +256,11 @@ extension ArenaTests {
         static var behaviourKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == false } }
         static var misuseKills: [Kill] { kills.filter { Catalog.builtIn.rule(id: $0.rule)?.isMisuse == true } }
 
+        @Test("the catalog's families name each concept once (a concept is one family, one section of RULES.md)")
+        func oneFamilyPerConcept() {
+            #expect(Set(Concept.builtIn).count == Concept.builtIn.count, "\(Concept.builtIn.map(\.rawValue))")
+        }
+
         @Test("every rule declares the outcomes it forbids, none of them one any run may end with, each key once")
         func everyRuleDeclaresItsOutcomes() {
             for rule in Catalog.builtIn.rules {

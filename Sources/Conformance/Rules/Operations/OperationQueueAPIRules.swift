@@ -3,14 +3,7 @@ import Harness
 
 /// The rest of `OperationQueue`'s API: the current queue, the list of operations, underlying dispatch queues, the main
 /// operation queue, operations started by hand, and the contract's waits with a deadline (which Foundation lacks).
-/// Filed under the operation-queue concept, after `OperationRules`.
-enum OperationQueueAPIRules: RuleFamily {
-    static let concept = Concept.operations
-    static let rules: [any ConformanceRule.Type] = [
-        OpCurrentQueue.self, OpOperationsList.self, OpUnderlyingQueue.self, OpUnderlyingQueueBusy.self, OpMainQueue.self,
-        OpStartOutsideQueue.self, OpStartNotReady.self, OpWaitDeadline.self,
-    ]
-}
+/// Listed in `OperationRules`, after the scheduling, cancellation and wait rules.
 
 enum OpCurrentQueue: OperationRule {
     static let id = "op.current-queue"

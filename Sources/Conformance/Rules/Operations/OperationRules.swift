@@ -12,7 +12,9 @@ enum OperationRules: RuleFamily {
         OpCancelIgnoresDependencies.self, OpCancelRunning.self, OpCompletion.self, OpAsyncOperation.self,
         OpWaitUntilFinished.self, OpWaitAll.self, OpAddWaiting.self, OpSuspend.self, OpBarrierAfterEarlier.self,
         OpBarrierBeforeLater.self, OpCancelAll.self, OpOperationCount.self, OpExecutionBlocks.self,
-        OpDependencyCycle.self, OpDependencyOnFinished.self, OpBarrierWhileExecuting.self,
+        OpDependencyCycle.self, OpDependencyOnFinished.self, OpBarrierWhileExecuting.self, OpCurrentQueue.self,
+        OpOperationsList.self, OpUnderlyingQueue.self, OpUnderlyingQueueBusy.self, OpMainQueue.self, OpStartOutsideQueue.self,
+        OpStartNotReady.self, OpWaitDeadline.self,
     ]
 }
 
