@@ -1,4 +1,5 @@
 import ArenaContract
+import Glibc
 import Harness
 
 /// Counting semaphores.
@@ -164,17 +165,22 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
         var extra = 0
         var timedOut = 0
         for round in 0..<rounds {
-            let go = Latch()
+            let ready = Counter()
+            let go = Counter()
             let signalled = Latch()
-            // The signal lands 0 to 300 µs after the wait began, around the wait's deadline at 150 µs.
-            let delay = Duration.microseconds(Int.random(in: 0..<300))
+            // Both threads spin to meet, so that a slow wake-up on a loaded machine cannot put the signal long after
+            // the wait: from the meeting, the signal lands 100 to 250 µs later, around the wait's deadline at 150 µs.
+            let delay = Duration.microseconds(Int.random(in: 100..<250))
             Threads.detach {
-                go.wait(.seconds(5))
+                ready.add()
+                spinUntil(.seconds(5)) { go.value > 0 }
                 Timing.spin(delay)
                 semaphore.signal()
                 signalled.countDown()
             }
-            go.countDown()
+            try expect(
+                spinUntil(.seconds(5)) { ready.value > 0 }, .missing, "round \(round): the signalling thread did not start within 5 s")
+            go.add()
             let result = semaphore.wait(until: .now() + .microseconds(150))
             try expectOpens(signalled, "round \(round): the signalling thread")
             var taken = result == .success ? 1 : 0
@@ -190,4 +196,16 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
         )
         try expect(extra == 0, .extra, "in \(extra) of \(rounds) rounds one signal was taken twice")
     }
+}
+
+/// Spins (without sleeping, yielding the core to threads that wait for one) until `condition` holds or `timeout`
+/// passed; returns whether it held.
+@discardableResult
+private func spinUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
+    let end = Deadline.now() + timeout
+    while !condition() {
+        if Deadline.now() >= end { return condition() }
+        sched_yield()
+    }
+    return true
 }
