@@ -104,11 +104,13 @@ enum TimerRepeat: BehaviourRule {
         // Only fires due by the cancel can have been counted, however late the machine ran the handler or the check.
         let dueByStop = Int((stopped - start) / interval) + 1
         try expect(Int(fired) <= dueByStop + 1, .extra, "a 10 ms timer counted \(fired) fires, \(dueByStop) were due by its cancel")
-        try expect(lateness.count >= 20, .missing, "only \(lateness.count) handler calls in 600 ms of a 10 ms timer")
-        // Drift is lateness growing over time: compare the least lateness of the first and last ten calls. A correct
-        // timer's calls are late by scheduling delays only, which do not add up, and load delays some calls, never all
-        // ten; a drifting one's last calls are all late by the drift.
-        let head = lateness.prefix(10).min()!, tail = lateness.suffix(10).min()!
+        try expect(lateness.count >= 4, .missing, "only \(lateness.count) handler calls in 600 ms of a 10 ms timer")
+        // Drift is lateness growing over time: compare the least lateness of the first and last ten calls (fewer where
+        // load made the timer coalesce fires into fewer calls). A correct timer's calls are late by scheduling delays
+        // only, which do not add up, and load delays some calls, never all of them; a drifting one's last calls are
+        // all late by the drift.
+        let window = min(10, lateness.count / 2)
+        let head = lateness.prefix(window).min()!, tail = lateness.suffix(window).min()!
         try expect(tail - head < .milliseconds(30), "drift", "the least lateness grew from \(head) to \(tail): the timer drifts")
     }
 }
