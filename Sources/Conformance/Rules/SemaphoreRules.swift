@@ -112,16 +112,24 @@ enum SemaphoreSignalWakes: BehaviourRule {
 
             let woken = Counter()
             let returned = Latch(2)
+            let waiting = Latch(2)
+            let waiters = Recorder<Int32>()
             for _ in 0..<2 {
                 Threads.detach {
-                    if semaphore.wait(until: .now() + .seconds(5)) == .success { woken.add() }
+                    waiters.append(ThreadStates.currentID())
+                    waiting.countDown()
+                    if semaphore.wait(until: .now() + .seconds(10)) == .success { woken.add() }
                     returned.countDown()
                 }
             }
-            // Generous: the two waiters must be blocked before the first signal.
-            Timing.pause(.milliseconds(100))
+            // The two waiters must be blocked before the first signal: wait until the kernel has both asleep (a fixed
+            // pause is outlasted on a loaded machine: 2 of 20 runs beside a release build). An engine whose wait spins
+            // never sleeps; the signal then comes after the bound.
+            try expectOpens(waiting, "round \(round): both waiters starting")
+            _ = Timing.asleep(waiters.elements)
             try expect(semaphore.signal(), .wrongValue, "round \(round): signal with two blocked waiters reported no wake-up")
-            Timing.pause(.milliseconds(50))
+            try expectEventually(as: .missing, "round \(round): the waiter the signal woke returning") { woken.value >= 1 }
+            Timing.pause(Timing.quietPeriod)
             try expect(woken.value == 1, .extra, "round \(round): one signal woke \(woken.value) waiters")
             try expect(semaphore.signal(), .wrongValue, "round \(round): signal with one blocked waiter reported no wake-up")
             try expectOpens(returned, "round \(round): both waiters returning")

@@ -25,6 +25,21 @@ public enum Timing {
         if index % every == every - 1 { pause(.milliseconds(1)) }
     }
 
+    /// Waits until every thread of `threads` (kernel ids, `ThreadStates.currentID()`) is asleep in the kernel at two
+    /// looks 2 ms apart, or `timeout` passed; returns whether they were. A check that must act only once threads are
+    /// waiting (a signal that must find its waiters blocked) waits for this instead of pausing, which a loaded machine
+    /// can outlast. Two /proc reads per thread per look.
+    public static func asleep(_ threads: [Int32], within timeout: Duration = .seconds(5)) -> Bool {
+        let end = Deadline.now() + timeout
+        var looksAsleep = 0
+        while looksAsleep < 2 {
+            if Deadline.now() >= end { return false }
+            looksAsleep = threads.allSatisfy { !ThreadStates.isRunnable($0) } ? looksAsleep + 1 : 0
+            pause(.milliseconds(2))
+        }
+        return true
+    }
+
     /// Polls `condition` every millisecond until it holds or `timeout` passed; returns whether it held.
     public static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
         let end = Deadline.now() + timeout

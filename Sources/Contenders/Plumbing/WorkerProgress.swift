@@ -1,47 +1,6 @@
 import ArenaContract
 import Glibc
 
-/// Kernel thread states, for worker pools that grow when their workers block where they cannot see (libdispatch's
-/// Linux workqueue monitor does the same).
-enum ThreadStates {
-    /// Whether the kernel has thread `id` of this process running or ready to run (state R in
-    /// /proc/self/task/ID/stat). A few system calls: call it from a monitor, not from a hot path.
-    static func isRunnable(_ id: Int32) -> Bool {
-        guard let text = read("/proc/self/task/\(id)/stat"),
-            let close = text.lastIndex(of: UInt8(ascii: ")")), close + 2 < text.count
-        else { return false }
-        return text[close + 2] == UInt8(ascii: "R")  // "pid (name) S ...": the state follows the name
-    }
-
-    /// Nanoseconds thread `id` of this process has spent on a CPU (the first figure of /proc/self/task/ID/schedstat),
-    /// or nil where the kernel does not keep it (or the thread is gone).
-    static func runNanoseconds(_ id: Int32) -> UInt64? {
-        guard let text = read("/proc/self/task/\(id)/schedstat") else { return nil }
-        return UInt64(String(decoding: text.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self))
-    }
-
-    /// Whether every CPU of the machine has a thread to run besides the caller: the kernel's count of runnable
-    /// threads, machine-wide (the fourth field of /proc/loadavg, "running/total"), exceeds the online CPUs. Two system
-    /// calls and a short read; false where the file cannot be read.
-    static func cpusSaturated() -> Bool {
-        guard let text = read("/proc/loadavg") else { return false }
-        let fields = text.split(separator: UInt8(ascii: " "))
-        guard fields.count >= 4, let slash = fields[3].firstIndex(of: UInt8(ascii: "/")),
-            let running = Int(String(decoding: fields[3][..<slash], as: UTF8.self))
-        else { return false }
-        return running > sysconf(Int32(_SC_NPROCESSORS_ONLN))
-    }
-
-    private static func read(_ path: String) -> ArraySlice<UInt8>? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = Glibc.read(descriptor, &buffer, buffer.count)
-        return count > 0 ? buffer[0..<count] : nil
-    }
-}
-
 /// Which of a pool's workers are stalled, for a starvation watch that looks every tick: a worker progresses if the
 /// kernel has it runnable now, if it spent at least a tenth of the tick on a CPU since the watch last looked, or if
 /// its pool saw it take work since then (its `turns`, a count the engine keeps, where it keeps one).
