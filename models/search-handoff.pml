@@ -1,5 +1,6 @@
 /*
- * Race 2: the lock-free pool's search hand-off (fixed by 1ea3c18, with 560fd77's hasWork).
+ * Race 2: the lock-free pool's search hand-off (fixed by 1ea3c18, with 560fd77's hasWork; the parking worker's claim
+ * passed on by the fix of the dropped claim).
  *
  * Rule global.concurrent submits blocks that must all run at the same time (each waits for the others, blocking in
  * a way the engine cannot see). A push made while a worker searches wakes nobody (the searcher will find it); the
@@ -8,8 +9,8 @@
  *
  *   Sources/Contenders/LockFree/LockFreeWorkerPool.swift
  *     push()              71-86     wakeOne()        89-104    makeRoomForWork() 107-115
- *     hasWork             127-135   work(as:)        152-171   findWork()        189-194 (injection only here)
- *     spin()              211-225   handOffSearch()  230-237   park()            240-251   unpark() 255-259
+ *     hasWork             130-138   work(as:)        154-175   findWork()        192-196 (injection only here)
+ *     spin()              214-228   handOffSearch()  233-240   park()            248-260   unpark() 264-268
  *   Sources/Contenders/LockFree/PoolGrowth.swift
  *     startWorker() 17, watchLoop() 56-85 (every 10 ms while wanted: work waits, nobody parked, a worker not
  *     progressing: start a thread; otherwise stand down)
@@ -18,6 +19,9 @@
  * woken, or, with none asleep and work waiting, room is made (a thread, or the watch).
  * HISTORIC (before 1ea3c18): only a look inside the spin loop handed on, and only by waking a sleeper; the final look
  * after leaving the count handed on nothing.
+ * And a parking worker whose last look finds work, and whose unpark() says a push claimed it meanwhile (cleared its
+ * bit and woke nobody else), hands on the same way: that push's job may wait while this worker runs a blocking one.
+ * DROP_CLAIM (before the fix of the dropped claim, found by this model): park() dropped unpark()'s answer, and the push's claim with it.
  *
  * Abstractions: the pool starts with one or two idle threads (earlier rounds made them); width 2 (the CI machine's cores); at most 3 threads (enough for 2 blocks); every push comes from
  * outside the pool, so jobs go to the injection queue and local queues and stealing play no part; a spin's 64 looks
@@ -39,7 +43,7 @@ byte threads = 0;      /* occupied.nonzeroBitCount; blocked (the engine-visible 
 byte inJob = 0;        /* workers inside a block: they do not progress (the watch reads the kernel state) */
 bool watchWanted = 0;
 
-/* findWork() 189-194: a job from the injection queue, if any. */
+/* findWork() 192-196: a job from the injection queue, if any. */
 inline findWork(got) {
     if
     :: atomic { inj > 0 -> inj--; got = 1 }
@@ -68,7 +72,7 @@ inline makeRoom() {
     fi
 }
 
-/* handOffSearch() 230-237 */
+/* handOffSearch() 233-240 */
 inline handOff(w) {
     if
     :: parked != 0 -> wakeOne(w)
@@ -103,11 +107,11 @@ proctype Worker(byte me) {
     bool got;
     bool wasLast;
     bool claimed;
-top:                                    /* work(as:) 152-171 */
+top:                                    /* work(as:) 154-175 */
     got = 0;
     findWork(got);   /* findWork() */
     if :: got -> goto runJob :: else fi;
-    /* spin() 211-225 */
+    /* spin() 214-228 */
     searching++;
     do
     :: atomic { inj > 0 -> inj--; got = 1 };            /* a look that finds work */
@@ -126,16 +130,16 @@ top:                                    /* work(as:) 152-171 */
     if :: got && wasLast -> handOff(w) :: else fi;
 #endif
     if :: got -> goto runJob :: else fi;
-    /* park() 240-251 */
+    /* park() 248-260 */
     atomic { asleep[me] = 1; parked = parked | (1 << me) };  /* word = parked; parked |= bit; SC fence */
     findWork(got);   /* findWork once more */
     if
     :: got ->                           /* unpark(): clears its bit; true when a push had claimed it meanwhile */
        atomic { claimed = ((parked & (1 << me)) == 0); parked = parked & ~(1 << me); asleep[me] = 0 };
-#ifdef FORWARD_CLAIM
-       if :: claimed -> claimed = 0; handOff(w) :: else fi;   /* proposed: pass the claim on, as handOffSearch */
+#ifndef DROP_CLAIM
+       if :: claimed -> handOff(w) :: else fi;   /* a push claimed it meanwhile: pass the claim on (handOffSearch) */
 #endif
-       claimed = 0;                     /* now: the result is dropped (park() 246-248) */
+       claimed = 0;                     /* DROP_CLAIM: the answer is dropped */
        goto runJob
     :: else -> wasLast = 0; (asleep[me] == 0); goto top  /* futex wait until claimed */
     fi;

@@ -31,7 +31,8 @@ final class LockFreeWorker: @unchecked Sendable {
 /// - With nothing to do a worker spins briefly, then announces itself in `parked` (a bitmask) and sleeps on its
 ///   futex word. A push makes its job visible, then (after a sequentially consistent fence) reads `parked`; a parking
 ///   worker sets its bit, then (after the same fence) looks for work once more. One of the two sees the other, so no
-///   wake-up is lost; the pusher claims a parked worker by clearing its bit and wakes exactly that one.
+///   wake-up is lost; the pusher claims a parked worker by clearing its bit and wakes exactly that one (a parking
+///   worker claimed while its last look found work passes the claim on).
 /// - Width = active CPUs of runnable workers. A worker blocking inside the engine says so and, if work is waiting,
 ///   a parked worker is woken or a thread started. Blocking the engine cannot see is caught by a watch that, while
 ///   work waits with no worker parked, reads the workers' kernel states every 10 ms and starts threads when fewer
@@ -239,12 +240,17 @@ final class LockFreeWorkerPool: @unchecked Sendable {
     }
 
     /// Sleeps until claimed by a push, or 1 s for a thread beyond the width. Returns work found on the way.
+    ///
+    /// Work found by the last look may come with a claim: a push that read this worker's bit before `unpark` cleared it
+    /// chose this worker to run its job and woke nobody else. This worker runs one job, maybe a blocking one, so it
+    /// passes the claim on as the last searcher does (`handOffSearch`); dropping it stranded the push's job while
+    /// another worker slept (models/search-handoff.pml, variant DROP_CLAIM).
     private func park(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
         worker.word.word.pointee.store(LockFreeWorker.parked, ordering: .relaxed)
         parked.atomic.pointee.bitwiseOr(worker.bit, ordering: .sequentiallyConsistent)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         if let job = findWork(worker) {
-            unpark(worker)
+            if unpark(worker) { handOffSearch() }
             return job
         }
         if stopping.load(ordering: .relaxed) { return nil }
@@ -253,8 +259,8 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         return nil
     }
 
-    /// Leaves the parked set (whether or not a push claimed this worker meanwhile); true when it was claimed.
-    @discardableResult
+    /// Leaves the parked set (whether or not a push claimed this worker meanwhile); true when it was claimed, and the
+    /// caller then owes the claimer a worker (it runs work itself, or hands on).
     func unpark(_ worker: LockFreeWorker) -> Bool {
         let before = parked.atomic.pointee.bitwiseAnd(~worker.bit, ordering: .acquiringAndReleasing).oldValue
         worker.word.word.pointee.store(LockFreeWorker.awake, ordering: .relaxed)
