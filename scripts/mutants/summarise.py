@@ -19,8 +19,13 @@ def failed(path):
         if result["status"] in ("pass", "unsupported"):
             continue
         keys = sorted({f.get("outcome") or f.get("status") or result["status"] for f in result.get("failures", [])})
-        rules[result["rule"]] = keys or [result["status"]]
+        rules[result["rule"]] = (keys or [result["status"]], result["status"], result.get("seconds", 0))
     return rules
+
+
+def quickest(kills):
+    """The rule to check a kill with in the tests: a plain failure before a timeout, then the shortest run."""
+    return min(kills, key=lambda rule: (kills[rule][1] == "timeout", kills[rule][2], rule))
 
 
 def main():
@@ -31,7 +36,7 @@ def main():
     modes = [m for m in ("quiet", "stress") if (out / m / "none.json").exists()]
     baseline = {m: failed(out / m / "none.json") or {} for m in modes}
     rows, tsv, caught = [], [], {m: 0 for m in modes}
-    either, measured = 0, 0
+    either, measured, swift, escaped = 0, 0, [], []
     for fault, file, desc in faults:
         cells, any_mode = [], False
         for mode in modes:
@@ -40,8 +45,10 @@ def main():
                 cells.append("not run")
                 continue
             kills = {r: k for r, k in rules.items() if r not in baseline[mode]}
-            for rule, keys in sorted(kills.items()):
+            for rule, (keys, _, _) in sorted(kills.items()):
                 tsv.append(f"{fault}\t{mode}\t{rule}\t{','.join(keys)}")
+            if kills and not any_mode:
+                swift.append(f'        Kill(fault: "{fault}", rule: "{quickest(kills)}", stress: {str(mode == "stress").lower()}),')
             if kills:
                 caught[mode] += 1
                 any_mode = True
@@ -55,6 +62,8 @@ def main():
         measured += 1
         either += any_mode
         verdict = "" if any_mode else " **ESCAPED**"
+        if not any_mode:
+            escaped.append(f'        ("{fault}", "REASON"),')
         rows.append(f"| `{fault}`{verdict} | {file} | {desc} | " + " | ".join(cells) + " |")
     lines = [f"Faults measured: {measured}."]
     for mode in modes:
@@ -66,6 +75,7 @@ def main():
     header = "| fault | file | the bug | " + " | ".join(f"caught {m} by" for m in modes) + " |"
     table = [header, "|" + "---|" * (3 + len(modes))] + rows
     (out / "summary.md").write_text("\n".join(lines) + "\n\n" + "\n".join(table) + "\n")
+    (out / "kills.swift.txt").write_text("\n".join(swift) + "\n\n" + "\n".join(escaped) + "\n")
     (out / "summary.tsv").write_text("fault\tmode\trule\toutcome\n" + "\n".join(tsv) + "\n")
     print("\n".join(lines))
 
