@@ -49,6 +49,24 @@ public protocol EngineIOChannel: AnyObject, Sendable {
     /// No handler call carries more than `bytes`: what arrives at once is split.
     func setHighWater(_ bytes: Int)
 
+    /// Handler calls at `interval` for the operations issued from now on (`dispatch_io_set_interval`): at each tick
+    /// an operation under way delivers what its low water mark lets through, or, with `strict`
+    /// (`DISPATCH_IO_STRICT_INTERVAL`), every byte read so far (a write: the bytes still to write), however few.
+    /// Ticks may come late; a tick with nothing to deliver may call with no bytes or not at all. Zero turns it off.
+    /// Cost: a timer per operation under way.
+    func setInterval(_ interval: Duration, strict: Bool)
+
+    /// A new channel of `kind` on this channel's descriptor (or path), with water marks and interval of its own
+    /// (`dispatch_io_create_with_io`). The channels share the descriptor: their operations and barriers wait in one
+    /// line, so a barrier of either waits for the operations of both; the descriptor stays held until every one of
+    /// them is closed (or released) and its last operation ended, and only then does each cleanup handler run, on
+    /// its queue, with 0 or the error that ended the descriptor. Made from a closed channel, it holds nothing: its
+    /// cleanup handler runs at once with `ECANCELED`, and so do its operations end. Cost: a block on the channel's
+    /// queue.
+    func makeChannel(
+        label: String, kind: IOChannelKind, queue: Queue, cleanup: @escaping @Sendable (_ error: Int32) -> Void
+    ) -> Self
+
     /// Runs `block` once every operation issued before it has ended and before any issued after it begins, when
     /// the channel's descriptor is the block's alone (`dispatch_io_barrier`).
     func barrier(_ block: @escaping @Sendable () -> Void)

@@ -9,7 +9,7 @@ enum IOChannelRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [
         IOStreamRead.self, IOWriteFillDrain.self, IOReadInOrder.self, IOLowWater.self, IOHighWater.self, IOStop.self,
         IOCloseLetsFinish.self, IORandomAccess.self, IOPathLazy.self, IOBarrier.self, IOReadWriteOneDescriptor.self,
-        IOTCPEcho.self, IOReadOnce.self, IOWriteOnce.self,
+        IOTCPEcho.self, IOReadOnce.self, IOWriteOnce.self, IOInterval.self, IOCreateWithIO.self,
     ]
 
     /// A stream channel over `descriptor` with its handlers on a new serial queue; the cleanup handler closes the

@@ -173,6 +173,8 @@ extension ArenaTests {
             Kill(rule: "io.tcp-echo", fault: .writeCorruptsLastByte),
             Kill(rule: "io.read-once", fault: .readLosesFirstByte),
             Kill(rule: "io.write-once", fault: .writeCorruptsLastByte),
+            Kill(rule: "io.interval", fault: .intervalIgnored),
+            Kill(rule: "io.create-with-io", fault: .sharedChannelDuplicates),
             // Process and file sources
             Kill(rule: "proc.exit", fault: .exitReportedTwice),
             Kill(rule: "proc.observers", fault: .exitReportedTwice),

@@ -114,6 +114,8 @@ enum Fault: String, CaseIterable, Codable, Sendable {
     case pathOpenedEagerly  // a path channel opens its file at creation
     case channelBarrierEarly  // a channel barrier runs at once, on the global queue
     case writesWaitForReads  // a write waits until no read is under way on its channel
+    case intervalIgnored  // setting an interval does nothing
+    case sharedChannelDuplicates  // a channel made from another gets a duplicate of its descriptor: a channel of its own
     // Descriptors and signals
     case readDataOffByOne  // a read source reports one byte more than available
     case endOfFileSilent  // a read source stays quiet at end of file

@@ -16,6 +16,8 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
     /// The base channel; nil under `pathOpenedEagerly` when the eager open failed (`openError`).
     private let base: Base.IOChannel?
     private let openError: Int32
+    /// The descriptor the channel was made on (-1 for a path), which `sharedChannelDuplicates` duplicates.
+    private let descriptor: Int32
     private let cleanup: @Sendable (Int32) -> Void
     private let cleanupQueue: Base.Queue
     private let closedOnce = Locked(false)
@@ -29,6 +31,7 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
         (self.engine, self.fault, self.label, self.kind, self.cleanup) = (engine, fault, label, kind, cleanup)
         cleanupQueue = queue.base
         openError = 0
+        descriptor = fileDescriptor
         base = engine.makeIOChannel(
             label: label, kind: kind, fileDescriptor: fileDescriptor, queue: queue.base,
             cleanup: Self.cleanupHandler(fault, cleanup))
@@ -40,6 +43,7 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
     ) {
         (self.engine, self.fault, self.label, self.kind, self.cleanup) = (engine, fault, label, kind, cleanup)
         cleanupQueue = queue.base
+        descriptor = -1
         guard fault == .pathOpenedEagerly else {
             openError = 0
             base = engine.makeIOChannel(
@@ -56,6 +60,27 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
                 Glibc.close(descriptor)
                 cleanup(error)
             }
+    }
+
+    /// A channel made from `other`: the base channel's own, or under `sharedChannelDuplicates` a channel of the base
+    /// engine on a duplicate of `other`'s descriptor, closed by its cleanup handler.
+    private init(
+        sharing other: MutantIOChannel<Base>, label: String, kind: IOChannelKind, queue: MutantQueue<Base>,
+        cleanup: @escaping @Sendable (Int32) -> Void
+    ) {
+        (engine, fault, self.label, self.kind, self.cleanup) = (other.engine, other.fault, label, kind, cleanup)
+        cleanupQueue = queue.base
+        openError = other.openError
+        descriptor = other.descriptor
+        if fault == .sharedChannelDuplicates && other.descriptor >= 0 {
+            let copy = dup(other.descriptor)
+            base = engine.makeIOChannel(label: label, kind: kind, fileDescriptor: copy, queue: queue.base) { error in
+                Glibc.close(copy)
+                cleanup(error)
+            }
+        } else {
+            base = other.base?.makeChannel(label: label, kind: kind, queue: queue.base, cleanup: Self.cleanupHandler(fault, cleanup))
+        }
     }
 
     /// The cleanup handler given to the base channel: dropped under `cleanupEarly`, which runs it at close instead.
@@ -127,6 +152,14 @@ final class MutantIOChannel<Base: Engine>: EngineIOChannel, @unchecked Sendable 
     func setLowWater(_ bytes: Int) { base?.setLowWater(fault == .lowWaterOne ? 1 : bytes) }
 
     func setHighWater(_ bytes: Int) { if fault != .highWaterIgnored { base?.setHighWater(bytes) } }
+
+    func setInterval(_ interval: Duration, strict: Bool) { if fault != .intervalIgnored { base?.setInterval(interval, strict: strict) } }
+
+    func makeChannel(
+        label: String, kind: IOChannelKind, queue: MutantQueue<Base>, cleanup: @escaping @Sendable (Int32) -> Void
+    ) -> MutantIOChannel<Base> {
+        MutantIOChannel(sharing: self, label: label, kind: kind, queue: queue, cleanup: cleanup)
+    }
 
     func barrier(_ block: @escaping @Sendable () -> Void) {
         if fault == .channelBarrierEarly { return engine.globalQueue.async(block) }
