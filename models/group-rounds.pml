@@ -1,5 +1,5 @@
 /*
- * Race 4: the lock-free group's rounds (fixed by fcc8ad5).
+ * Race 4: the lock-free group's rounds (fixed by fcc8ad5; the put-back notification settled again by the resettle fix).
  *
  * Rule group.reuse, cycle after cycle: enter; async a block that leaves; notify a block that checks the cycle's leave
  * happened; wait for that notify. The party whose leave brings the count to zero takes the notifications and submits
@@ -8,13 +8,14 @@
  *
  *   Sources/Contenders/LockFree/LockFreeGroup.swift    begin() 38-43 (count, then rounds), leave() 45-50,
  *                                                      finishOne() 53-68, notify() 70-73, submitIfEmpty() 81-84,
- *                                                      settleLater() 88-95
- *   Sources/Contenders/LockFree/NotificationStack.swift push() 38-47, take(through:) 51-64 (exchange the whole stack,
- *                                                      keep the due ones, push later ones back), isEmpty 75
+ *                                                      settleLater() 96-108
+ *   Sources/Contenders/LockFree/NotificationStack.swift push() 38-47, take(through:putBack:) 60-79 (exchange the whole
+ *                                                      stack, keep the due ones, push later ones back), isEmpty 90
  *   Sources/Conformance/Rules/GroupRules.swift          GroupReuse 170-197
  *
  * Fixed (now): a notification carries the round current at its registration; the party ending a round takes that
- * round's and earlier ones, puts later ones back, and settles again (settleLater) in case their round ended meanwhile.
+ * round's and earlier ones, puts later ones back, and settles again (settleLater) in case their round ended meanwhile;
+ * settleLater itself takes again while its take put something back.
  * HISTORIC (before fcc8ad5): finishOne took every notification (takeAll); notify submitted everything itself when it
  * read a zero count after its push (submitIfEmpty: fence, count == 0, submitAll).
  *
@@ -41,7 +42,7 @@ proctype Notify(byte c) {
     notified[c] = 1
 }
 
-/* NotificationStack.take(through: r) 51-64: exchange the whole stack (one step), then keep the notifications of round
+/* NotificationStack.take(through: r, putBack:) 60-79: exchange the whole stack (one step), then keep the notifications of round
  * r or earlier in `due`, pushing later ones back one at a time (each a CAS). */
 inline take(r) {
     atomic {
@@ -61,9 +62,10 @@ inline take(r) {
     od
 }
 
-/* settleLater() 88-95: the notifications of ended rounds, when no round runs now.
- * RESETTLE (proposed, not in the engine): a take that put notifications back settles again, since a party that found
- * the stack empty while this one held them (notify's submitIfEmpty, a round's end) may have been the one to run them. */
+/* settleLater() 96-108: the notifications of ended rounds, when no round runs now; a take that put notifications back
+ * settles again, since a party that found the stack empty while this one held them (notify's submitIfEmpty, a round's
+ * end) may have been the one to run them.
+ * SETTLE_ONCE (before the resettle fix, found by this model): one take, whatever it put back. */
 inline settleLater() {
     do
     :: stN == 0 -> break                 /* notifications.isEmpty */
@@ -74,7 +76,7 @@ inline settleLater() {
        :: else -> cur = 0; break
        fi;
        cur = 0;
-#ifdef RESETTLE
+#ifndef SETTLE_ONCE
        if :: back -> back = 0 :: else -> break fi
 #else
        back = 0; break

@@ -1,6 +1,6 @@
 /*
  * Race 2: the lock-free pool's search hand-off (fixed by 1ea3c18, with 560fd77's hasWork; the parking worker's claim
- * passed on by the fix of the dropped claim).
+ * passed on by 89439c5).
  *
  * Rule global.concurrent submits blocks that must all run at the same time (each waits for the others, blocking in
  * a way the engine cannot see). A push made while a worker searches wakes nobody (the searcher will find it); the
@@ -21,7 +21,7 @@
  * after leaving the count handed on nothing.
  * And a parking worker whose last look finds work, and whose unpark() says a push claimed it meanwhile (cleared its
  * bit and woke nobody else), hands on the same way: that push's job may wait while this worker runs a blocking one.
- * DROP_CLAIM (before the fix of the dropped claim, found by this model): park() dropped unpark()'s answer, and the push's claim with it.
+ * DROP_CLAIM (before 89439c5, found by this model): park() dropped unpark()'s answer, and the push's claim with it.
  *
  * Abstractions: the pool starts with one or two idle threads (earlier rounds made them); width 2 (the CI machine's cores); at most 3 threads (enough for 2 blocks); every push comes from
  * outside the pool, so jobs go to the injection queue and local queues and stealing play no part; a spin's 64 looks

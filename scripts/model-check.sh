@@ -20,12 +20,12 @@ variants=(
     "reactor-arming|-DHISTORIC                  |fails   |before 87cad1e: armed inside register()"
     "search-handoff|                            |verifies|now: every look that finds work hands on, a claimed parker too"
     "search-handoff|-DHISTORIC                  |fails   |before 1ea3c18: the final look hands nothing on"
-    "search-handoff|-DDROP_CLAIM                |fails   |before this fix: a parking worker that finds work drops a push's claim"
+    "search-handoff|-DDROP_CLAIM                |fails   |before 89439c5: a parking worker that finds work drops a push's claim"
     "steal-window  |                            |verifies|now: a steal takes at most the limit"
     "steal-window  |-DHISTORIC                  |fails   |before b28fb4f: a steal takes half a full queue"
-    "group-rounds  |                            |fails   |FINDING, now: a notify put back while another settle saw the stack empty is stranded"
-    "group-rounds  |-DRESETTLE                  |verifies|proposed: a take that put notifications back settles again"
+    "group-rounds  |                            |verifies|now: by round, and a take that put notifications back settles again"
     "group-rounds  |-DHISTORIC                  |fails   |before fcc8ad5: a late leaver takes the next cycle's notify"
+    "group-rounds  |-DSETTLE_ONCE               |fails   |before the resettle fix: a notify put back while another settle saw the stack empty is stranded"
 )
 
 work=$(mktemp -d)

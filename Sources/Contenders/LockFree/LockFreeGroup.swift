@@ -4,8 +4,9 @@ import Synchronization
 /// A group: an atomic count of outstanding work, a futex for waiters, and a notification stack.
 ///
 /// The party that brings the count to zero takes the notifications, wakes the waiters (only when some announced
-/// themselves) and submits what it took. `notify` pushes, then (after a sequentially consistent fence) looks at the count and submits
-/// everything itself if it is zero; whoever exchanges the stack runs what it took, so each notification runs once.
+/// themselves) and submits what it took. `notify` pushes, then (after a sequentially consistent fence) looks at the count
+/// and, if it is zero, takes the notifications of ended rounds itself; whoever exchanges the stack runs what it took,
+/// so each notification runs once, and a party that puts a later round's back settles again (`settleLater`).
 public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     public let label: String
     /// Outstanding work; waiters sleep on this word.
@@ -85,13 +86,26 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
 
     /// The notifications of rounds that have ended, when no round is running now: after a push, or after a party
     /// that ended an earlier round put back a later round's, which that round's own end may have missed.
+    ///
+    /// Again while a take put notifications back: while this party held them the stack looked empty, and the one
+    /// that should have taken them (a `notify`'s `submitIfEmpty`, a round's end) may have passed. Taking once stranded
+    /// a notify: one party read round 2 and a zero count, round 3 began and ended, the test registered a round-3
+    /// notify, this party exchanged the stack while that notify's `submitIfEmpty` found it empty, then put the
+    /// notify back (3 is later than 2) and returned (models/group-rounds.pml, variant SETTLE_ONCE). Reading the round
+    /// and the count again after the put-back (`take` fences) either sees the round ended, and takes it, or a round
+    /// running, whose end is ordered after the put-back and sees the notification.
     private func settleLater() -> [@Sendable () -> Void] {
-        guard !notifications.isEmpty else { return [] }
-        // The round first, then the count: a round that began after this load counts itself in before it is
-        // numbered, so a count of zero read next means `current` and every earlier round have ended.
-        let current = rounds.load(ordering: .sequentiallyConsistent)
-        guard outstanding.word.pointee.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
-        return notifications.take(through: current)
+        var due: [@Sendable () -> Void] = []
+        while !notifications.isEmpty {
+            // The round first, then the count: a round that began after this load counts itself in before it is
+            // numbered, so a count of zero read next means `current` and every earlier round have ended.
+            let current = rounds.load(ordering: .sequentiallyConsistent)
+            guard outstanding.word.pointee.load(ordering: .sequentiallyConsistent) == 0 else { break }
+            var putBack = false
+            due += notifications.take(through: current, putBack: &putBack)
+            if !putBack { break }
+        }
+        return due
     }
 
     public func wait(until deadline: Deadline) -> WaitResult {

@@ -49,6 +49,15 @@ final class NotificationStack: @unchecked Sendable {
     /// Takes every notification of `round` or earlier, oldest first; later ones go back on the stack (after any pushed
     /// meanwhile, which are of a later round too).
     func take(through round: UInt64) -> [@Sendable () -> Void] {
+        var putBack = false
+        return take(through: round, putBack: &putBack)
+    }
+
+    /// `take(through:)`, setting `putBack` when it put notifications back. While it held them the stack looked empty,
+    /// and a party that would have taken them may have passed: the caller settles again (`LockFreeGroup.settleLater`).
+    /// A put-back ends with a sequentially consistent fence, so that the caller's next loads (the group's round and
+    /// count) are ordered after it, against that party's store, fence, then look at the stack.
+    func take(through round: UInt64, putBack: inout Bool) -> [@Sendable () -> Void] {
         var pointer = head.exchange(nil, ordering: .acquiring)
         var nodes: [Node] = []
         while let current = pointer {
@@ -58,8 +67,14 @@ final class NotificationStack: @unchecked Sendable {
         }
         var taken: [@Sendable () -> Void] = []
         for node in nodes.reversed() {
-            if node.round <= round { taken.append(node.submit) } else { push(node) }
+            if node.round <= round {
+                taken.append(node.submit)
+            } else {
+                push(node)
+                putBack = true
+            }
         }
+        if putBack { atomicMemoryFence(ordering: .sequentiallyConsistent) }
         return taken
     }
 
