@@ -1,5 +1,5 @@
 /*
- * Race 4: the lock-free group's rounds (fixed by fcc8ad5; the put-back notification settled again by the resettle fix).
+ * Race 4: the lock-free group's rounds (fixed by fcc8ad5; the put-back notification settled again by 1b2b0d5).
  *
  * Rule group.reuse, cycle after cycle: enter; async a block that leaves; notify a block that checks the cycle's leave
  * happened; wait for that notify. The party whose leave brings the count to zero takes the notifications and submits
@@ -65,7 +65,7 @@ inline take(r) {
 /* settleLater() 96-108: the notifications of ended rounds, when no round runs now; a take that put notifications back
  * settles again, since a party that found the stack empty while this one held them (notify's submitIfEmpty, a round's
  * end) may have been the one to run them.
- * SETTLE_ONCE (before the resettle fix, found by this model): one take, whatever it put back. */
+ * SETTLE_ONCE (before 1b2b0d5, found by this model): one take, whatever it put back. */
 inline settleLater() {
     do
     :: stN == 0 -> break                 /* notifications.isEmpty */

@@ -25,7 +25,7 @@ variants=(
     "steal-window  |-DHISTORIC                  |fails   |before b28fb4f: a steal takes half a full queue"
     "group-rounds  |                            |verifies|now: by round, and a take that put notifications back settles again"
     "group-rounds  |-DHISTORIC                  |fails   |before fcc8ad5: a late leaver takes the next cycle's notify"
-    "group-rounds  |-DSETTLE_ONCE               |fails   |before the resettle fix: a notify put back while another settle saw the stack empty is stranded"
+    "group-rounds  |-DSETTLE_ONCE               |fails   |before 1b2b0d5: a notify put back while another settle saw the stack empty is stranded"
 )
 
 work=$(mktemp -d)
