@@ -53,7 +53,8 @@ enum SemaphoreCount: BehaviourRule {
 
 enum SemaphoreTimeout: BehaviourRule {
     static let id = "semaphore.timeout"
-    static let title = "A timed-out wait reports timed-out, takes nothing, and leaves the count as it was."
+    static let title =
+        "A timed-out wait reports timed-out, takes nothing, and leaves the count as it was: a signal after it wakes no one and lets one wait in."
     static let source = "dispatch_semaphore_wait(3): 'returns non-zero if the timeout occurred'; libdispatch tests/dispatch_sema.c"
 
     static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
@@ -63,7 +64,9 @@ enum SemaphoreTimeout: BehaviourRule {
         for _ in 0..<5 {
             try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, .extra, "a wait on value 0 did not time out")
         }
-        semaphore.signal()
+        // The timed-out waiters left: the count is back at 0, so the signal finds no one to wake (a wait that kept its
+        // claim leaves the count at -5, and the signal reports waking a waiter that is gone).
+        try expect(!semaphore.signal(), .wrongValue, "after 5 timed-out waits, a signal reported waking a waiter")
         try expect(
             semaphore.wait(until: .now() + .seconds(2)) == .success, .missing, "after timed-out waits, a signal did not let one wait in")
         try expect(semaphore.wait(until: .now() + .milliseconds(5)) == .timedOut, .extra, "one signal let two waits in")
