@@ -168,11 +168,16 @@ enum TimerDataCountsFires: BehaviourRule {
             try expect(whileSuspended == 0, .ranWhileHeld, "round \(round): \(whileSuspended) calls while suspended")
             try expect(firstCall, .missing, "round \(round): no call after resume")
             let first = log.entries[0]
-            // Fires due between start and resume: about 5; a generous window for a loaded machine.
+            // Fires due between start and resume: about 5; a generous window for a loaded machine. The fires counted
+            // by the first call are at least those due by the resume, less two, and at most those due by the time the
+            // call ran (a loaded machine may run it late, with more fires due by then; beside a release build the
+            // bound at the resume failed a correct engine once in 20 runs: data 10 with 7 due at the resume).
             let due = Int((resumedAt - start) / .milliseconds(20)) + 1
+            let dueByCall = Int((first.at - start) / .milliseconds(20)) + 1
             try expect(
-                first.data >= 3 && Int(first.data) <= due + 1, .wrongValue,
-                "round \(round): the first call after resume had data \(first.data), about \(due) fires were due")
+                first.data >= 3 && Int(first.data) <= dueByCall + 1, .wrongValue,
+                "round \(round): the first call after resume had data \(first.data), about \(due) fires were due at the resume and \(dueByCall) when it ran"
+            )
             let total = log.totalData
             let dueByStop = Int((stoppedAt - start) / .milliseconds(20)) + 1
             try expect(
