@@ -5,7 +5,8 @@ import Testing
 /// The kill table of the faulty tutorial engine (docs/MUTANTS.md, Mutants/faults.txt): for every fault, a rule that
 /// caught it when scripts/mutants/kill-rates.sh measured the catalog, or why no rule did. Each entry runs as a child
 /// `faulty-arena conform` with ARENA_FAULT set, and must fail or time out: a catalog change that stops catching a
-/// fault, or an engine change that heals it, shows here. Race-type faults get three tries.
+/// fault, or an engine change that heals it, shows here. Race-type faults get five tries (semaphore.timeout-races-signal
+/// catches wait-timeout-ignores-condition in about 7 runs of 10).
 @Suite(.serialized) struct FaultKillTests {
     @Test("every fault of faults.txt is in the kill table or listed as escaped, once")
     func everyFaultAccounted() {
@@ -22,12 +23,12 @@ import Testing
     @Test("the rule that caught a fault still catches it", arguments: FaultKillTable.caught)
     func caught(_ kill: FaultKillTable.Kill) throws {
         var seen: [String] = []
-        for _ in 1...3 {
+        for _ in 1...5 {
             let status = try FaultyArena.conform(rules: [kill.rule], fault: kill.fault, stress: kill.stress)[kill.rule]
             seen.append(status ?? "no result")
             if status == "fail" || status == "timeout" { return }
         }
-        Issue.record("\(kill.rule) did not catch \(kill.fault)\(kill.stress ? " under stress" : "") in 3 tries: \(seen)")
+        Issue.record("\(kill.rule) did not catch \(kill.fault)\(kill.stress ? " under stress" : "") in 5 tries: \(seen)")
     }
 
     @Test("with no fault, the faulty engine passes what the tutorial engine passes (a sample of every family)")
@@ -51,7 +52,7 @@ enum FaultKillTable {
     }
 
     static let caught: [Kill] = [
-        Kill(fault: "wait-single-pass", rule: "apply.nested", stress: false),
+        Kill(fault: "wait-single-pass", rule: "group.wait", stress: false),
         Kill(fault: "wait-timeout-ignores-condition", rule: "semaphore.timeout-races-signal", stress: false),
         Kill(fault: "blocked-worker-not-counted", rule: "sync.reentrant-concurrent", stress: false),
         Kill(fault: "starved-ignores-blocked", rule: "sync.reentrant-concurrent", stress: false),
@@ -86,7 +87,7 @@ enum FaultKillTable {
         Kill(fault: "work-item-cancelled-never-finishes", rule: "workitem.cancel-before", stress: false),
         Kill(fault: "work-item-timed-out-wait-counts", rule: "workitem.wait", stress: false),
         Kill(fault: "apply-skips-index-per-chunk", rule: "apply.busy-pool", stress: false),
-        Kill(fault: "apply-waits-for-claims", rule: "apply.parallel", stress: false),
+        Kill(fault: "apply-waits-for-claims", rule: "op.execution-blocks", stress: false),
         Kill(fault: "source-replace-zero-delivered", rule: "timer.reschedule", stress: false),
         Kill(fault: "source-or-adds", rule: "source.or-coalesces", stress: false),
         Kill(fault: "source-cancel-handler-on-target", rule: "source.cancel", stress: false),
