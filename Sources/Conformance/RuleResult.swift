@@ -107,8 +107,7 @@ public struct RuleResult: Sendable, Codable {
                 detail = "\(shown.outcome): \(shown.example)"
             } else {
                 let failed = failures.reduce(0) { $0 + $1.count }
-                let histogram = failures.map { "\($0.outcome) \($0.count)" }.joined(separator: ", ")
-                detail = "\(failed) of \(outcomes.count) runs: \(histogram); \(shown.outcome): \(shown.example)"
+                detail = "\(failed) of \(outcomes.count) runs: \(Self.histogram(failures)); \(shown.outcome): \(shown.example)"
             }
         } else if outcomes.isEmpty {
             (status, detail) = (.fail, "no run was made")
@@ -118,6 +117,13 @@ public struct RuleResult: Sendable, Codable {
         self.init(
             engine: engine, rule: rule, status: status, detail: detail, seconds: (seconds * 1000).rounded() / 1000,
             repeats: outcomes.count, passes: outcomes.count { $0.status == .pass }, failures: failures)
+    }
+
+    /// The histogram in one line, most frequent key first: `early 2, timeout 1`.
+    public var histogram: String { Self.histogram(failures) }
+
+    private static func histogram(_ failures: [Failure]) -> String {
+        failures.map { "\($0.outcome) \($0.count)" }.joined(separator: ", ")
     }
 
     /// A rule that did not run: the engine lacks a capability it needs.

@@ -73,9 +73,8 @@ public struct ConformanceReport: Sendable, Codable {
     /// histogram by outcome key (`17 of 20 runs passed; early 2, timeout 1`), then a line per key with its example.
     private func explanation(_ result: RuleResult) -> (summary: String, failures: [String]) {
         guard result.repeats > 1 else { return (result.detail, []) }
-        let histogram = result.failures.map { "\($0.outcome) \($0.count)" }.joined(separator: ", ")
         return (
-            "\(result.passes) of \(result.repeats) runs passed; \(histogram)",
+            "\(result.passes) of \(result.repeats) runs passed; \(result.histogram)",
             result.failures.map { "\($0.outcome) \($0.count)× (\($0.status.rawValue)), e.g. \($0.example)" }
         )
     }
