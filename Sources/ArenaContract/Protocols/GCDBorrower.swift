@@ -3,7 +3,8 @@
 ///
 /// Conforming takes a `lender` (`SystemEngine()` for the reference) and the layer the contender is about; the GCD
 /// factory methods come from here, one forwarding call each. Such a contender should list `dispatch-objects` in its
-/// limits, so that the GCD rules, the lender's to keep, are not run twice.
+/// limits, so that the GCD rules, the lender's to keep, are not run twice. `LayerContender` (in `Contenders`) is this
+/// protocol with the system engine as the lender and the limits derived from the layers it brings: the short path.
 public protocol GCDBorrower: Engine
 where
     Queue == Lender.Queue, Group == Lender.Group, Semaphore == Lender.Semaphore, Once == Lender.Once,
@@ -28,7 +29,14 @@ extension GCDBorrower {
     public var currentQoS: QoSClass { lender.currentQoS }
     public var mainQueue: Lender.Queue { lender.mainQueue }
     public func dispatchMain() -> Never { lender.dispatchMain() }
-    public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? { lender.currentSpecific(key) }
+
+    /// The value the executor layer keeps for the caller, where it keeps its own (`SpecificValueLayer`: a layer whose
+    /// serial executors are no queues of the lender), else the lender's: a conformance check (cached by the runtime
+    /// after the first) and one or two look-ups.
+    public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
+        if let layer = executors as? any SpecificValueLayer, let value = layer.currentSpecific(key) { return value }
+        return lender.currentSpecific(key)
+    }
     public func makeGroup(label: String) -> Lender.Group { lender.makeGroup(label: label) }
     public func makeSemaphore(value: Int) -> Lender.Semaphore? { lender.makeSemaphore(value: value) }
     public func makeOnce(label: String) -> Lender.Once { lender.makeOnce(label: label) }
@@ -91,4 +99,16 @@ extension GCDBorrower {
     public func makeFileSource(label: String, fileDescriptor: Int32, events: FileEvents, queue: Lender.Queue) -> Lender.FileSource {
         lender.makeFileSource(label: label, fileDescriptor: fileDescriptor, events: events, queue: queue)
     }
+}
+
+/// An executor layer whose serial executors keep the values set on them (`LayerSerialExecutor.setSpecific`) themselves,
+/// because they run on threads of their own rather than on queues of the contender's engine: an event loop, a thread
+/// per actor. A contender borrowing its GCD (`GCDBorrower`, `LayerContender`) asks the layer first in
+/// `currentSpecific`, so the values are visible in the executors' jobs and blocks, as the executor rules expect; a
+/// layer over the engine's own queues (`EngineExecutors`) needs none of this.
+public protocol SpecificValueLayer: ExecutorLayer {
+    /// The value for `key` set on the serial executor whose job or block the caller is running, or `nil` (not on one
+    /// of the layer's serial executors, or no value there): what the contender's `currentSpecific` answers before
+    /// asking its lender. Called by rules, not on hot paths; a thread-local read and a look-up is the expected cost.
+    func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value?
 }

@@ -7,10 +7,10 @@ import Glibc
 import Harness
 import Testing
 
-/// Every engine a test can name: the registered ones and the mutants.
+/// Every engine a test can name: the registered ones, the mutants and the tests' layer contenders.
 enum TestEngines {
     static func named(_ name: String) -> (any Engine)? {
-        Contender.builtIn.first { $0.name == name }?.engine ?? Mutants.engine(named: name)
+        Contender.builtIn.first { $0.name == name }?.engine ?? Mutants.engine(named: name) ?? LayerContenders.engine(named: name)
     }
 
     /// The registered engines the catalog tests run on: all of them, or those named in `ARENA_ENGINES`

@@ -1,5 +1,7 @@
 import Bench
+import Contenders
 import Foundation
+import MinimalEngine
 import Testing
 
 /// Whether this test bundle was compiled with optimisation: specialisation is an optimisation, so only an
@@ -41,10 +43,11 @@ import Testing
         .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
     func outsideWorkloadSpecialised() throws {
         let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
-        let engines = [
-            "Contenders.SystemEngine", "Contenders.MutexEngine", "Contenders.LockFreeEngine",
-            "Contenders.ActorEngine", "Contenders.SwiftDefaultEngine", "MinimalEngine.MinimalEngine",
+        // The types' names as the demangler writes them (`swift`'s is a `LayerContender` with its generic arguments).
+        let types: [Any.Type] = [
+            SystemEngine.self, MutexEngine.self, LockFreeEngine.self, ActorEngine.self, SwiftDefaultEngine.self, MinimalEngine.self,
         ]
+        let engines = types.map { String(reflecting: $0) }
         for engine in engines {
             let specialised = Self.trial("ReadMostlyCache.ReadMostlyCacheWorkload", on: engine)
             #expect(symbols.contains { $0.contains(specialised) }, "no '\(specialised)' in minimal-arena")

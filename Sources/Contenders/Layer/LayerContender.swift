@@ -1,0 +1,82 @@
+import ArenaContract
+
+/// A contender made of the layers its author brings (an executor layer, an operation-queue layer, or both) with every
+/// GCD object borrowed from the system engine (libdispatch): the shortest honest declaration of an outside executor
+/// or operation queue, with nothing of the `Engine` family to implement.
+///
+/// ```swift
+/// ArenaMain.run(engines: [LayerContender(name: "threads", summary: "…", executors: ThreadExecutors())])
+/// ```
+///
+/// Its limits follow from what it brings: it lacks `dispatch-objects` (its GCD is the system engine's, which the
+/// `system` column checks) and each layer it does not bring, so the rules and workloads of those layers are not
+/// checked on it (`-` in the matrix), and every rule of the layers it brings runs. The `limits` given to `init` add
+/// what it lacks within its own layers (`serial-executors`, `remove-dependency`), each with its reason; a reason given
+/// there for a layer replaces the derived one. A layer it does not bring is the system engine's default layer, there
+/// only because the protocol names one: nothing checks or measures it.
+///
+/// A cheap value: the system engine's handle, the layers, two strings and the limits; copying it retains them.
+public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLayer>: GCDBorrower {
+    /// The system engine: every GCD object and call of this contender is its.
+    public let lender = SystemEngine()
+    public let name: String
+    public let summary: String
+    /// The operation-queue layer: the author's, or the system engine's unchecked default.
+    public let operations: Operations
+    /// The executor layer: the author's, or the system engine's unchecked default.
+    public let executors: Executors
+    /// Derived from the layers brought, with the author's limits over them: computed once, in `init`.
+    public let limits: [Capability: String]
+
+    /// A contender bringing both layers; `limits` are what it lacks within them.
+    public init(name: String, summary: String, operations: Operations, executors: Executors, limits: [Capability: String] = [:]) {
+        self.init(name: name, summary: summary, operations: (operations, true), executors: (executors, true), limits: limits)
+    }
+
+    private init(
+        name: String, summary: String, operations: (layer: Operations, brought: Bool), executors: (layer: Executors, brought: Bool),
+        limits: [Capability: String]
+    ) {
+        self.name = name
+        self.summary = summary
+        self.operations = operations.layer
+        self.executors = executors.layer
+        let brought = [operations.brought ? "an operation-queue layer" : nil, executors.brought ? "an executor layer" : nil]
+        var derived: [Capability: String] = [:]
+        derived[.dispatchObjects] = """
+            \(name) brings \(brought.compactMap { $0 }.joined(separator: " and ")) of its own; its queues, groups, \
+            semaphores and sources are the system engine's (libdispatch), which the system column checks
+            """
+        if !operations.brought {
+            derived[.operationQueues] = """
+                \(name) brings no operation-queue layer; one over its GCD would be the system engine's, which the \
+                system column checks
+                """
+        }
+        if !executors.brought {
+            derived[.executors] = """
+                \(name) brings no executor layer; its executors would be the system engine's, which the system column \
+                checks
+                """
+        }
+        self.limits = derived.merging(limits) { _, given in given }
+    }
+}
+
+extension LayerContender where Operations == SystemEngine.Operations {
+    /// A contender bringing only an executor layer: the executor rules and workloads run on it, the GCD and
+    /// operation-queue ones do not. `limits` are what it lacks within the layer (`serial-executors`).
+    public init(name: String, summary: String, executors: Executors, limits: [Capability: String] = [:]) {
+        let unchecked = SystemEngine().operations
+        self.init(name: name, summary: summary, operations: (unchecked, false), executors: (executors, true), limits: limits)
+    }
+}
+
+extension LayerContender where Executors == SystemEngine.Executors {
+    /// A contender bringing only an operation-queue layer: the operation-queue rules and workloads run on it, the GCD
+    /// and executor ones do not. `limits` are what it lacks within the layer (`remove-dependency`).
+    public init(name: String, summary: String, operations: Operations, limits: [Capability: String] = [:]) {
+        let unchecked = SystemEngine().executors
+        self.init(name: name, summary: summary, operations: (operations, true), executors: (unchecked, false), limits: limits)
+    }
+}
