@@ -8,8 +8,8 @@ import Glibc
 /// happen after it is released. It may take an operation's lock while holding its own (`EngineOperation` explains
 /// the order). Each added operation costs a few lock round trips, a heap insert and take, a dictionary insert and
 /// removal, one `async` onto the engine queue, and a group enter and leave.
-public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Sendable {
-    public typealias Operation = EngineOperation<E>
+public final class EngineOperationQueue<E: Engine, ReadyList: OperationReadyList>: LayerQueue, @unchecked Sendable {
+    public typealias Operation = EngineOperation<E, ReadyList>
     public typealias UnderlyingQueue = E.Queue
 
     /// Width left to the engine (`OperationQueue.defaultMaxConcurrentOperationCount`): ready operations are submitted
@@ -24,7 +24,7 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     private let unfinished: E.Group
     private let lock = PthreadMutex()
     // Guarded by `lock`:
-    private var ready = OperationReadyList<E>()
+    private var ready = ReadyList()
     /// Every operation added and not finished, barriers included (`cancelAllOperations`, `addBarrierBlock`).
     private var members: [ObjectIdentifier: Operation] = [:]
     /// The barriers not finished: every operation added meanwhile waits for each.
@@ -39,7 +39,8 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     /// Whether this is the engine's main operation queue: width 1 on the main queue, settings fixed.
     private let isMain: Bool
 
-    init(engine: E, label: String) {
+    /// A queue over a new concurrent queue of `engine` and a new group (`EngineOperations.makeQueue`).
+    public init(engine: E, label: String) {
         self.engine = engine
         self.name = label
         engineQueue = engine.makeQueue(label: label, kind: .concurrent)
@@ -180,7 +181,9 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
 
     /// Puts `operation` in the ready list if it is enqueued and ready. Under `lock`.
     private func file(_ operation: Operation) {
-        if let key = operation.readyKey() { ready.insert(operation, priority: key.priority, sequence: key.sequence) }
+        if let key = operation.readyKey() {
+            ready.insert(OperationReadyEntry(operation: operation, priority: key.priority, sequence: key.sequence))
+        }
     }
 
     /// Takes the ready operations that may start now, marking each started. Under `lock`; the caller submits them
@@ -188,9 +191,11 @@ public final class EngineOperationQueue<E: Engine>: LayerQueue, @unchecked Senda
     private func takeStarts() -> [Operation] {
         var starts: [Operation] = []
         while !suspended, width == Self.unlimited || running < width, let entry = ready.popFirst() {
-            guard entry.operation.claim(at: entry.priority) else { continue }  // a stale entry
+            // Only this queue files entries in its list, so each holds one of its operations.
+            let operation = unsafeDowncast(entry.operation, to: Operation.self)
+            guard operation.claim(at: entry.priority) else { continue }  // a stale entry
             running += 1
-            starts.append(entry.operation)
+            starts.append(operation)
         }
         return starts
     }

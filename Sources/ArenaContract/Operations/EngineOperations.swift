@@ -3,30 +3,37 @@
 /// concurrent engine queue of its own and counts its width itself; bookkeeping (dependencies, ready lists, counts)
 /// sits under pthread mutexes, and waits are engine groups.
 ///
+/// Each queue keeps its ready operations in a `ReadyList`: `PriorityReadyList` by default (`Engine.operations`), or a
+/// list of the author's own (`EngineOperations(engine, readyList: MyList.self)`), the rest of the layer unchanged.
+///
 /// A cheap value: it holds the engine handle and nothing else, so `engine.operations` costs nothing to make.
-public struct EngineOperations<E: Engine>: OperationLayer {
+public struct EngineOperations<E: Engine, ReadyList: OperationReadyList>: OperationLayer {
     /// The engine whose queues and groups run this layer.
     public let engine: E
 
-    /// The layer over `engine`. Free: it stores the handle.
+    /// The layer over `engine`, its ready list named by the context (`Engine.operations`). Free: it stores the handle.
     public init(_ engine: E) { self.engine = engine }
 
-    /// The engine's main operation queue, made on first use over `engine.mainQueue` and kept for the process: a
-    /// lock round trip and a dictionary look-up.
-    public var mainQueue: EngineOperationQueue<E> {
-        let key = ObjectIdentifier(engine.mainQueue)
+    /// The layer over `engine` with queues keeping their ready operations in a `readyList`. Free: it stores the handle.
+    public init(_ engine: E, readyList: ReadyList.Type) { self.engine = engine }
+
+    /// The engine's main operation queue, made on first use over `engine.mainQueue` and kept for the process (one per
+    /// ready-list type): a lock round trip and a dictionary look-up.
+    public var mainQueue: EngineOperationQueue<E, ReadyList> {
+        let key = MainOperationQueues.Key(
+            mainQueue: ObjectIdentifier(engine.mainQueue), layer: ObjectIdentifier(EngineOperationQueue<E, ReadyList>.self))
         return mainOperationQueues.withLock { queues in
-            if let known = queues[key] as? EngineOperationQueue<E> { return known }
-            let made = EngineOperationQueue(mainOf: engine)
+            if let known = queues[key] as? EngineOperationQueue<E, ReadyList> { return known }
+            let made = EngineOperationQueue<E, ReadyList>(mainOf: engine)
             queues[key] = made
             return made
         }
     }
 
     /// The queue whose operation the calling thread runs: one pthread call and a cast.
-    public var currentQueue: EngineOperationQueue<E>? {
+    public var currentQueue: EngineOperationQueue<E, ReadyList>? {
         guard let raw = CurrentOperationQueue.current else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? EngineOperationQueue<E>
+        return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? EngineOperationQueue<E, ReadyList>
     }
 
     /// A serial or concurrent queue of the engine: `engine.makeQueue`.
@@ -35,36 +42,43 @@ public struct EngineOperations<E: Engine>: OperationLayer {
     }
 
     /// A new queue with an engine queue of its own (one `makeQueue` and one `makeGroup` on the engine).
-    public func makeQueue(label: String) -> EngineOperationQueue<E> {
+    public func makeQueue(label: String) -> EngineOperationQueue<E, ReadyList> {
         EngineOperationQueue(engine: engine, label: label)
     }
 
     /// A block operation: one allocation, plus the array of its blocks.
-    public func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> EngineOperation<E> {
+    public func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> EngineOperation<E, ReadyList> {
         EngineOperation(engine: engine, name: label, work: .blocks([block]))
     }
 
     /// An operation whose work is `main`: one allocation.
-    public func makeOperation(label: String, main: @escaping @Sendable (EngineOperation<E>) -> Void) -> EngineOperation<E> {
+    public func makeOperation(label: String, main: @escaping @Sendable (EngineOperation<E, ReadyList>) -> Void) -> EngineOperation<
+        E, ReadyList
+    > {
         EngineOperation(engine: engine, name: label, work: .main(main))
     }
 
     /// An asynchronous operation, executing from `start` until its `finish` is called: one allocation.
     public func makeAsynchronousOperation(
         label: String,
-        start: @escaping @Sendable (EngineOperation<E>, _ finish: @escaping @Sendable () -> Void) -> Void
-    ) -> EngineOperation<E> {
+        start: @escaping @Sendable (EngineOperation<E, ReadyList>, _ finish: @escaping @Sendable () -> Void) -> Void
+    ) -> EngineOperation<E, ReadyList> {
         EngineOperation(engine: engine, name: label, work: .start(start))
     }
 }
 
-/// The main operation queue of each engine, by the identity of the engine's main queue (a generic type has no stored
-/// statics): made once, kept for the process.
+/// The main operation queue of each engine and ready list, by the identity of the engine's main queue and the queue's
+/// type (a generic type has no stored statics): made once, kept for the process.
 private final class MainOperationQueues: @unchecked Sendable {
-    private let lock = PthreadMutex()
-    private var queues: [ObjectIdentifier: AnyObject] = [:]
+    struct Key: Hashable {
+        let mainQueue: ObjectIdentifier
+        let layer: ObjectIdentifier
+    }
 
-    func withLock<T>(_ body: (inout [ObjectIdentifier: AnyObject]) -> T) -> T {
+    private let lock = PthreadMutex()
+    private var queues: [Key: AnyObject] = [:]
+
+    func withLock<T>(_ body: (inout [Key: AnyObject]) -> T) -> T {
         lock.withLock { body(&queues) }
     }
 }

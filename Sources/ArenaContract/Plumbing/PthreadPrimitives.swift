@@ -2,14 +2,17 @@ import CLinux
 import Glibc
 
 /// Neutral plumbing shared by the engines: pthread primitives for their cold paths (and for the mutex engine, whose
-/// design they are).
+/// design they are). The mutex and the condition are public, for an author's own part of a default layer (a ready
+/// list, a pool executor) guarded as the layer's own state is; starting engine threads stays within the package.
 
-/// A pthread mutex with a stable address (it must not move once initialised, so it lives on the heap).
-/// Uncontended lock and unlock cost about 20 ns; contended, the waiter parks in the kernel (futex).
-package final class PthreadMutex: @unchecked Sendable {
+/// A pthread mutex with a stable address (it must not move once initialised, so it lives on the heap): what the
+/// default operation layer guards its operations and queues with. Uncontended lock and unlock cost about 20 ns;
+/// contended, the waiter parks in the kernel (futex). Not recursive: locking it twice on one thread deadlocks.
+public final class PthreadMutex: @unchecked Sendable {
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    package init() {
+    /// A new, unlocked mutex: one allocation and `pthread_mutex_init`.
+    public init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -19,22 +22,27 @@ package final class PthreadMutex: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always) package func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) package func unlock() { pthread_mutex_unlock(mutex) }
+    /// Takes the mutex, waiting while another thread holds it.
+    @inline(__always) public func lock() { pthread_mutex_lock(mutex) }
+    /// Gives the mutex back; only the thread that took it may.
+    @inline(__always) public func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Runs `body` holding the mutex: a lock round trip around it.
     @inline(__always)
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }
 
-/// A condition variable on the monotonic clock, used with one `PthreadMutex`.
-package final class PthreadCondition: @unchecked Sendable {
+/// A condition variable on the monotonic clock, used with one `PthreadMutex`: a signal costs a system call only when a
+/// thread waits.
+public final class PthreadCondition: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    package init() {
+    /// A new condition on CLOCK_MONOTONIC (the clock of `Deadline`).
+    public init() {
         condition = .allocate(capacity: 1)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -51,7 +59,7 @@ package final class PthreadCondition: @unchecked Sendable {
     /// Waits with `mutex` held until signalled or `deadline` passed (spurious wake-ups possible: callers loop).
     /// Returns false when the deadline passed.
     @discardableResult
-    package func wait(_ mutex: PthreadMutex, until deadline: Deadline = .distantFuture) -> Bool {
+    public func wait(_ mutex: PthreadMutex, until deadline: Deadline = .distantFuture) -> Bool {
         if deadline.isDistantFuture {
             pthread_cond_wait(condition, mutex.mutex)
             return true
@@ -60,8 +68,10 @@ package final class PthreadCondition: @unchecked Sendable {
         return pthread_cond_timedwait(condition, mutex.mutex, &time) != ETIMEDOUT
     }
 
-    package func signal() { pthread_cond_signal(condition) }
-    package func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes one waiting thread, if any.
+    public func signal() { pthread_cond_signal(condition) }
+    /// Wakes every waiting thread.
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// Starts a joinable, named thread running `body` (engines own their threads: workers, timers, reactors).

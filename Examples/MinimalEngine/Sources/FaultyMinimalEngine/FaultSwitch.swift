@@ -33,38 +33,15 @@ public enum FaultSwitch {
 
 extension FaultyMinimalEngine {
     /// The woven copy of the contract's default operation layer (`EngineOperations` here is this module's copy).
-    public typealias Operations = EngineOperations<FaultyMinimalEngine>
-    public var operations: EngineOperations<FaultyMinimalEngine> { EngineOperations(self) }
+    public typealias Operations = EngineOperations<FaultyMinimalEngine, PriorityReadyList>
+    public var operations: EngineOperations<FaultyMinimalEngine, PriorityReadyList> { EngineOperations(self) }
     /// The woven copy of the contract's default executor layer.
     public typealias Executors = EngineExecutors<FaultyMinimalEngine>
     public var executors: EngineExecutors<FaultyMinimalEngine> { EngineExecutors(self) }
 }
 
-// The contract's package-level plumbing the copies use, rebuilt from what another package may use.
-
-/// As the contract's `PthreadMutex`: a pthread mutex with a stable address.
-final class PthreadMutex: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
+// The contract's package-level plumbing the copies use (its `PthreadMutex` is public), rebuilt from what another
+// package may use.
 
 /// As the contract's thread slots, on pthread keys: one per slot index, made at first use.
 private let threadSlotKeys: [pthread_key_t] = (0..<8).map { _ in
