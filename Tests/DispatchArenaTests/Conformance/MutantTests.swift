@@ -337,6 +337,15 @@ extension ArenaTests {
             }
         }
 
+        /// The default operation layer's ready list is an author's to replace (`OperationReadyList`): a list that starts
+        /// ready operations in the order they turned ready rather than the order they were added must fail.
+        @Test("op.priority fails an operation layer whose ready list keeps the order operations turned ready in")
+        func readyListOrder() async throws {
+            let request = RuleRequest(engine: "mutant-turned-ready-order", rule: "op.priority", repeats: 1, timeout: .seconds(10))
+            let result = try #require(await runIsolated(request))
+            #expect(result.status == .fail && result.detail.contains("ran second"), "\(result.status.rawValue): \(result.detail)")
+        }
+
         @Test("a mutant lets the misuse pass, and the rule says so", arguments: misuseKills)
         func mutantMisuse(_ kill: Kill) async throws {
             let run = try #require(await runMisuse(engine: Mutants.name(of: kill.fault), rule: kill.rule, expecting: .success))

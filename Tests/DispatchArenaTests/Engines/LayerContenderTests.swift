@@ -30,9 +30,13 @@ enum LayerContenders {
         name: "layer-silent", summary: "mutex's executors, unhooked", executors: SilentExecutors(engine: mutex))
     static let operations = LayerContender(
         name: "layer-operations", summary: "mutex's operation queues alone", operations: mutex.operations)
+    /// mutex's operation layer with a faulty ready list (`TurnedReadyOrderList`, a mutant).
+    static let turnedReadyOrder = LayerContender(
+        name: "mutant-turned-ready-order", summary: "ready lists in the order operations turned ready",
+        operations: EngineOperations(mutex, readyList: TurnedReadyOrderList.self))
 
     static func engine(named name: String) -> (any Engine)? {
-        let all: [any Engine] = [executors, silent, operations]
+        let all: [any Engine] = [executors, silent, operations, turnedReadyOrder]
         return all.first { $0.name == name }
     }
 }

@@ -140,7 +140,7 @@ private func expectedOrder(_ priorities: [OperationPriority]) -> [Int] {
 enum OpPriority: OperationRule {
     static let id = "op.priority"
     static let title =
-        "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition."
+        "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition, even where a later one turned ready first."
     static let source =
         "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; seed 001_e0090210cb443119.txt (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
 
@@ -181,6 +181,43 @@ enum OpPriority: OperationRule {
             try expect(
                 order.elements == expected, .reordered,
                 "round \(round) (\(suspended ? "suspended" : "saturated")): ran \(order.elements.map { "\($0):\(priorities[$0])" }) (expected \(expected.map { "\($0):\(priorities[$0])" }))"
+            )
+        }
+        try readyLate(layer, queue)
+    }
+
+    /// Order of addition, not of readiness: on a suspended queue, an operation whose dependency (on another queue)
+    /// finishes after a later operation was added ready starts before that later one once the queue resumes. A ready
+    /// list kept in the order operations turned ready would start the later one first.
+    private static func readyLate<L: OperationLayer>(_ layer: L, _ queue: L.Queue) throws {
+        let other = layer.makeQueue(label: "arena.op.priority.other")
+        for round in 0..<3 {
+            queue.isSuspended = true
+            let order = Recorder<String>()
+            let done = Latch(2)
+            let recorded = { (name: String) in
+                layer.makeBlockOperation(label: "arena.op.priority.late.\(round).\(name)") {
+                    order.append(name)
+                    done.countDown()
+                }
+            }
+            let dependency = layer.makeBlockOperation(label: "arena.op.priority.late.\(round).dependency") {}
+            let older = recorded("older")
+            older.addDependency(dependency)
+            let newer = recorded("newer")
+            queue.addOperation(older)
+            queue.addOperation(newer)
+            other.addOperation(dependency)
+            // The dependency's queue drained (its finish readied the older operation), and the older one reports ready.
+            try expect(
+                other.waitUntilAllOperationsAreFinished(until: .now() + .seconds(5)) == .success, .missing,
+                "round \(round): the dependency on another queue did not finish within 5 s")
+            try expectEventually("round \(round): the older operation reporting ready once its dependency finished") { older.isReady }
+            queue.isSuspended = false
+            try expectOpens(done, "round \(round): the two operations")
+            try expect(
+                order.elements == ["older", "newer"], .reordered,
+                "round \(round): of two ready operations of equal priority, the older one (ready after the newer one was added) ran \(order.elements == ["newer", "older"] ? "second" : "as \(order.elements)")"
             )
         }
     }
