@@ -10,12 +10,15 @@ let package = Package(
     products: [
         .library(name: "MinimalEngine", targets: ["MinimalEngine"]),
         .library(name: "ReadMostlyCache", targets: ["ReadMostlyCache"]),
+        .library(name: "ThreadExecutors", targets: ["ThreadExecutors"]),
+        .library(name: "PriorityBuckets", targets: ["PriorityBuckets"]),
         .executable(name: "minimal-arena", targets: ["MinimalArena"]),
         .executable(name: "faulty-arena", targets: ["FaultyArena"]),
     ],
     dependencies: [
         .package(name: "DispatchArena", path: "../.."),
-        // The contract's operation layer keeps its ready list in a `Heap`: the woven copy of it needs the module too.
+        // The contract's operation layer keeps its ready list in a `Heap` (the woven copy of it needs the module too);
+        // `PriorityBuckets` keeps its in `Deque`s.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
@@ -27,6 +30,17 @@ let package = Package(
             dependencies: [
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),
+            ]
+        ),
+        // docs/EXTENDING.md, "Bring only what you have": an executor layer alone (threads of its own), a contender as
+        // `LayerContender(name:summary:executors:)`, its GCD the system engine's.
+        .target(name: "ThreadExecutors", dependencies: [.product(name: "ArenaContract", package: "DispatchArena")]),
+        // docs/EXTENDING.md, "Replace one piece": a ready list of its own for the contract's default operation layer.
+        .target(
+            name: "PriorityBuckets",
+            dependencies: [
+                .product(name: "ArenaContract", package: "DispatchArena"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // `minimal-arena`: the whole `arena` command line with the minimal engine, one rule and the cache workload
@@ -63,10 +77,13 @@ let package = Package(
         .testTarget(
             name: "MinimalEngineTests",
             dependencies: [
-                "MinimalEngine", "MinimalArena", "ReadMostlyCache", "FaultyMinimalEngine", "FaultyArena",
+                "MinimalEngine", "MinimalArena", "ReadMostlyCache", "FaultyMinimalEngine", "FaultyArena", "ThreadExecutors",
+                "PriorityBuckets",
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),
+                .product(name: "Conformance", package: "DispatchArena"),
                 .product(name: "Contenders", package: "DispatchArena"),
+                .product(name: "Harness", package: "DispatchArena"),
             ]
         ),
     ],

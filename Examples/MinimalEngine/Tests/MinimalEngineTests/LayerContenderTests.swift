@@ -1,0 +1,93 @@
+import ArenaContract
+import Conformance
+import Contenders
+import Foundation
+import Harness
+import PriorityBuckets
+import Testing
+import ThreadExecutors
+
+/// The two layer contenders of docs/EXTENDING.md: an executor layer brought alone (`threads`), and the default
+/// operation layer with a ready list of its own (`buckets`), each with its GCD borrowed from the system engine.
+enum LayerContenders {
+    static let threads = LayerContender(name: "threads", summary: "A thread per actor, four for tasks.", executors: ThreadExecutors())
+    static let buckets = LayerContender(
+        name: "buckets", summary: "The default operation layer, its ready lists five FIFO lines by priority.",
+        operations: EngineOperations(SystemEngine(), readyList: PriorityBuckets.self))
+
+    static func engine(named name: String) -> (any Engine)? {
+        let all: [any Engine] = [threads, buckets]
+        return all.first { $0.name == name }
+    }
+
+    /// The catalog's rules of `layer` that run without the main loop.
+    static func rules(of layer: Capability) -> [String] {
+        Catalog.builtIn.rules.filter { $0.layer == layer && !$0.needsMainLoop }.map(\.id)
+    }
+}
+
+/// The layer contenders conform: every rule of the layer each brings passes, each in a child process of its own (a
+/// Swift Testing exit test, as `arena conform` runs a rule in a child), and the code docs/EXTENDING.md shows is the
+/// code compiled here.
+@Suite struct LayerContenderTests {
+    @Test("threads, an executor layer alone, passes every executor rule", arguments: LayerContenders.rules(of: .executors))
+    func threads(rule: String) async throws {
+        try await expectPass("threads", rule)
+    }
+
+    @Test(
+        "buckets, a ready list of its own in the default operation layer, passes every operation rule",
+        arguments: LayerContenders.rules(of: .operationQueues))
+    func buckets(rule: String) async throws {
+        try await expectPass("buckets", rule)
+    }
+
+    @Test("docs/EXTENDING.md shows the layer and the ready list as they are compiled here")
+    func documented() throws {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let guide = try String(contentsOf: package.appendingPathComponent("../../docs/EXTENDING.md"), encoding: .utf8)
+        for path in ["Sources/ThreadExecutors/ThreadExecutors.swift", "Sources/PriorityBuckets/PriorityBuckets.swift"] {
+            let source = try String(contentsOf: package.appendingPathComponent(path), encoding: .utf8)
+            #expect(
+                guide.contains("```swift\n// \(path)\n\(source)```"),
+                "docs/EXTENDING.md has no block '// \(path)' holding the file as it is")
+        }
+    }
+
+    private func expectPass(_ engine: String, _ id: String) async throws {
+        let rule = try #require(Catalog.builtIn.rule(id: id))
+        let request = RuleRequest(engine: engine, rule: id, repeats: 1, timeout: .seconds(10))
+        let start = Deadline.now()
+        // A misuse rule's child must die naming the object; any other child reports its result and exits 0.
+        let result = await #expect(
+            processExitsWith: rule.isMisuse ? .failure : .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            [request = request as RuleRequest] in
+            await ConformanceChild.main(
+                request, engine: LayerContenders.engine(named: request.engine)!, rule: Catalog.builtIn.rule(id: request.rule)!)
+        }
+        let child = try #require(result).outcome
+        if let misuse = rule.misuse {
+            let verdict = MisuseVerdict.judge(child, rule: misuse)
+            #expect(verdict.status == .pass, "\(engine) \(id): \(verdict.detail)")
+        } else {
+            let outcome = ConformanceChild.result(of: child, for: request, seconds: (Deadline.now() - start).seconds)
+            #expect(outcome.status == .pass, "\(engine) \(id): \(outcome.status.rawValue): \(outcome.detail)")
+        }
+    }
+}
+
+extension ExitTest.Result {
+    /// How the child ended, in the terms the conformance child and `MisuseVerdict` read.
+    var outcome: ChildOutcome {
+        let termination: ChildTermination =
+            switch exitStatus {
+            case .exitCode(let code): .exited(code)
+            case .signal(let signal): .signalled(signal)
+            @unknown default: .exited(-1)
+            }
+        return ChildOutcome(
+            termination: termination, standardOutput: String(decoding: standardOutputContent, as: UTF8.self),
+            standardError: String(decoding: standardErrorContent, as: UTF8.self))
+    }
+}
