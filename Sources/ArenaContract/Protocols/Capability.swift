@@ -45,6 +45,9 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// Serial executors one can make and submit plain blocks to (`ExecutorLayer.makeActorExecutor`). Swift's default
     /// actors run on the runtime's own executor, which is no object (see the swift contender's limits).
     case serialExecutors = "serial-executors"
+    /// Task executors that run beside one of the layer's serial executors, on its queue
+    /// (`ExecutorLayer.colocatedExecutor(for:)`): a task already where an actor runs calls it without a hop.
+    case colocatedExecutors = "colocated-executors"
 
     /// The layer of the contract this capability is part of (`dispatch-objects`, `operation-queues`, `executors`);
     /// `nil` for a layer itself. A contender without a layer has none of its capabilities, whatever its `limits` say.
@@ -52,7 +55,7 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .dispatchObjects, .operationQueues, .executors: nil
         case .removeDependency: .operationQueues
-        case .serialExecutors: .executors
+        case .serialExecutors, .colocatedExecutors: .executors
         default: .dispatchObjects
         }
     }

@@ -10,6 +10,9 @@ public protocol ExecutorLayer: Sendable {
     associatedtype ActorExecutor: LayerSerialExecutor
     /// The layer's task executor.
     associatedtype PoolExecutor: LayerTaskExecutor
+    /// The task executors the layer makes beside one of its serial executors (`colocatedExecutor(for:)`);
+    /// `NoColocatedExecutor` for a layer without them.
+    associatedtype ColocatedExecutor: LayerTaskExecutor = NoColocatedExecutor
 
     /// A new serial executor over a queue of its own, labelled `label`; `nil` when the layer has none to hand out
     /// (Swift's default actors run on the runtime's own executor, which is no object one can make).
@@ -22,10 +25,35 @@ public protocol ExecutorLayer: Sendable {
     /// Whether the layer's task executor is Swift's global concurrent executor, where a task without a preference
     /// runs anyway (the reference's is); `false` for a pool of the layer's own.
     var poolIsDefault: Bool { get }
+
+    /// A task executor whose jobs run where `executor` runs its own (its queue, or its thread), isolated to it: a task
+    /// preferring it is already on the executor of an actor running on `executor`, so a call into that actor needs no
+    /// hop there (Swift's runtime runs it inline, the executor being the current one), and only the way back to the
+    /// task's own code is an enqueue, onto the same queue. What a NIO user has when a task on a channel's event loop
+    /// calls an actor on that loop. `nil` for a layer without them (the default); a layer that has them does not list
+    /// `colocated-executors` in its engine's limits. Its cost is the layer's to say.
+    func colocatedExecutor(for executor: ActorExecutor) -> ColocatedExecutor?
 }
 
 extension ExecutorLayer {
     public var poolIsDefault: Bool { false }
+}
+
+extension ExecutorLayer where ColocatedExecutor == NoColocatedExecutor {
+    /// None: the layer has no co-located task executors (its engine lists `colocated-executors` in its limits).
+    public func colocatedExecutor(for executor: ActorExecutor) -> NoColocatedExecutor? { nil }
+}
+
+/// The co-located task executor of a layer that has none: a type no one can make, so `colocatedExecutor(for:)` can
+/// only answer `nil`.
+public final class NoColocatedExecutor: LayerTaskExecutor {
+    private init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        misuse("NoColocatedExecutor: a layer without co-located task executors was handed a job")
+    }
+
+    public var isCurrent: Bool { false }
 }
 
 /// A serial executor that is also a queue one can submit plain blocks to: jobs and blocks run one at a time, in the

@@ -2,26 +2,40 @@ import ArenaContract
 import Contenders
 import Harness
 
-/// `actor-hop`: a task preferring the engine's task executor (`Engine.executors.poolExecutor`) awaits a method of an
-/// actor on one of the layer's serial executors, N times: each round trip hands the task to the actor's queue and
-/// back to the pool, two hand-offs, pingpong's pattern in Swift concurrency. On the `swift` contender the actor is a
-/// default actor and the pool Swift's global concurrent executor.
+/// `actor-hop`: a task awaits a method of an actor on one of the layer's serial executors, N times, from one of two
+/// places (`caller`):
+/// - `pool`: the task prefers the engine's task executor (`Engine.executors.poolExecutor`), so each round trip hands it
+///   to the actor's queue and back to the pool, two hand-offs, pingpong's pattern in Swift concurrency. On the `swift`
+///   contender the actor is a default actor and the pool Swift's global concurrent executor.
+/// - `co-located`: the task prefers a task executor that runs where the actor's executor runs
+///   (`ExecutorLayer.colocatedExecutor(for:)`: the same serial queue, or the same event loop), what a NIO user has when
+///   a task on a channel's event loop calls an actor on that loop. The call should need no hand-off to another thread.
+///   Only for layers with such executors (`colocated-executors`).
 ///
 /// The headline is time per round trip; each round trip is also timed on its own (around the `await`), for the
 /// latency percentiles. The answer checked: the actor counted exactly N calls; every call ran isolated to the actor's
 /// serial executor (its `isIsolatingCurrentContext`, asked inside the method, where the layer has one); and after every
-/// call the task was back on the pool (`poolExecutor.isCurrent`). A miss of either fails the point.
+/// call the task was back on the executor it prefers (`isCurrent`). A miss of either fails the point.
 public struct ActorHopWorkload: Workload {
     public let name = "actor-hop"
-    public let summary = "a task on the engine's pool awaits into an actor on the engine's serial executor and back; time per round trip"
+    public let summary =
+        "a task on the engine's pool, or co-located with the actor, awaits into an actor on the engine's serial executor and back; time per round trip"
     public let headline = Headline.timePerOperation
     public var requirements: Set<Capability> { [.executors] }
 
     public init() {}
 
-    /// One point: the pattern has no size but the round-trip count, which the runner chooses.
+    /// Where the calling task runs, in the order tables and plots list them.
+    public static let callers = ["pool", "co-located"]
+
+    /// One point per caller: the pattern has no size but the round-trip count, which the runner chooses.
     public func points(_ settings: BenchSettings) -> [Point] {
-        [Point(workload: name, parameters: [])]
+        Self.callers.map { Point(workload: name, parameters: [Parameter("caller", $0)]) }
+    }
+
+    /// The co-located caller needs a serial executor and a task executor beside it.
+    public func requirements(of point: Point) -> Set<Capability> {
+        point["caller"] == "co-located" ? requirements.union([.serialExecutors, .colocatedExecutors]) : requirements
     }
 
     /// 500 round trips, as pingpong: two hand-offs each, a few µs.
@@ -33,13 +47,23 @@ public struct ActorHopWorkload: Workload {
         context: TrialContext
     ) throws(WorkloadError) -> Trial {
         let layer = engine.executors
+        if point["caller"] == "co-located" {
+            guard let executor = layer.makeActorExecutor(label: "actor-hop"), let caller = layer.colocatedExecutor(for: executor)
+            else {
+                throw WorkloadError(
+                    "the layer made no serial executor or no task executor beside it, yet its engine lists neither serial-executors nor colocated-executors in its limits"
+                )
+            }
+            return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: caller, context: context)
+        }
         if let executor = layer.makeActorExecutor(label: "actor-hop") {
             return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: layer.poolExecutor, context: context)
         }
         return try Self.roundTrips(operations, to: DefaultCounter(), from: layer.poolExecutor, context: context)
     }
 
-    /// `count` round trips from a task preferring `pool` into `actor`, timed and checked.
+    /// `count` round trips from a task preferring `pool` (the layer's pool, or a task executor beside the actor) into
+    /// `actor`, timed and checked.
     @inlinable
     static func roundTrips<A: CountingActor, P: LayerTaskExecutor>(
         _ count: Int, to actor: A, from pool: P,
@@ -65,7 +89,7 @@ public struct ActorHopWorkload: Workload {
         }
         try WorkloadError.check("the calls the actor counted", run.calls, expected: count)
         try WorkloadError.check("calls that ran off the actor's serial executor", run.offExecutor, expected: 0)
-        try WorkloadError.check("round trips that came back off the pool", run.offPool, expected: 0)
+        try WorkloadError.check("round trips that came back off the caller's executor", run.offPool, expected: 0)
         return Trial(operations: count, elapsed: run.elapsed, latencies: run.latencies)
     }
 }

@@ -132,8 +132,12 @@ extension ArenaTests {
                 reason: "calls that ran off the actor's serial executor"),
             Sabotage(
                 workload: "actor-hop", parameters: [:], executorFault: .poolElsewhere,
-                reason: "round trips that came back off the pool"),
+                reason: "round trips that came back off the caller's executor"),
             Sabotage(workload: "actor-hop", parameters: [:], executorFault: .poolDropsJobs, reason: "timed out"),
+            // The co-located caller: a task executor that claims the actor's isolation off its queue.
+            Sabotage(
+                workload: "actor-hop", parameters: ["caller": "co-located"], executorFault: .colocatedElsewhere,
+                reason: "calls that ran off the actor's serial executor"),
             // Lost increments need two pool threads inside the counter at once: in trials of the suite's 5 ms the
             // counter came out right in 6 (queue-sync) and 15 (actor) runs of 40; growing them to 50 ms, in none of 150.
             Sabotage(
@@ -164,7 +168,7 @@ extension ArenaTests {
         }
 
         @Test(
-            "a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor"
+            "a plan leaves out the points a contender lacks a capability for: the executor workloads on foundation, queue-sync on swift and actor, the co-located caller on swift"
         )
         func planGatesPoints() {
             let plan = BenchPlan(
@@ -180,8 +184,15 @@ extension ArenaTests {
                 #expect(guards(engine) == ["actor", "mutex", "pthread"].flatMap { Array(repeating: $0, count: 3) }, "\(engine)")
             }
             #expect(!plan.entries.contains { $0.engine == "foundation" })
+            func callers(_ engine: String) -> [String] {
+                plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-hop" }.compactMap { $0.point["caller"] }
+            }
+            for engine in ["system", "mutex", "lockfree", "actor"] {
+                #expect(callers(engine) == ActorHopWorkload.callers, "\(engine)")
+            }
+            // Default actors: no executor object, so no task executor beside one.
+            #expect(callers("swift") == ["pool"])
             for engine in ["system", "mutex", "lockfree", "actor", "swift"] {
-                #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-hop" }.count == 1)
                 #expect(plan.entries.filter { $0.engine == engine && $0.point.workload == "task-fanout" }.count == 2)
             }
         }

@@ -12,6 +12,9 @@ enum ExecutorFault: String, CaseIterable, Sendable {
     case poolElsewhere
     /// The task executor loses every 64th job: the task it belonged to never resumes.
     case poolDropsJobs
+    /// The task executor beside an actor runs its jobs on the global queue, yet isolated to the actor's executor: a call
+    /// into the actor runs inline there, off the actor's queue.
+    case colocatedElsewhere
 }
 
 /// The system engine with one fault in its executor layer; its GCD objects are the system engine's, untouched.
@@ -41,6 +44,10 @@ struct BrokenExecutors: ExecutorLayer {
             EnginePoolExecutor(engine: system),
             runningOn: fault == .poolElsewhere ? system.makeQueue(label: "elsewhere", kind: .serial) : nil,
             dropsJobs: fault == .poolDropsJobs)
+    }
+
+    func colocatedExecutor(for executor: BrokenSerialExecutor) -> BrokenColocatedExecutor? {
+        BrokenColocatedExecutor(beside: executor, runningOn: fault == .colocatedElsewhere ? system.globalQueue : nil)
     }
 }
 
@@ -90,4 +97,25 @@ final class BrokenPoolExecutor: LayerTaskExecutor, @unchecked Sendable {
     }
 
     var isCurrent: Bool { base.isCurrent }
+}
+
+/// A task executor beside a serial executor: its jobs run isolated to it on its queue, or on `elsewhere` when the fault
+/// moves them; whether the caller is beside the actor is asked of the serial queue either way.
+final class BrokenColocatedExecutor: LayerTaskExecutor, @unchecked Sendable {
+    let serial: BrokenSerialExecutor
+    let queue: SystemQueue
+
+    init(beside serial: BrokenSerialExecutor, runningOn elsewhere: SystemQueue?) {
+        self.serial = serial
+        queue = elsewhere ?? serial.queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async {
+            job.runSynchronously(isolatedTo: self.serial.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
+        }
+    }
+
+    var isCurrent: Bool { serial.isIsolatingCurrentContext() == true }
 }
