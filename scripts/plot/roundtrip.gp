@@ -4,6 +4,9 @@
 #   roundtrip_what   the figure's title (what is bounced, and "time per round trip")
 #   roundtrip_timed  what a single round trip's latency covers, as words after "single round trips" ("" for all of it)
 #   roundtrip_floors a note on the C floors' bars after the title's second line ("" when the workload has none)
+# and, where the workload has a parameter besides the engine (actor-hop's caller),
+#   row_param        the parameter whose values get a row of the two panels each (the values with rows, in the
+#                    workload's order, from `arena plot`'s values_<row_param>), titled row_title(v)
 # Left: the round trip's latency percentiles over all repetitions (p50, p90, p99 from p50_ns, p90_ns, p99_ns), grouped
 # bars per engine, in µs, log y. Right: the median time per round trip, bars with min–max over repetitions and the
 # median written above. The C floors hollow with a dashed border; a failed point is a cross on the axis.
@@ -13,15 +16,30 @@ views = name
 load scriptdir . '/common.gp'
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
-eval present('1', 'column("median")', 'sel_rt')
-eval failed('1', 'column("median")', 'fsel_rt')
-eval present('1', 'column("p50_ns")', 'sel_p')
-eval failed('1', 'column("p50_ns")', 'fsel_p')
+# The rows of panels: one per value of row_param, or a single one over every row of the CSV (also when the CSV has no
+# such parameter: a run from before it existed).
+if (!exists("row_param")) { row_param = "" }
+if (row_param ne "" && param_values(row_param) eq "") { row_param = "" }
+row_column = row_param eq "" ? "" : param_column(row_param)
+row_values = row_param eq "" ? "" : param_values(row_param)
+n_rows = row_param eq "" ? 1 : words(row_values)
+if (n_rows < 1) { n_rows = 1 }
+row_filter(r) = row_param eq "" ? "1" : sprintf('strcol("%s") eq "%s"', row_column, word(row_values, r))
+row_prefix(r) = row_param eq "" ? "" : row_title(word(row_values, r)) . ": "
+array sels_rt[n_rows]; array fsels_rt[n_rows]; array sels_p[n_rows]; array fsels_p[n_rows]
+do for [r = 1:n_rows] {
+    eval present(row_filter(r), 'column("median")', 'sel_rt')
+    eval failed(row_filter(r), 'column("median")', 'fsel_rt')
+    eval present(row_filter(r), 'column("p50_ns")', 'sel_p')
+    eval failed(row_filter(r), 'column("p50_ns")', 'fsel_p')
+    sels_rt[r] = sel_rt; fsels_rt[r] = fsel_rt; sels_p[r] = sel_p; fsels_p[r] = fsel_p
+}
 eval keysetup
 eval range('1', 'column("p50_ns")', 'column("p99_ns")', 'p')
 eval range('1', 'column("min")', 'column("max")', 'rt')
 
-in_panel(e) = strcol("engine") eq e
+row_value = ""
+in_panel(e) = strcol("engine") eq e && (row_param eq "" || strcol(row_column) eq row_value)
 # Percentile k (1: p50, 2: p90, 3: p99) of a row, in µs; its bar's place, fill and name.
 pct_col(k) = k == 1 ? "p50_ns" : k == 2 ? "p90_ns" : "p99_ns"
 pct_name(k) = k == 1 ? "p50" : k == 2 ? "p90" : "p99"
@@ -42,37 +60,41 @@ bar_w = 0.6
 value_labels = 'for [e in sel] csv using (bx_of(e)):(in_panel(e) ? yhi_of(e) : NaN):(sprintf("%.3g", y_of(e))) with labels offset 0, 0.8 tc rgb "#303030" notitle'
 
 do for [fmt in formats] {
-    eval output(fmt, name, 1200, 560)
+    eval output(fmt, name, 1200, 560 + (n_rows - 1) * 300)
     set multiplot
     eval figtitle(roundtrip_what, "left: percentiles of single round trips" . roundtrip_timed . " over all repetitions; right: " . how_minmax . roundtrip_floors)
-    eval engine_tics(key_engines)
-    set xtics scale 0
-    set grid noxtics
-    set xlabel "engine"
+    do for [r = 1:n_rows] {
+        row_value = row_param eq "" ? "" : word(row_values, r)
+        eval engine_tics(key_engines)
+        set xtics scale 0
+        set grid noxtics
+        set xlabel "engine"
 
-    eval panel(1, 2, 1)
-    set title "round-trip latency percentiles (p50 dark, p90 lighter, p99 lightest)"
-    set ylabel "round-trip latency (µs)"
-    set logscale y 10
-    set yrange [loglo(p_min / 1e3, 1.5) : loghi(p_max / 1e3, 2)]
-    eval log125('y', loglo(p_min / 1e3, 1.5), loghi(p_max / 1e3, 2))
-    set format y "%g"
-    set key top left horizontal reverse Left samplen 1.5 box opaque
-    sel = sel_p; fsel = fsel_p
-    eval panelnote
-    eval join_plot(clauses(words(sel_p) > 0 ? c_pct : "", c_pct_key), words(fsel_p) > 0 ? c_pct_fail : "")
-    unset key
+        eval panel(2 * r - 1, 2, n_rows)
+        set title row_prefix(r) . "round-trip latency percentiles (p50 dark, p90 lighter, p99 lightest)"
+        set ylabel "round-trip latency (µs)"
+        set logscale y 10
+        set yrange [loglo(p_min / 1e3, 1.5) : loghi(p_max / 1e3, 2)]
+        eval log125('y', loglo(p_min / 1e3, 1.5), loghi(p_max / 1e3, 2))
+        set format y "%g"
+        if (r == 1) { set key top left horizontal reverse Left samplen 1.5 box opaque } else { unset key }
+        sel_p = sels_p[r]; fsel_p = fsels_p[r]
+        sel = sel_p; fsel = fsel_p
+        eval panelnote
+        eval join_plot(clauses(words(sel_p) > 0 ? c_pct : "", r == 1 ? c_pct_key : ""), words(fsel_p) > 0 ? c_pct_fail : "")
+        unset key
 
-    eval panel(2, 2, 1)
-    set title "median round trip"
-    set ylabel "time per round trip (µs)"
-    unset logscale y
-    set yrange [0 : isnum(rt_max) ? rt_max / 1e3 * 1.15 : 1]
-    set ytics autofreq
-    set mytics default
-    sel = sel_rt; fsel = fsel_rt
-    eval panelnote
-    eval join_plot(clauses(words(sel) > 0 ? bp_bars : "", words(sel) > 0 ? value_labels : ""), words(fsel) > 0 ? bp_fails : "")
+        eval panel(2 * r, 2, n_rows)
+        set title row_prefix(r) . "median round trip"
+        set ylabel "time per round trip (µs)"
+        unset logscale y
+        set yrange [0 : isnum(rt_max) ? rt_max / 1e3 * 1.15 : 1]
+        set ytics autofreq
+        set mytics default
+        sel = sels_rt[r]; fsel = fsels_rt[r]
+        eval panelnote
+        eval join_plot(clauses(words(sel) > 0 ? bp_bars : "", words(sel) > 0 ? value_labels : ""), words(fsel) > 0 ? bp_fails : "")
+    }
 
     eval keypanel
     eval keybars
