@@ -1,0 +1,4 @@
+import ArenaCLI
+import NIOContender
+
+ArenaMain.run(engines: [NIOEngine()])

@@ -1,0 +1,72 @@
+import Conformance
+import Foundation
+import Testing
+
+/// The executor rules on `nio`, as `nio-arena conform --engine nio` runs them (a child process per rule, as a misuse rule
+/// needs): every rule passes, but for the findings the README documents, which must fail as documented. A NIO that
+/// fixes a finding fails this test too, so the README changes with it.
+@Suite struct ExecutorRuleTests {
+    /// The rules NIO 2.101 breaks (README, "Findings"), with words their failure must contain.
+    static let findings: [String: String] = [
+        "executor.assume-isolated-off-queue": "NIOCore/EventLoop+SerialExecutor.swift:55: Precondition failed",
+        "executor.assume-isolated-other-queue": "NIOCore/EventLoop+SerialExecutor.swift:55: Precondition failed",
+    ]
+
+    @Test("every executor rule passes on nio, but for the documented findings, which fail as documented")
+    func executorRules() throws {
+        let expected = Set(Catalog.builtIn.rules.filter { $0.layer == .executors }.map(\.id))
+        let results = try NIOArena.conform(rules: ["executor.*"])
+        #expect(Set(results.keys) == expected, "the rules conform ran")
+        for (rule, result) in results.sorted(by: { $0.key < $1.key }) {
+            if let evidence = Self.findings[rule] {
+                #expect(result.status == "fail" && result.detail.contains(evidence), "\(rule): \(result.status) \(result.detail)")
+            } else {
+                #expect(result.status == "pass", "\(rule): \(result.status) \(result.detail)")
+            }
+        }
+    }
+}
+
+/// `nio-arena`, the package's executable, run as a child.
+enum NIOArena {
+    struct Result: Decodable {
+        let rule: String
+        let status: String
+        let detail: String?
+    }
+
+    /// Each rule's status and detail from one `nio-arena conform --engine nio` run over `rules` (patterns).
+    static func conform(rules: [String]) throws -> [String: (status: String, detail: String)] {
+        let binary = Bundle.main.bundleURL.appendingPathComponent("nio-arena")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Problem("\(binary.path) is missing: build the package first")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["conform", "--engine", "nio", "--timeout", "10", "--format", "json"] + rules.flatMap { ["--rule", $0] }
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read on another thread, so that a child that never ends is stopped at the deadline rather than waited for.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var output = Data()
+        Thread {
+            output = stdout.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }.start()
+        if done.wait(timeout: .now() + .seconds(120)) == .timedOut {
+            process.terminate()
+            throw Problem("nio-arena conform \(rules) ran past its deadline")
+        }
+        process.waitUntilExit()
+        struct Report: Decodable { let results: [Result] }
+        let report = try JSONDecoder().decode(Report.self, from: output)
+        return Dictionary(report.results.map { ($0.rule, ($0.status, $0.detail ?? "")) }, uniquingKeysWith: { $1 })
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
