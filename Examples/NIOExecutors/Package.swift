@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "NIOContender", targets: ["NIOContender"]),
         .executable(name: "nio-arena", targets: ["NIOArena"]),
+        .executable(name: "nio-hop-probe", targets: ["NIOHopProbe"]),
     ],
     dependencies: [
         .package(name: "DispatchArena", path: "../.."),
@@ -33,6 +34,20 @@ let package = Package(
             name: "NIOArena",
             dependencies: ["NIOContender", .product(name: "ArenaCLI", package: "DispatchArena")],
             path: "Sources/nio-arena"
+        ),
+        // `nio-hop-probe`: actor-hop's trial, a fixed number of round trips in one process, for whole-process
+        // profilers (strace, perf), and NIO's own count of its loops' ticks (README, "Where the time goes").
+        .executableTarget(
+            name: "NIOHopProbe",
+            dependencies: [
+                "NIOContender",
+                .product(name: "ArenaContract", package: "DispatchArena"),
+                .product(name: "Bench", package: "DispatchArena"),
+                .product(name: "Contenders", package: "DispatchArena"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/nio-hop-probe"
         ),
         .testTarget(
             name: "NIOContenderTests",
