@@ -1,27 +1,23 @@
 import ArenaContract
 import Contenders
-import NIOPosix
 
 /// SwiftNIO's event loops as a contender, `nio`: actors run on NIO's own event-loop executor (`EventLoop.executor` of
 /// a `MultiThreadedEventLoopGroup`, NIO's `enqueue` running their jobs), tasks on a task executor over the same group
 /// (`EventLoopGroupExecutor`). It brings only an executor layer (`NIOExecutors`); every GCD object it hands out is the
 /// system engine's, so its column in the conformance matrix is the executor rules.
 ///
-/// A cheap value: the event loops are made on the first use of its executors (`EventLoops.shared`), so a process that
-/// never asks, such as a child measuring another engine, starts no loop thread.
+/// A cheap value: the event loops are made on the first use of its executors (`NIOExecutors`).
 public struct NIOEngine: GCDBorrower {
     /// The engine whose GCD objects this contender hands out (never used by the executor rules and workloads).
     public let lender = SystemEngine()
-    private let ownLoops: EventLoops?
+    /// The executor layer, over the shared loops or a test's. A cheap value.
+    public let executors: NIOExecutors
 
     /// The contender on the process's shared event loops (`EventLoops.shared`).
-    public init() { ownLoops = nil }
+    public init() { executors = NIOExecutors() }
 
     /// The contender on `loops`: a test's group, counting its loops' work through a metrics delegate.
-    public init(loops: EventLoops) { ownLoops = loops }
-
-    /// The event loops the executors run on; made on first use.
-    public var loops: EventLoops { ownLoops ?? .shared }
+    public init(loops: EventLoops) { executors = NIOExecutors(loops: loops) }
 
     public var name: String { "nio" }
 
@@ -42,16 +38,9 @@ public struct NIOEngine: GCDBorrower {
         return limits
     }
 
-    /// The executor layer over `loops`. A cheap value.
-    public var executors: NIOExecutors { NIOExecutors(loops: loops) }
-
-    /// On one of the contender's event loops, the value an actor executor on that loop set for `key`
-    /// (`EventLoopActorExecutor.setSpecific`: a loop-local table, since NIO has no queue-specific values); elsewhere
-    /// the lender's. One thread-local load, and on a loop a lock and a dictionary lookup.
+    /// On one of the contender's loops, the loop's value for `key` (`NIOExecutors.currentSpecific`); elsewhere the
+    /// lender's.
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        if MultiThreadedEventLoopGroup.currentEventLoop != nil, let specifics = loops.specificsOfCurrentLoop {
-            return specifics.value(for: key)
-        }
-        return lender.currentSpecific(key)
+        executors.currentSpecific(key) ?? lender.currentSpecific(key)
     }
 }
