@@ -56,6 +56,7 @@ let package = Package(
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),
                 .product(name: "Conformance", package: "DispatchArena"),
+                .product(name: "Harness", package: "DispatchArena"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Harness
 import Testing
 
 /// The executor rules on `nio`, as `nio-arena conform --engine nio` runs them (a child process per rule, as a misuse rule
@@ -29,7 +30,7 @@ import Testing
     }
 }
 
-/// `nio-arena`, the package's executable, run as a child.
+/// `nio-arena`, the package's executable, run as a child (`ChildProcess`, killed past its limit).
 enum NIOArena {
     struct Result: Decodable {
         let rule: String
@@ -39,31 +40,16 @@ enum NIOArena {
 
     /// Each rule's status and detail from one `nio-arena conform --engine nio` run over `rules` (patterns).
     static func conform(rules: [String]) throws -> [String: (status: String, detail: String)] {
-        let binary = Bundle.main.bundleURL.appendingPathComponent("nio-arena")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Problem("\(binary.path) is missing: build the package first")
+        let binary = Bundle.main.bundleURL.appendingPathComponent("nio-arena").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else { throw Problem("\(binary) is missing: build the package first") }
+        let arguments = ["conform", "--engine", "nio", "--timeout", "10", "--format", "json"] + rules.flatMap { ["--rule", $0] }
+        let outcome = ChildProcess.run(arguments, executable: binary, limit: .seconds(120))
+        // conform exits 1 when a rule failed (the finding's do); anything else is no report.
+        guard outcome.termination == .exited(0) || outcome.termination == .exited(1) else {
+            throw Problem("nio-arena conform \(rules) ended \(outcome.termination): \(outcome.standardError)")
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["conform", "--engine", "nio", "--timeout", "10", "--format", "json"] + rules.flatMap { ["--rule", $0] }
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Read on another thread, so that a child that never ends is stopped at the deadline rather than waited for.
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var output = Data()
-        Thread {
-            output = stdout.fileHandleForReading.readDataToEndOfFile()
-            done.signal()
-        }.start()
-        if done.wait(timeout: .now() + .seconds(120)) == .timedOut {
-            process.terminate()
-            throw Problem("nio-arena conform \(rules) ran past its deadline")
-        }
-        process.waitUntilExit()
         struct Report: Decodable { let results: [Result] }
-        let report = try JSONDecoder().decode(Report.self, from: output)
+        let report = try JSONDecoder().decode(Report.self, from: Data(outcome.standardOutput.utf8))
         return Dictionary(report.results.map { ($0.rule, ($0.status, $0.detail ?? "")) }, uniquingKeysWith: { $1 })
     }
 
