@@ -10,7 +10,9 @@ import ArenaContract
 ///
 /// Its limits follow from what it brings: it lacks `dispatch-objects` (its GCD is the system engine's, which the
 /// `system` column checks) and each layer it does not bring, so the rules and workloads of those layers are not
-/// checked on it (`-` in the matrix), and every rule of the layers it brings runs. The `limits` given to `init` add
+/// checked on it (`-` in the matrix), and every rule of the layers it brings runs; an executor layer without
+/// co-located task executors (`ExecutorLayer.colocatedExecutor(for:)` left to its default) lacks
+/// `colocated-executors`, so `actor-hop` leaves out its co-located caller. The `limits` given to `init` add
 /// what it lacks within its own layers (`serial-executors`, `remove-dependency`), each with its reason; a reason given
 /// there for a layer replaces the derived one. A layer it does not bring is the system engine's default layer, there
 /// only because the protocol names one: nothing checks or measures it.
@@ -57,6 +59,11 @@ public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLaye
             derived[.executors] = """
                 \(name) brings no executor layer; its executors would be the system engine's, which the system column \
                 checks
+                """
+        } else if Executors.ColocatedExecutor.self == NoColocatedExecutor.self {
+            derived[.colocatedExecutors] = """
+                the executor layer of \(name) makes no task executor beside its serial executors (its \
+                colocatedExecutor(for:) is the default, nil)
                 """
         }
         self.limits = derived.merging(limits) { _, given in given }

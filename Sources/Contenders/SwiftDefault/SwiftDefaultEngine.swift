@@ -24,11 +24,7 @@ extension LayerContender where Operations == SystemEngine.Operations, Executors 
                 actor or submit a plain block to (an actor without an `unownedExecutor` of its own has no public \
                 executor value); the serial-executor rules' reference is the system engine's Dispatch queue behind the \
                 adapter, and the actor workloads run default actors here
-                """,
-                .colocatedExecutors: """
-                a task executor beside an actor's executor needs that executor, and a default actor's is the runtime's \
-                own (see serial-executors)
-                """,
+                """
             ])
     }
 }

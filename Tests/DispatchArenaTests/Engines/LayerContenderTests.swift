@@ -51,7 +51,8 @@ extension ArenaTests {
             let executorsOnly = LayerContender(
                 name: "e", summary: "", executors: SwiftDefaultExecutors(), limits: [.serialExecutors: "none to make"]
             ).profile
-            #expect(Set(executorsOnly.limits.keys) == [.dispatchObjects, .operationQueues, .serialExecutors])
+            // Swift's default executors make no task executor beside an actor's: that is derived too.
+            #expect(Set(executorsOnly.limits.keys) == [.dispatchObjects, .operationQueues, .serialExecutors, .colocatedExecutors])
             #expect(executorsOnly.has([.executors]) && !executorsOnly.has([.serialExecutors]))
             #expect(executorsOnly.missing([.descriptorSources])?.capability == .dispatchObjects)
             #expect(executorsOnly.limits[.dispatchObjects]?.hasPrefix("e brings an executor layer of its own;") == true)
@@ -64,13 +65,20 @@ extension ArenaTests {
                 name: "b", summary: "", operations: LayerContenders.mutex.operations, executors: SwiftDefaultExecutors(),
                 limits: [.dispatchObjects: "its own words"]
             ).profile
-            #expect(both.limits == [.dispatchObjects: "its own words"])
+            #expect(both.limits[.dispatchObjects] == "its own words")
+            #expect(Set(both.limits.keys) == [.dispatchObjects, .colocatedExecutors])
+
+            // An engine's default layer brought alone has co-located task executors (EngineColocatedExecutor).
+            let withColocated = LayerContender(name: "c", summary: "", executors: LayerContenders.mutex.executors).profile
+            #expect(Set(withColocated.limits.keys) == [.dispatchObjects, .operationQueues])
+            #expect(withColocated.has([.serialExecutors, .colocatedExecutors]))
             #expect(both.has([.operationQueues, .executors]))
         }
 
         @Test("swift and foundation are layer contenders: each lacks the GCD and the layer it does not bring")
         func builtInLayerContenders() {
-            #expect(Set(SwiftDefaultEngine().limits.keys) == [.dispatchObjects, .operationQueues, .serialExecutors])
+            #expect(
+                Set(SwiftDefaultEngine().limits.keys) == [.dispatchObjects, .operationQueues, .serialExecutors, .colocatedExecutors])
             #expect(Set(FoundationEngine().limits.keys) == [.dispatchObjects, .executors, .removeDependency])
         }
 
