@@ -5,7 +5,7 @@ import NIOPosix
 /// group itself (`EventLoopGroupExecutor`); beside each actor executor, a task executor on its loop
 /// (`EventLoopTaskExecutor`). A cheap value: it holds at most a reference to its loops, and the shared ones are made
 /// on the first use of an executor, so a process that never asks (a child measuring another engine) starts no loop.
-public struct NIOExecutors: ExecutorLayer {
+public struct NIOExecutors: SpecificValueLayer {
     private let ownLoops: EventLoops?
 
     /// The layer over the process's shared loops (`EventLoops.shared`). Free.
@@ -34,7 +34,8 @@ public struct NIOExecutors: ExecutorLayer {
     }
 
     /// On one of the loops, the value an actor executor on that loop set for `key` (`EventLoopActorExecutor.setSpecific`:
-    /// a table per loop, since NIO has no queue-specific values); `nil` on any other thread. One thread-local load
+    /// a table per loop, since NIO has no queue-specific values); `nil` on any other thread, where the contender asks
+    /// the system engine. One thread-local load
     /// (NIO's current loop) off the loops; on a loop, a look at each loop's `inEventLoop`, a lock and a dictionary
     /// lookup.
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
