@@ -1,6 +1,7 @@
 /// The executor layer every engine gets by default: a serial executor per actor over a serial queue of the engine,
-/// and the engine's global queue as the task executor. Jobs go to the queues as blocks (one closure per job, which
-/// captures the job and the executor), so an engine needs nothing beyond the GCD contract to run actors and tasks.
+/// and the engine's global queue as the task executor. Jobs go to the queues through `async(job:runner:)`: by default
+/// as blocks (one closure per job, which captures the job and the executor), so an engine needs nothing beyond the
+/// GCD contract to run actors and tasks; a queue that carries jobs natively saves the closure.
 ///
 /// A cheap value: it holds the engine handle and nothing else, so `engine.executors` costs nothing to make.
 public struct EngineExecutors<E: Engine>: ExecutorLayer {

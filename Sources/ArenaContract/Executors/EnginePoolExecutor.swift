@@ -3,9 +3,10 @@ import CLinux
 /// An engine's global queue as a Swift task executor (SE-0417): a task run with
 /// `withTaskExecutorPreference(executor)` runs its non-isolated code, and its child tasks', as blocks of the queue.
 ///
-/// Cost per job: one closure allocated for the block, what the engine's `async` costs, and two thread-local stores
-/// around the job (`RunningPool`, which `isCurrent` reads).
-public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, @unchecked Sendable {
+/// Cost per job: what the global queue's `async(job:runner:)` costs (by default a closure allocated per job around
+/// the engine's `async`; nothing more where the queue carries jobs natively, as lockfree's does), and two
+/// thread-local stores around the job (`RunningPool`, which `isCurrent` reads).
+public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, JobRunner, @unchecked Sendable {
     /// The engine's global queue, which runs the jobs.
     public let queue: E.Queue
 
@@ -15,14 +16,16 @@ public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, @unchecked 
         queue = engine.globalQueue
     }
 
-    /// Submits the job to the global queue as a block that runs it on this executor.
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async {
-            let outer = RunningPool.enter(self.queue)
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
-            RunningPool.leave(restoring: outer)
-        }
+    /// Submits the job to the global queue, which calls `runJob` in its turn.
+    public func enqueue(_ job: consuming ExecutorJob) { queue.async(job: UnownedJob(job), runner: self) }
+
+    /// Runs a job of this executor on it (the global queue calls it, in a block of its own), the thread marked as
+    /// running one of its jobs meanwhile. Touches nothing of the executor after the job ran, which may have released
+    /// the executor's last reference (the task's preference).
+    public func runJob(_ job: UnownedJob) {
+        let outer = RunningPool.enter(self.queue)
+        job.runSynchronously(on: asUnownedTaskExecutor())
+        RunningPool.leave(restoring: outer)
     }
 
     /// Whether the caller runs inside a job that an executor over this engine's global queue started.

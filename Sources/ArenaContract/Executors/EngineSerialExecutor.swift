@@ -4,9 +4,10 @@
 ///
 /// Isolation is the queue's: the executor sets a specific value on its queue naming itself, so its isolation checks
 /// (`isIsolatingCurrentContext`, `checkIsolated`) hold in any block of the queue (or of a queue targeting it), a job
-/// or a plain block, and `assumeIsolated` works there. Cost per job: one closure allocated for the block, and what
-/// the engine's `async` costs.
-public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, @unchecked Sendable {
+/// or a plain block, and `assumeIsolated` works there. Cost per job: what the queue's `async(job:runner:)` costs
+/// (by default a closure allocated per job around the engine's `async`; nothing more where the queue carries jobs
+/// natively, as lockfree's does).
+public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunner, @unchecked Sendable {
     /// The engine the queue belongs to.
     public let engine: E
     /// The serial queue the jobs run on.
@@ -21,11 +22,11 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, @unchec
 
     public var label: String { queue.label }
 
-    /// Submits the job to the queue as a block that runs it on this executor.
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
-    }
+    /// Submits the job to the queue, which calls `runJob` in its turn.
+    public func enqueue(_ job: consuming ExecutorJob) { queue.async(job: UnownedJob(job), runner: self) }
+
+    /// Runs a job of this executor on it (the queue calls it, in a block of its own): the job runs isolated here.
+    public func runJob(_ job: UnownedJob) { job.runSynchronously(on: asUnownedSerialExecutor()) }
 
     public func submit(_ block: @escaping @Sendable () -> Void) { queue.async(block) }
 

@@ -16,6 +16,13 @@ public protocol EngineQueue: AnyObject, Sendable {
     /// Submits `block` and returns at once.
     func async(_ block: @escaping @Sendable () -> Void)
 
+    /// Submits a Swift job (`JobRunner`): in its turn, the queue calls `runner.runJob(job)` where it would run a
+    /// block, in order with the blocks. The default submits a block that makes the call (one closure allocated per
+    /// job, which retains the runner); a queue that carries the job and the runner in a job node of its own
+    /// allocates nothing (lockfree's) and need not retain the runner: the actor an executor serves, or the task that
+    /// prefers it, keeps it alive while its jobs wait.
+    func async<Runner: JobRunner>(job: UnownedJob, runner: Runner)
+
     /// Submits `block` as a barrier: it starts after every earlier block finished and runs alone. On a serial queue
     /// it is a plain block.
     func barrierAsync(_ block: @escaping @Sendable () -> Void)

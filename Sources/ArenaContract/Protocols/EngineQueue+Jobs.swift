@@ -1,0 +1,10 @@
+// MARK: Swift jobs as blocks
+
+extension EngineQueue {
+    /// The default for every queue: a block that calls the runner, submitted with `async`. Costs what `async` costs
+    /// plus one closure allocated per job (it captures the job and the runner, retaining the runner until it ran).
+    @inlinable
+    public func async<Runner: JobRunner>(job: UnownedJob, runner: Runner) {
+        async { runner.runJob(job) }
+    }
+}
