@@ -9,12 +9,18 @@ import CLinux
 public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, JobRunner, @unchecked Sendable {
     /// The engine's global queue, which runs the jobs.
     public let queue: E.Queue
+    /// This executor as the runtime names it, made once (see `EngineSerialExecutor`).
+    private var unownedSelf: UnownedTaskExecutor!
 
     /// A task executor over `engine`'s global queue.
     public init(engine: E) {
         RunningPool.claim()
         queue = engine.globalQueue
+        unownedSelf = UnownedTaskExecutor(ordinary: self)
     }
+
+    /// This executor as the runtime names it: a stored value.
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor { unownedSelf }
 
     /// Submits the job to the global queue, which calls `runJob` in its turn.
     public func enqueue(_ job: consuming ExecutorJob) { queue.async(job: UnownedJob(job), runner: self) }
@@ -24,7 +30,7 @@ public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, JobRunner, 
     /// the executor's last reference (the task's preference).
     public func runJob(_ job: UnownedJob) {
         let outer = RunningPool.enter(self.queue)
-        job.runSynchronously(on: asUnownedTaskExecutor())
+        job.runSynchronously(on: unownedSelf)
         RunningPool.leave(restoring: outer)
     }
 
