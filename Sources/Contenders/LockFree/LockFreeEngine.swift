@@ -11,7 +11,9 @@ import ArenaContract
 ///   (running, barrier running/waiting, pending barriers) makes barriers run alone; a block submitted with nothing
 ///   waiting takes a running slot and goes straight to the target, otherwise a dispatcher fans blocks out in order.
 /// - Jobs (`LockFreeJobSpares`): reused through per-thread lists and a shared stack of batches that only pushes and
-///   takes everything at once (a Treiber stack without ABA), so a warm `async` and its run allocate nothing.
+///   takes everything at once (a Treiber stack without ABA), so a warm `async` and its run allocate nothing. A Swift
+///   job of the executor layer rides in a node as a block would (`LockFreeSwiftJob`, through `async(job:runner:)`),
+///   so an actor's or a task's job allocates nothing either.
 /// - sync: run on the caller's thread when one CAS per link takes the queue and its target chain (as libdispatch's
 ///   `dispatch_sync` fast path); otherwise park a waiter in the FIFO and sleep on a futex.
 /// - Pool (`LockFreeWorkerPool`): Tokio's scheduler (Carl Lerche, 2019): per-worker FIFO run queues with steal-half,

@@ -25,7 +25,7 @@ public final class LockFreeGroup: EngineGroup, @unchecked Sendable {
     /// reference count is touched per block.
     public func async(on queue: LockFreeQueue, _ block: @escaping @Sendable () -> Void) {
         begin()
-        queue.async(block, in: Unmanaged.passUnretained(self))
+        queue.async(.block(block), in: Unmanaged.passUnretained(self))
     }
 
     public func enter() {

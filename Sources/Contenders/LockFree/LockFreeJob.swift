@@ -8,9 +8,24 @@ import Synchronization
 /// container; whoever pops it takes it back. A job is in at most one container at a time (for a queue's doorbell,
 /// the queue's scheduled bit guarantees it), so `next` and `work` are only written by the job's current owner.
 final class LockFreeJob: @unchecked Sendable {
-    enum Work {
-        /// A block submitted with async.
+    /// What a submitted job runs: a block, or a Swift job carried as it is (no closure around it). The two share
+    /// the closure's words: `Work` stays 32 bytes and a job 64, as with blocks alone.
+    enum Body {
         case block(@Sendable () -> Void)
+        case swift(LockFreeSwiftJob)
+
+        @inline(__always)
+        func run() {
+            switch self {
+            case .block(let block): block()
+            case .swift(let job): job.run()
+            }
+        }
+    }
+
+    enum Work {
+        /// A block or a Swift job submitted with async.
+        case block(Body)
         /// A barrier block (a plain block on a serial queue).
         case barrier(@Sendable () -> Void)
         /// A sync caller waiting for its turn: a drainer runs its block and wakes it.
@@ -21,7 +36,7 @@ final class LockFreeJob: @unchecked Sendable {
         /// A block of a concurrent queue, fanned out to run as part of that queue's target. Unretained: a concurrent
         /// queue with blocks running keeps itself alive (`LockFreeQueue.width`), and a global queue's job holds a
         /// retain taken for it (`LockFreeQueue.async`).
-        case fanned(Unmanaged<LockFreeQueue>, @Sendable () -> Void)
+        case fanned(Unmanaged<LockFreeQueue>, Body)
         /// An active queue's target changes here, between the blocks before and after.
         case retarget(LockFreeQueue?)
         /// A plain task for the pool (apply's helpers).

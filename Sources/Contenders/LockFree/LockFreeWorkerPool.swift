@@ -179,7 +179,7 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         let job = LockFreeJob.take(pointer)
         switch job.work {
         case .drain(let queue): return queue.takeUnretainedValue().runDoorbell()
-        case .fanned(let queue, let block): queue.takeUnretainedValue().runFanned(block)
+        case .fanned(let queue, let body): queue.takeUnretainedValue().runFanned(body)
         case .task(let task): task()
         default: preconditionFailure("lock-free engine: a queue's own job reached the pool")
         }

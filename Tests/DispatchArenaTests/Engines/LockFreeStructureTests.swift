@@ -22,7 +22,7 @@ extension ArenaTests {
             for producer in 0..<producers {
                 Threads.detach {
                     for sequence in 0..<perProducer {
-                        queue.push(LockFreeJob(.block { log.seen.append(producer * perProducer + sequence) }))
+                        queue.push(LockFreeJob(.block(.block { log.seen.append(producer * perProducer + sequence) })))
                     }
                 }
             }
@@ -30,7 +30,7 @@ extension ArenaTests {
             while taken < producers * perProducer {
                 switch queue.pop() {
                 case .job(let job):
-                    if case .block(let block) = job.work { block() }
+                    if case .block(let body) = job.work { body.run() }
                     taken += 1
                 case .empty, .busy:
                     continue  // producers are still at it
