@@ -11,9 +11,9 @@
 #          shut engines down; rule children end with _exit and are not leak-checked.
 #
 # For each engine it runs, with ARENA_ENGINES=ENGINE, the suites that look at that engine: the catalog, the
-# happens-before probes, and (where the engine has them) the lock-free structure tests, the pool tests, the actor
-# engine's async waits and the process and file sources' descriptor checks. Any sanitizer report in the output fails
-# the engine even if the tests passed. Exit 0 when every engine is clean, 1 otherwise, 64 on a usage error.
+# happens-before probes, and (where the engine has them) the lock-free structure and executor-job tests, the pool
+# tests, the actor engine's async waits and the process and file sources' descriptor checks. Any sanitizer report in
+# the output fails the engine even if the tests passed. Exit 0 when every engine is clean, 1 otherwise, 64 on a usage error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +33,7 @@ case "$sanitizer" in
         ;;
     *) echo "scripts/sanitize.sh: unknown sanitizer '$sanitizer' (usage: scripts/sanitize.sh [--build-only] thread|address [ENGINE...])" >&2; exit 64 ;;
 esac
-suites='CatalogTests|HappensBeforeTests|LockFreeStructureTests|ThreadPoolEngineTests|ActorEngineTests|WatchSourceTests'
+suites='CatalogTests|HappensBeforeTests|LockFreeStructureTests|LockFreeExecutorTests|ThreadPoolEngineTests|ActorEngineTests|WatchSourceTests'
 flags=(--sanitize="$sanitizer" --scratch-path "$scratch")
 
 swift build --build-tests "${flags[@]}"
