@@ -15,20 +15,32 @@ extension EngineExecutors {
 /// actor's jobs, and isolated to `serial` (`runSynchronously(isolatedTo:taskExecutor:)`). So an actor on `serial` is
 /// already current when such a task calls it, and Swift's runtime runs the call inline: no enqueue, no hand-off. Only
 /// the way back to the task's own code is a job, enqueued here, onto the same queue.
-/// Cost per job: one closure allocated for the block, and what the engine's `async` costs.
-public final class EngineColocatedExecutor<E: Engine>: LayerTaskExecutor, @unchecked Sendable {
+/// Cost per job: what the queue's `async(job:runner:)` costs (a closure per job by default; nothing more where the
+/// queue carries jobs natively, as lockfree's does).
+public final class EngineColocatedExecutor<E: Engine>: LayerTaskExecutor, JobRunner, @unchecked Sendable {
     /// The serial executor whose queue runs the jobs, and to which they run isolated.
     public let serial: EngineSerialExecutor<E>
+    /// This executor and `serial` as the runtime names them, made once (made per job, each is a witness-table lookup
+    /// for the generic class).
+    private var unownedSelf: UnownedTaskExecutor!
+    private let unownedSerial: UnownedSerialExecutor
 
     /// A task executor over `serial`'s queue.
-    public init(beside serial: EngineSerialExecutor<E>) { self.serial = serial }
+    public init(beside serial: EngineSerialExecutor<E>) {
+        self.serial = serial
+        unownedSerial = serial.asUnownedSerialExecutor()
+        unownedSelf = UnownedTaskExecutor(ordinary: self)
+    }
 
-    /// Submits the job to the serial queue as a block that runs it on this executor, isolated to `serial`.
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        serial.queue.async {
-            job.runSynchronously(isolatedTo: self.serial.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
-        }
+    /// This executor as the runtime names it: a stored value.
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor { unownedSelf }
+
+    /// Submits the job to the serial queue, which calls `runJob` in its turn.
+    public func enqueue(_ job: consuming ExecutorJob) { serial.queue.async(job: UnownedJob(job), runner: self) }
+
+    /// Runs a job of this executor on it, isolated to `serial` (the queue calls it, in a block of its own).
+    public func runJob(_ job: UnownedJob) {
+        job.runSynchronously(isolatedTo: unownedSerial, taskExecutor: unownedSelf)
     }
 
     /// Whether the caller runs in a block of the serial queue (a job of this executor's or of the actor's alike: they
