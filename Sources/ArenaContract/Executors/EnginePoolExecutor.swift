@@ -11,19 +11,26 @@ public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, JobRunner, 
     public let queue: E.Queue
     /// This executor as the runtime names it, made once (see `EngineSerialExecutor`).
     private var unownedSelf: UnownedTaskExecutor!
+    /// The queue and this executor as the job seam takes them, made once (see `EngineSerialExecutor`).
+    private let jobQueue: any EngineQueue
+    private unowned(unsafe) var runner: (any JobRunner)?
 
     /// A task executor over `engine`'s global queue.
     public init(engine: E) {
         RunningPool.claim()
         queue = engine.globalQueue
+        jobQueue = queue
         unownedSelf = UnownedTaskExecutor(ordinary: self)
+        runner = self
     }
 
     /// This executor as the runtime names it: a stored value.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor { unownedSelf }
 
     /// Submits the job to the global queue, which calls `runJob` in its turn.
-    public func enqueue(_ job: consuming ExecutorJob) { queue.async(job: UnownedJob(job), runner: self) }
+    public func enqueue(_ job: consuming ExecutorJob) {
+        jobQueue.async(job: UnownedJob(job), runner: runner.unsafelyUnwrapped)
+    }
 
     /// Runs a job of this executor on it (the global queue calls it, in a block of its own), the thread marked as
     /// running one of its jobs meanwhile. Touches nothing of the executor after the job ran, which may have released

@@ -24,19 +24,26 @@ public final class EngineColocatedExecutor<E: Engine>: LayerTaskExecutor, JobRun
     /// for the generic class).
     private var unownedSelf: UnownedTaskExecutor!
     private let unownedSerial: UnownedSerialExecutor
+    /// The serial queue and this executor as the job seam takes them, made once (see `EngineSerialExecutor`).
+    private let jobQueue: any EngineQueue
+    private unowned(unsafe) var runner: (any JobRunner)?
 
     /// A task executor over `serial`'s queue.
     public init(beside serial: EngineSerialExecutor<E>) {
         self.serial = serial
         unownedSerial = serial.asUnownedSerialExecutor()
+        jobQueue = serial.queue
         unownedSelf = UnownedTaskExecutor(ordinary: self)
+        runner = self
     }
 
     /// This executor as the runtime names it: a stored value.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor { unownedSelf }
 
     /// Submits the job to the serial queue, which calls `runJob` in its turn.
-    public func enqueue(_ job: consuming ExecutorJob) { serial.queue.async(job: UnownedJob(job), runner: self) }
+    public func enqueue(_ job: consuming ExecutorJob) {
+        jobQueue.async(job: UnownedJob(job), runner: runner.unsafelyUnwrapped)
+    }
 
     /// Runs a job of this executor on it, isolated to `serial` (the queue calls it, in a block of its own).
     public func runJob(_ job: UnownedJob) {
@@ -44,6 +51,7 @@ public final class EngineColocatedExecutor<E: Engine>: LayerTaskExecutor, JobRun
     }
 
     /// Whether the caller runs in a block of the serial queue (a job of this executor's or of the actor's alike: they
-    /// run in the same place): one `currentSpecific` lookup.
+    /// run in the same place): one `currentSpecific` lookup, inlinable as the serial executor's.
+    @inlinable
     public var isCurrent: Bool { serial.isIsolatingCurrentContext() == true }
 }

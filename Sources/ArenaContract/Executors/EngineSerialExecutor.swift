@@ -15,13 +15,20 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
     /// This executor as the runtime names it, made once: made per job, it cost a witness-table lookup for the generic
     /// class each time (`swift_getWitnessTable`, 101 instructions under callgrind).
     private var unownedSelf: UnownedSerialExecutor!
+    /// The queue and this executor as the job seam takes them (`async(job:runner:)`), made once: the runtime calls
+    /// `enqueue` unspecialised, where reaching the queue's conformance through `E` and this class's as a runner cost
+    /// lookups on every job.
+    private let jobQueue: any EngineQueue
+    private unowned(unsafe) var runner: (any JobRunner)?
 
     /// A serial executor over a new serial queue labelled `label`.
     public init(engine: E, label: String) {
         self.engine = engine
         queue = engine.makeQueue(label: label, kind: .serial)
+        jobQueue = queue
         queue.setSpecific(ExecutorIsolation.key, ObjectIdentifier(self))
         unownedSelf = UnownedSerialExecutor(ordinary: self)
+        runner = self
     }
 
     /// This executor as the runtime names it: a stored value.
@@ -30,7 +37,9 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
     public var label: String { queue.label }
 
     /// Submits the job to the queue, which calls `runJob` in its turn.
-    public func enqueue(_ job: consuming ExecutorJob) { queue.async(job: UnownedJob(job), runner: self) }
+    public func enqueue(_ job: consuming ExecutorJob) {
+        jobQueue.async(job: UnownedJob(job), runner: runner.unsafelyUnwrapped)
+    }
 
     /// Runs a job of this executor on it (the queue calls it, in a block of its own): the job runs isolated here.
     public func runJob(_ job: UnownedJob) { job.runSynchronously(on: unownedSelf) }
@@ -39,7 +48,10 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
 
     public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) { queue.setSpecific(key, value) }
 
-    /// Whether the caller runs in a block of this executor's queue: one `currentSpecific` lookup.
+    /// Whether the caller runs in a block of this executor's queue: one `currentSpecific` lookup. Inlinable, so a
+    /// caller that knows the engine (a workload's check after every call) asks the engine's own lookup, not the
+    /// generic class's.
+    @inlinable
     public func isIsolatingCurrentContext() -> Bool? {
         engine.currentSpecific(ExecutorIsolation.key) == ObjectIdentifier(self)
     }
@@ -53,6 +65,7 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
 }
 
 /// The queue-specific key a serial executor marks its queue with.
+@usableFromInline
 enum ExecutorIsolation {
-    static let key = SpecificKey<ObjectIdentifier>("arena.executor.isolation")
+    @usableFromInline static let key = SpecificKey<ObjectIdentifier>("arena.executor.isolation")
 }

@@ -20,8 +20,10 @@ public protocol EngineQueue: AnyObject, Sendable {
     /// block, in order with the blocks. The default submits a block that makes the call (one closure allocated per
     /// job, which retains the runner); a queue that carries the job and the runner in a job node of its own
     /// allocates nothing (lockfree's) and need not retain the runner: the actor an executor serves, or the task that
-    /// prefers it, keeps it alive while its jobs wait.
-    func async<Runner: JobRunner>(job: UnownedJob, runner: Runner)
+    /// prefers it, keeps it alive while its jobs wait. The runner comes as an existential its executor made once
+    /// (a stored reference to itself): the runtime reaches an executor's `enqueue` unspecialised, where a generic runner
+    /// would cost a witness-table lookup for the executor's generic class on every job.
+    func async(job: UnownedJob, runner: any JobRunner)
 
     /// Submits `block` as a barrier: it starts after every earlier block finished and runs alone. On a serial queue
     /// it is a plain block.

@@ -96,15 +96,9 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
 
     /// A Swift job in a job node of its own, as a block would be (`LockFreeSwiftJob`): no closure allocated, and a
     /// warm node reused, so a job costs what an `async` costs less the allocation of its block.
-    public func async<Runner: JobRunner>(job: UnownedJob, runner: Runner) {
-        async(LockFreeSwiftJob(job: job, runner: runner))
+    public func async(job: UnownedJob, runner: any JobRunner) {
+        async(.swift(LockFreeSwiftJob(job: job, runner: runner)), in: nil)
     }
-
-    /// The non-generic core of `async(job:runner:)`, which the runtime reaches unspecialised (through the executor's
-    /// witness table): compiled for one type it costs 30 instructions less a job (callgrind, 758 → 727 a serial
-    /// executor's enqueue).
-    @inline(never)
-    func async(_ job: LockFreeSwiftJob) { async(.swift(job), in: nil) }
 
     /// async, the body counted in `group` (which it leaves once it ran) when there is one.
     @inline(__always)

@@ -12,7 +12,7 @@ struct LockFreeSwiftJob {
     unowned(unsafe) let runner: any JobRunner
 
     @inline(__always)
-    init<Runner: JobRunner>(job: UnownedJob, runner: Runner) {
+    init(job: UnownedJob, runner: any JobRunner) {
         self.job = job
         self.runner = runner
     }
