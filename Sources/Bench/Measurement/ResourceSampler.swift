@@ -25,8 +25,8 @@ import Harness
         }
     }
 
-    private func sample() {
-        let (all, engine) = census.withLock { $0.take() }
+    private func sample(final: Bool = false) {
+        let (all, engine) = census.withLock { $0.take(final: final) }
         state.withLock {
             $0.peak = max($0.peak, all)
             $0.enginePeak = max($0.enginePeak, engine)
@@ -37,7 +37,7 @@ import Harness
     @usableFromInline func stop() -> (all: Int, engine: Int) {
         state.withLock { $0.running = false }
         stopped.wait(.seconds(1))
-        sample()
+        sample(final: true)
         return state.withLock { ($0.peak, $0.enginePeak) }
     }
 

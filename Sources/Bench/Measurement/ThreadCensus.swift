@@ -9,8 +9,11 @@ import Harness
 /// engine's worker carries the worker's until it renames itself, first thing), so a thread is judged only from its
 /// second sighting on, one sampling interval later. Every thread that is neither the main one nor named as the
 /// harness's is the engine's: its workers, timer and reactor threads (libdispatch's workers carry their root queue's
-/// label; threads nobody names keep a creator's name). An engine thread that lives less than one sampling interval
-/// can therefore go uncounted.
+/// label; threads nobody names keep a creator's name). The last take of a point (`final`) judges what it sees once
+/// too: by then the trial has returned and joined its crews, each of which named itself first thing, so an engine
+/// thread born in the point's last interval still counts (a point shorter than one interval, whose workers started
+/// inside it, used to report none). An engine thread that lives less than one sampling interval and is gone by the
+/// last take can still go uncounted.
 struct ThreadCensus {
     /// What a thread is.
     enum Kind {
@@ -24,8 +27,9 @@ struct ThreadCensus {
 
     init() {}
 
-    /// Threads now: all of them, and the engine's.
-    mutating func take() -> (all: Int, engine: Int) {
+    /// Threads now: all of them, and the engine's. A `final` take judges the threads it sees for the first time
+    /// (from their names) instead of leaving them `new`.
+    mutating func take(final: Bool = false) -> (all: Int, engine: Int) {
         guard let directory = opendir("/proc/self/task") else { return (0, 0) }
         defer { closedir(directory) }
         var seen: [Int32: Kind] = [:]
@@ -34,7 +38,7 @@ struct ThreadCensus {
         while let entry = readdir(directory) {
             guard let id = Self.threadID(entry) else { continue }
             all += 1
-            let kind = classify(id, before: kinds[id])
+            let kind = classify(id, before: kinds[id] ?? (final && id != processID ? .new : nil))
             seen[id] = kind
             if case .engine = kind { engine += 1 }
         }

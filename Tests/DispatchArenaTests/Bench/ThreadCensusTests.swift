@@ -13,7 +13,7 @@ extension ArenaTests {
     /// in this process at the same time, so it checks what the census makes of these threads, not totals.
     @Suite
     struct ThreadCensusTests {
-        @Test("from its second look on, every thread but the main one and the harness's is the engine's, named or not")
+        @Test("from its second look on (a final look: its first), every thread but the main one and the harness's is the engine's, named or not")
         func kinds() throws {
             let release = Latch()
             defer { release.countDown() }
@@ -42,6 +42,15 @@ extension ArenaTests {
             #expect(census.kind(of: known["harness"]!) == .harness)
             #expect(census.kind(of: known["named"]!) == .engine)
             #expect(census.kind(of: known["unnamed"]!) == .engine)
+
+            // A point's last take judges at first sight: a short point whose workers started inside it counts them.
+            var last = ThreadCensus()
+            let final = last.take(final: true)
+            #expect(final.engine >= 2)
+            #expect(last.kind(of: getpid()) == .main)
+            #expect(last.kind(of: known["harness"]!) == .harness)
+            #expect(last.kind(of: known["named"]!) == .engine)
+            #expect(last.kind(of: known["unnamed"]!) == .engine)
         }
     }
 }
