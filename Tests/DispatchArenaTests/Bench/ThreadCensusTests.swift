@@ -13,7 +13,7 @@ extension ArenaTests {
     /// in this process at the same time, so it checks what the census makes of these threads, not totals.
     @Suite
     struct ThreadCensusTests {
-        @Test("from its second look on (a final look: its first), every thread but the main one and the harness's is the engine's, named or not")
+        @Test("from its second look on (a last look: its first), every thread but the main and the harness's is the engine's")
         func kinds() throws {
             let release = Latch()
             defer { release.countDown() }
