@@ -104,7 +104,10 @@ public struct LockFreeEngine: Engine {
     public func dispatchMain() -> Never { runtime.mainLoop.run() }
 
     public func currentSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        LockFreeThreadContext.current.innermost?.inheritedSpecific(key)
+        guard let queue = LockFreeThreadContext.borrowed._withUnsafeGuaranteedRef({ $0.innermostUnmanaged }) else {
+            return nil
+        }
+        return LockFreeQueue.inheritedSpecific(key, from: queue)
     }
 
     public func makeGroup(label: String) -> LockFreeGroup { LockFreeGroup(label: label) }

@@ -48,11 +48,11 @@ extension LockFreeQueue {
     }
 
     public func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) {
-        attachments.set(ObjectIdentifier(key), value)
+        attachments.set(key, value)
     }
 
     public func getSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        attachments.get(ObjectIdentifier(key)) as? Value
+        attachments.get(key)
     }
 
     /// The class of this queue or of the nearest queue above it that has one; called by a thread inside this queue,
@@ -67,14 +67,24 @@ extension LockFreeQueue {
     }
 
     /// The value for `key` on this queue or the nearest queue above it; called by a thread inside this queue, which
-    /// keeps the chain's targets from changing.
+    /// keeps the chain's targets from changing. The value is copied under the owning queue's lock, and nothing here
+    /// makes a `Value?` but the result (see `LockFreeQueueAttachments.lockIfPresent`).
     func inheritedSpecific<Value>(_ key: SpecificKey<Value>) -> Value? {
-        var link: LockFreeQueue? = self
-        while let queue = link {
-            if let value = queue.attachments.get(ObjectIdentifier(key)) { return value as? Value }
-            link = queue.target
+        Self.inheritedSpecific(key, from: Unmanaged.passUnretained(self))
+    }
+
+    /// `inheritedSpecific` from a queue the caller holds unretained: no retain or release along the chain.
+    static func inheritedSpecific<Value>(_ key: SpecificKey<Value>, from start: Unmanaged<LockFreeQueue>) -> Value? {
+        let id = ObjectIdentifier(key)
+        unowned(unsafe) var queue = start.takeUnretainedValue()
+        while true {
+            if let value = queue.attachments.lockIfPresent(id) {
+                defer { queue.attachments.unlock() }
+                return value.assumingMemoryBound(to: Value.self).pointee
+            }
+            guard let next = queue.target else { return nil }
+            queue = next
         }
-        return nil
     }
 
     public var context: QueueContext? {

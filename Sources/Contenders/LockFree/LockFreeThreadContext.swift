@@ -30,6 +30,9 @@ final class LockFreeThreadContext {
     /// The innermost queue this thread runs a block of.
     @inline(__always) var innermost: LockFreeQueue? { entered.stack.pointee.last }
 
+    /// The innermost queue, unretained (it lives while this thread runs one of its blocks).
+    @inline(__always) var innermostUnmanaged: Unmanaged<LockFreeQueue>? { entered.stack.pointee.lastUnmanaged }
+
     @inline(__always) var depth: Int { entered.stack.pointee.count }
     @inline(__always) func push(_ queue: LockFreeQueue) { entered.stack.pointee.push(queue) }
     @inline(__always) func pop() { entered.stack.pointee.pop() }

@@ -36,6 +36,10 @@ struct EnteredStack<Queue: AnyObject>: ~Copyable {
     @inline(__always)
     var last: Queue? { count == 0 ? nil : items[count - 1].takeUnretainedValue() }
 
+    /// The innermost queue, unretained: for a lookup that must not pay a retain and a release.
+    @inline(__always)
+    var lastUnmanaged: Unmanaged<Queue>? { count == 0 ? nil : items[count - 1] }
+
     /// Whether `queue` is on the stack.
     @inline(__always)
     func contains(_ queue: Queue) -> Bool {
