@@ -339,7 +339,7 @@ extension ArenaTests {
         @Test("compare.py from Google Benchmark compares two reports")
         func compareScript() throws {
             let script = "/usr/share/benchmark/compare.py"
-            guard RequiredPackage.compareScript.require(), RequiredPackage.sciPy.require() else { return }
+            guard try RequiredPackage.compareScript.require(), try RequiredPackage.sciPy.require() else { return }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-report-\(getpid())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }

@@ -234,7 +234,7 @@ extension ArenaTests {
 
         @Test("The generic script draws PNG and SVG with nothing on stderr, for lines, bars and failed points")
         func genericPlot() throws {
-            guard RequiredPackage.gnuplot.require() else { return }
+            guard try RequiredPackage.gnuplot.require() else { return }
             let gnuplot = try #require(GnuplotRunner.findGnuplot())
             let folder = BenchCLITests.freshPath()
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -300,7 +300,7 @@ extension ArenaTests {
 
         @Test("With no script of their own, every registered workload's quick points get a generic plot and a clean stderr")
         func genericPlotOfEveryWorkload() throws {
-            guard RequiredPackage.gnuplot.require() else { return }
+            guard try RequiredPackage.gnuplot.require() else { return }
             let gnuplot = try #require(GnuplotRunner.findGnuplot())
             let folder = BenchCLITests.freshPath()
             let scripts = folder + "-scripts"
@@ -330,7 +330,7 @@ extension ArenaTests {
 
         @Test("Engine colours come from the place in engine_order: the built-in engines keep theirs, a new one gets its own")
         func engineColours() throws {
-            guard RequiredPackage.gnuplot.require() else { return }
+            guard try RequiredPackage.gnuplot.require() else { return }
             let order = Contender.builtIn.map(\.name) + ["mine", "c-dispatch", "c-mutex", "c-other"]
             let probe =
                 "engines='\(order.joined(separator: " "))'; csv_checked=1; scriptdir='\(Self.scripts)'; "

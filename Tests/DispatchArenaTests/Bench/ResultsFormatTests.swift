@@ -257,7 +257,7 @@ extension ArenaTests {
 
         @Test("pytest-benchmark compare reads every point of our files: names, params, rounds, the headline in seconds and its ops")
         func pytestBenchmarkReadsOurFiles() throws {
-            guard RequiredPackage.pytestBenchmark.require() else { return }
+            guard try RequiredPackage.pytestBenchmark.require() else { return }
             let directory = NSTemporaryDirectory() + "arena-pytest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -383,7 +383,7 @@ extension ArenaTests {
             let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])
             #expect(benchmarks.compactMap { $0["fullname"] as? String }.sorted() == ["pingpong/mutex", "pingpong/system"])
-            guard RequiredPackage.pytestBenchmark.require() else { return }
+            guard try RequiredPackage.pytestBenchmark.require() else { return }
             let compare = try Self.python(
                 [
                     "-m", "pytest_benchmark", "--storage", "file://\(out)/storage", "compare",

@@ -134,7 +134,7 @@ extension ArenaTests {
 
         @Test("Mann–Whitney U agrees with SciPy's mannwhitneyu (two-sided), exact and asymptotic")
         func mannWhitneyAgainstSciPy() throws {
-            guard RequiredPackage.sciPy.require() else { return }
+            guard try RequiredPackage.sciPy.require() else { return }
             let cases: [([Double], [Double])] = [
                 ([1, 2, 3], [4, 5, 6]),
                 ([10.5, 11, 9.7, 10.2, 10.9], [12, 9.9, 12.5, 13, 11.8]),
@@ -282,7 +282,7 @@ extension ArenaTests {
             #expect(missing.status == 69, "\(missing.errors)")
             #expect(missing.errors.contains("apt-get install gnuplot-nox"), "\(missing.errors)")
             #expect(!FileManager.default.fileExists(atPath: path + "/plots"))
-            guard RequiredPackage.gnuplot.require() else { return }
+            guard try RequiredPackage.gnuplot.require() else { return }
             let drawn = try ArenaExecutable.run(["plot", path, "--scripts", scripts])
             #expect(drawn.status == 0, "\(drawn.output)\(drawn.errors)")
             for name in ["contention.png", "contention.svg"] {

@@ -65,7 +65,7 @@ extension ArenaTests {
             #expect(missing.status == 69, "\(missing.errors)")
             #expect(missing.errors.contains("apt-get install valgrind"), "\(missing.errors)")
             #expect(!FileManager.default.fileExists(atPath: out))
-            guard RequiredPackage.valgrind.require() else { return }
+            guard try RequiredPackage.valgrind.require() else { return }
             let run = try ArenaExecutable.run(arguments)
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/instructions.json"))
