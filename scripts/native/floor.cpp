@@ -24,7 +24,8 @@
 // SkipWithError, so a broken run gets no number.
 //
 // Own flags, removed before Google Benchmark sees the rest: --threads=1,2,4,8,16 (the T and P lists) and --quick
-// (threads 1,2,4,8 unless --threads is given, and the smaller apply point set `arena bench --quick` uses).
+// (threads 1,2,4,8 unless --threads is given, the smaller apply point set `arena bench --quick` uses, and a fixed
+// count for the contention points: see kQuickContentionSections).
 
 #include <benchmark/benchmark.h>
 #include <dispatch/dispatch.h>
@@ -569,16 +570,32 @@ struct Work {
     int nanoseconds;
 };
 
+// The contention points' iterations in a quick run, summed over the threads. Google Benchmark sizes a run from the
+// shorter runs before it, and contended dispatch_sync_f changes speed with the run's length: with 8 threads on 2 cores
+// the short runs took 12 ns a critical section and the sized run 4 to 6 µs (the waiters convoy through the kernel),
+// so a 0.05 s quick point ran 4 million iterations, 20 s a repetition, and the quick sweep took 2 minutes of its 2 min
+// 10 s there. A fixed count keeps a quick repetition between a millisecond and about a second, whatever the mode.
+// Google Benchmark then names the point with `/iterations:N`, which the arena's reader drops.
+constexpr benchmark::IterationCount kQuickContentionSections = 100000;
+
+// A contention benchmark with T threads: in a quick run, kQuickContentionSections split among them.
+benchmark::internal::Benchmark* contentionPoint(benchmark::internal::Benchmark* point, int threads, bool quick) {
+    point->Threads(threads)->UseRealTime();
+    if (quick) point->Iterations(std::max<benchmark::IterationCount>(1, kQuickContentionSections / threads));
+    return point;
+}
+
 void registerAll(const std::vector<int>& threads, bool quick) {
     for (int t : threads)
-        benchmark::RegisterBenchmark(("contention/c-dispatch/mode:sync/threads:" + std::to_string(t)).c_str(),
-                                     BM_ContentionDispatchSync)->Threads(t)->UseRealTime();
+        contentionPoint(benchmark::RegisterBenchmark(("contention/c-dispatch/mode:sync/threads:" + std::to_string(t)).c_str(),
+                                                     BM_ContentionDispatchSync), t, quick);
     for (int t : threads)
-        benchmark::RegisterBenchmark(("contention/c-dispatch/mode:async-write/threads:" + std::to_string(t)).c_str(),
-                                     BM_ContentionDispatchAsyncWrite)->Threads(t)->UseRealTime();
+        contentionPoint(
+            benchmark::RegisterBenchmark(("contention/c-dispatch/mode:async-write/threads:" + std::to_string(t)).c_str(),
+                                         BM_ContentionDispatchAsyncWrite), t, quick);
     for (int t : threads)
-        benchmark::RegisterBenchmark(("contention/c-mutex/mode:sync/threads:" + std::to_string(t)).c_str(),
-                                     BM_ContentionMutex)->Threads(t)->UseRealTime();
+        contentionPoint(benchmark::RegisterBenchmark(("contention/c-mutex/mode:sync/threads:" + std::to_string(t)).c_str(),
+                                                     BM_ContentionMutex), t, quick);
 
     benchmark::RegisterBenchmark("async-drain/c-dispatch/queue:serial/producers:1", BM_AsyncDrain, true, 1)
         ->UseRealTime();

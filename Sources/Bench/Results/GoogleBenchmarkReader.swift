@@ -77,11 +77,13 @@ public enum GoogleBenchmarkReader {
     ]
 
     /// The segments Google Benchmark appends to a registered name: the time it measures by, which the native floor
-    /// always sets (`UseRealTime`), followed by `threads:N` for a benchmark run on N threads.
+    /// always sets (`UseRealTime`), followed by `threads:N` for a benchmark run on N threads; before it,
+    /// `iterations:N` for a benchmark given a fixed count (the floor's quick contention points).
     static let timeSegments: Set<String> = ["real_time", "manual_time", "process_time"]
 
     /// The point a benchmark name stands for: `<workload>/<engine>/<name>:<value>/…`, with Google Benchmark's own
-    /// suffix (`/real_time`, then `/threads:N`) dropped. Returns the workload, the engine and the parameters.
+    /// suffix (`/iterations:N` where set, `/real_time`, then `/threads:N`) dropped. Returns the workload, the engine
+    /// and the parameters.
     public static func parse(name: String) throws(ReadError) -> (workload: String, engine: String, parameters: [Parameter]) {
         let segments = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.count >= 2, !segments[0].isEmpty, !segments[1].isEmpty else {
@@ -92,6 +94,9 @@ public enum GoogleBenchmarkReader {
         while index < segments.count {
             let segment = segments[index]
             index += 1
+            if segment.hasPrefix("iterations:"), index < segments.count, timeSegments.contains(segments[index]) {
+                continue  // Google Benchmark's: a fixed iteration count, already in the `iterations` field
+            }
             if timeSegments.contains(segment) {
                 // Google Benchmark's own suffix: what follows is its thread count, already in the `threads` field.
                 if index < segments.count, segments[index].hasPrefix("threads:") { index += 1 }

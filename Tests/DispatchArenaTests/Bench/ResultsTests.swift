@@ -96,6 +96,11 @@ extension ArenaTests {
             #expect(parsed.workload == "async-drain" && parsed.engine == "c-dispatch")
             #expect(parsed.parameters == [Parameter("queue", "concurrent"), Parameter("producers", 4)])
             #expect(try GoogleBenchmarkReader.parse(name: "pingpong/system").parameters.isEmpty)
+            // A fixed iteration count (the floor's quick contention points) is Google Benchmark's too.
+            let fixed = try GoogleBenchmarkReader.parse(
+                name: "contention/c-dispatch/mode:sync/threads:8/iterations:12500/real_time/threads:8")
+            #expect(fixed.parameters == [Parameter("mode", "sync"), Parameter("threads", 8)])
+            #expect(try GoogleBenchmarkReader.parse(name: "w/e/iterations:3").parameters == [Parameter("iterations", 3)])
             for bad in ["pingpong", "/system", "contention/system/threads", "contention/system/:4"] {
                 #expect(throws: GoogleBenchmarkReader.ReadError.self, "\(bad)") { try GoogleBenchmarkReader.parse(name: bad) }
             }
