@@ -64,7 +64,7 @@ enum MainAsyncFromManyThreads: BehaviourRule {
     static let title =
         "async onto the main queue from many threads at once: every block runs, on the main-loop thread, each thread's in its order."
     static let source =
-        "dispatch_async(3) ('the main queue ... serial'); [GCD Handbook] (background work coming back to the main queue)"
+        "dispatch_queue_create(3), MAIN QUEUE ('a default serial queue for the application to use'); [GCD Handbook] (background work coming back to the main queue)"
     static let needsMainLoop = true
 
     static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]
