@@ -8,7 +8,8 @@ public protocol ConformanceRule: SendableMetatype {
     static var id: String { get }
     /// The rule in one sentence.
     static var title: String { get }
-    /// Where the rule comes from: a man page, a seed document, a libdispatch test, a header.
+    /// Where the rule comes from: a man page, a libdispatch test, a header, or a document of `Bibliography` by its
+    /// citation (`[GCD Handbook] (groups)`).
     static var source: String { get }
     /// Capabilities the rule needs; an engine lacking one reports `unsupported` with its reason.
     static var needs: Set<Capability> { get }

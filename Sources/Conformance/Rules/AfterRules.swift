@@ -15,7 +15,7 @@ enum AfterNotEarly: BehaviourRule {
     static let id = "after.not-early"
     static let title = "asyncAfter never runs before its deadline, and runs close to it (within 500 ms, a generous bound)."
     static let source =
-        "dispatch_after(3); libdispatch tests/dispatch_after.c (windows around 1 s and 2 s, scaled); seed 002_1559f9c9921a817c.txt ('never before the deadline')"
+        "dispatch_after(3); libdispatch tests/dispatch_after.c (windows around 1 s and 2 s, scaled); [GCD Handbook] ('never before the deadline')"
 
     static let forbidden: [Outcome] = [.missing, .early, .late]
 

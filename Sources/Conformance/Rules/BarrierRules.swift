@@ -15,7 +15,7 @@ private let blocksPerRound = 200
 enum BarrierAfterEarlier: BehaviourRule {
     static let id = "barrier.after-earlier"
     static let title = "A barrier block starts only after every block submitted before it has finished."
-    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 000_5fb2769de39c4097.txt (barriers)"
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); [objc.io #2] (barriers)"
 
     static let forbidden: [Outcome] = [.missing, .early]
 
@@ -47,7 +47,7 @@ enum BarrierAfterEarlier: BehaviourRule {
 enum BarrierBeforeLater: BehaviourRule {
     static let id = "barrier.before-later"
     static let title = "No block submitted after a barrier starts before the barrier finished."
-    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); seed 002_1559f9c9921a817c.txt (isolation with barriers)"
+    static let source = "dispatch_barrier_async(3) in dispatch_queue_create(3); [GCD Handbook] (isolation with barriers)"
 
     static let forbidden: [Outcome] = [.missing, .early]
 

@@ -19,7 +19,7 @@ enum ContextFinalizerRuns: BehaviourRule {
     static let id = "context.finalizer-runs"
     static let title = "The finalizer runs once, after the queue's last reference and last block, on its target, with the context."
     static let source = """
-        dispatch_set_finalizer_f(3), dispatch_set_context(3); seed 001_e0090210cb443119.txt ("Providing a Clean Up \
+        dispatch_set_finalizer_f(3), dispatch_set_context(3); [Concurrency Programming Guide] ("Providing a Clean Up \
         Function For a Queue"); libdispatch tests queue_finalizer.c
         """
 
@@ -68,8 +68,8 @@ enum ContextFinalizerNeedsContext: BehaviourRule {
     static let id = "context.finalizer-needs-context"
     static let title = "A queue whose context is nil when it goes (never set, or cleared) runs no finalizer."
     static let source = """
-        dispatch_set_finalizer_f(3): 'the finalizer is only called if the context is not NULL'; seed \
-        001_e0090210cb443119.txt ("the function is called only if context pointer is not NULL")
+        dispatch_set_finalizer_f(3): 'the finalizer is only called if the context is not NULL'; \
+        [Concurrency Programming Guide] ("Providing a Clean Up Function For a Queue")
         """
 
     static let forbidden: [Outcome] = [.missing, .extra]

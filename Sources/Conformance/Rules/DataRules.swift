@@ -32,7 +32,7 @@ enum DataConcatNoCopy: BehaviourRule {
     static let id = "data.concat-no-copy"
     static let title = "Concatenating two buffers copies no byte: the result's regions are the originals, in order, and hold both."
     static let source = """
-        seed 000_5fb2769de39c4097.txt ("GCD and Buffers": dispatch_data_create_concat 'will not copy a and b ... it \
+        [objc.io #2] ("GCD and Buffers": dispatch_data_create_concat 'will not copy a and b ... it \
         will simply retain both'); dispatch_data_create_concat(3); libdispatch tests dispatch_data.c
         """
 
@@ -56,7 +56,7 @@ enum DataSubrangeNoCopy: BehaviourRule {
     static let id = "data.subrange-no-copy"
     static let title = "A subrange copies no byte: its regions point into the original's, and hold the bytes asked for."
     static let source = """
-        seed 000_5fb2769de39c4097.txt ("a subrange with dispatch_data_create_subrange that won't do any copying"); \
+        [objc.io #2] ("a subrange with dispatch_data_create_subrange that won't do any copying"); \
         dispatch_data_create_subrange(3)
         """
 
@@ -137,7 +137,7 @@ enum DataEnumerate: BehaviourRule {
     static let title = "Enumerating regions visits them in order with their offsets and stops when told; an empty buffer has none."
     static let source = """
         dispatch_data_apply(3) ('the applier ... returns false to stop'; an empty object is not traversed); \
-        seed 000_5fb2769de39c4097.txt (dispatch_data_apply)
+        [objc.io #2] (dispatch_data_apply)
         """
 
     static let forbidden: [Outcome] = [.extra, .wrongValue]
@@ -173,7 +173,7 @@ enum DataDeallocatorOnce: BehaviourRule {
         "A buffer taken with a deallocator frees nothing while any buffer shares it, then runs the deallocator once, on its queue."
     static let source = """
         dispatch_data_create(3) ('the destructor ... is submitted to the specified queue ... when the data object \
-        is released'); seed 000_5fb2769de39c4097.txt ("the dispatch_data_t object owns the buffer"); libdispatch \
+        is released'); [objc.io #2] ("the dispatch_data_t object owns the buffer"); libdispatch \
         tests dispatch_data.c (destructor)
         """
 
@@ -215,7 +215,7 @@ enum DataNestedSubrange: BehaviourRule {
         "A subrange of a subrange, a concatenation of subranges and a subrange of that hold exactly the bytes asked for, wherever the ranges start and end in the shared regions: inside one, on a boundary, across several."
     static let source = """
         dispatch_data_create_subrange(3) and dispatch_data_create_concat(3) take any data object, itself a subrange or \
-        a concatenation; seed 000_5fb2769de39c4097.txt ("GCD and Buffers": subranges and concatenations share the \
+        a concatenation; [objc.io #2] ("GCD and Buffers": subranges and concatenations share the \
         regions); libdispatch tests dispatch_data.c (subranges of composite data)
         """
     static let forbidden: [Outcome] = [.wrongValue]

@@ -198,7 +198,7 @@ enum DescriptorCloseInCancel: BehaviourRule {
     static let title =
         "The engine leaves the descriptor open until the cancel handler, which may close it; a closed and reused descriptor number does not reach the old source."
     static let source =
-        "dispatch_source_cancel(3): 'the cancellation handler ... is the appropriate place to close the file descriptor'; seed 000_5fb2769de39c4097.txt (cancel handlers)"
+        "dispatch_source_cancel(3): 'the cancellation handler ... is the appropriate place to close the file descriptor'; [objc.io #2] (cancel handlers)"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static let forbidden: [Outcome] = [.missing, .early, .ranWhileHeld, .wrongValue]

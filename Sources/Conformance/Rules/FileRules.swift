@@ -67,7 +67,7 @@ enum FileWrite: BehaviourRule {
     static let id = "vnode.write"
     static let title = "A file source reports a write to the file as [write], and a write that makes it longer as [write, extend]."
     static let source =
-        "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; seed 000_5fb2769de39c4097.txt, 'Watching Files'"
+        "dispatch/source.h: DISPATCH_VNODE_WRITE 'The filesystem object data changed', DISPATCH_VNODE_EXTEND 'The filesystem object changed in size'; [objc.io #2], 'Watching Files'"
     static let needs: Set<Capability> = [.fileSources]
 
     static let forbidden: [Outcome] = [.missing, .wrongValue]
@@ -129,7 +129,7 @@ enum FileDelete: BehaviourRule {
     static let title =
         "Unlinking a watched file (open, as the source's owner holds it) reports [delete]; the descriptor is still open in the cancel handler, which closes it."
     static let source =
-        "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; seed 000_5fb2769de39c4097.txt, 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
+        "dispatch/source.h: DISPATCH_VNODE_DELETE 'The filesystem object was deleted from the namespace'; [objc.io #2], 'Watching Files' (close(fd) in the cancel handler; 'You should probably always add DISPATCH_VNODE_DELETE')"
     static let needs: Set<Capability> = [.fileSources]
 
     static let forbidden: [Outcome] = [.missing, .early, .wrongValue]
@@ -192,7 +192,7 @@ enum FileDirectoryWrite: BehaviourRule {
     static let title =
         "A file source on a directory (a watch folder) reports [write] when an entry is created, renamed or removed in it, and nothing when an entry's contents change."
     static let source =
-        "seed 000_5fb2769de39c4097.txt, 'Watching Files': a DISPATCH_VNODE_WRITE | DISPATCH_VNODE_DELETE source on a directory, 'The directory changed'; kqueue(2) NOTE_WRITE: 'a write occurred on the file referenced by the descriptor' (a directory's contents are its entries)"
+        "[objc.io #2], 'Watching Files': a DISPATCH_VNODE_WRITE | DISPATCH_VNODE_DELETE source on a directory, 'The directory changed'; kqueue(2) NOTE_WRITE: 'a write occurred on the file referenced by the descriptor' (a directory's contents are its entries)"
     static let needs: Set<Capability> = [.fileSources]
 
     static let forbidden: [Outcome] = [.missing, .wrongValue]

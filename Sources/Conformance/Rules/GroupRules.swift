@@ -13,7 +13,7 @@ enum GroupRules: RuleFamily {
 enum GroupNotifyAfterAll: BehaviourRule {
     static let id = "group.notify-after-all"
     static let title = "notify runs once, after every block associated with the group finished."
-    static let source = "dispatch_group_notify(3) in dispatch_group_create(3); seed 002_1559f9c9921a817c.txt (groups)"
+    static let source = "dispatch_group_notify(3) in dispatch_group_create(3); [GCD Handbook] (groups)"
 
     static let forbidden: [Outcome] = [.missing, .extra, .early]
 
@@ -127,7 +127,7 @@ enum GroupWait: BehaviourRule {
 enum GroupEnterLeave: BehaviourRule {
     static let id = "group.enter-leave"
     static let title = "Manual enter and leave count like group async; notify fires after the last leave."
-    static let source = "dispatch_group_enter(3) in dispatch_group_create(3); seed 002_1559f9c9921a817c.txt (enter/leave)"
+    static let source = "dispatch_group_enter(3) in dispatch_group_create(3); [GCD Handbook] (enter/leave)"
 
     static let forbidden: [Outcome] = [.missing, .early]
 
@@ -284,7 +284,7 @@ enum GroupMultiQueue: BehaviourRule {
 enum GroupManyWaiters: BehaviourRule {
     static let id = "group.many-waiters"
     static let title = "Every thread waiting on a group returns once it drains, and none returns before."
-    static let source = "dispatch_group_wait(3); seed 003_66fb3554617ee1ae.txt (waiting for asynchronous work)"
+    static let source = "dispatch_group_wait(3); [Tenerife 2010] (waiting for asynchronous work)"
 
     static let forbidden: [Outcome] = [.missing, .early]
 

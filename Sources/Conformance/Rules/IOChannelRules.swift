@@ -60,7 +60,7 @@ enum IOStreamRead: BehaviourRule {
     static let title =
         "A stream read on a pipe ends at exactly the length asked for, the next read goes on from there, and a read to end of file gets the rest: every byte once, in order, the last call done."
     static let source = """
-        seed 000_5fb2769de39c4097.txt ("Reading and Writing": dispatch_io_read, the handler called "whenever data is \
+        [objc.io #2] ("Reading and Writing": dispatch_io_read, the handler called "whenever data is \
         read"); dispatch_io_read(3); libdispatch tests dispatch_io_pipe.c (512 bytes read exactly, written before and \
         after the read was issued)
         """
@@ -185,7 +185,7 @@ enum IOLowWater: BehaviourRule {
     static let id = "io.low-water"
     static let title = "With a low water mark, no read handler call but the last carries fewer bytes: bytes trickling in are gathered."
     static let source =
-        "dispatch_io_set_low_water(3) ('the I/O handler is not called with less than this amount of data, unless ... done'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
+        "dispatch_io_set_low_water(3) ('the I/O handler is not called with less than this amount of data, unless ... done'); [objc.io #2] (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongValue]
@@ -215,7 +215,7 @@ enum IOHighWater: BehaviourRule {
     static let id = "io.high-water"
     static let title = "With a high water mark, no read handler call carries more bytes: what is available at once is split."
     static let source =
-        "dispatch_io_set_high_water(3) ('the I/O handler is not called with more than this amount of data'); seed 000_5fb2769de39c4097.txt (\"Reading and Writing\")"
+        "dispatch_io_set_high_water(3) ('the I/O handler is not called with more than this amount of data'); [objc.io #2] (\"Reading and Writing\")"
     static let needs: Set<Capability> = [.descriptorSources]
 
     static let forbidden: [Outcome] = [.missing, .overlap, .wrongValue]
@@ -245,7 +245,7 @@ enum IOStop: BehaviourRule {
         "Closing with stop ends a read under way with ECANCELED (also after a plain close), and a read issued after it too; the cleanup handler runs once, after the read's last call."
     static let source = """
         dispatch_io_close(3) (DISPATCH_IO_STOP: 'interrupt any outstanding read and write operations ... \
-        ECANCELED'); libdispatch tests dispatch_io_pipe_close.c; seed 000_5fb2769de39c4097.txt ("Reading and Writing")
+        ECANCELED'); libdispatch tests dispatch_io_pipe_close.c; [objc.io #2] ("Reading and Writing")
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
@@ -350,7 +350,7 @@ enum IORandomAccess: BehaviourRule {
         "A random-access channel reads and writes at the offsets given, counted from the descriptor's position when it was made, and leaves that position alone."
     static let source = """
         dispatch_io_create(3) (DISPATCH_IO_RANDOM: 'offsets ... relative to the file pointer position current at \
-        the time the channel was created'; the file pointer is not changed); seed 000_5fb2769de39c4097.txt
+        the time the channel was created'; the file pointer is not changed); [objc.io #2]
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
@@ -411,7 +411,7 @@ enum IOPathLazy: BehaviourRule {
         "A channel made with a path opens the file when its first operation runs, not before (a file it creates appears only then); a file that cannot be opened ends the operation with the open error."
     static let source = """
         dispatch_io_create_with_path(3) ('path, oflag and mode ... passed to open(2) when the first I/O operation on \
-        the channel is ready to execute'); seed 000_5fb2769de39c4097.txt ("GCD can postpone opening the file")
+        the channel is ready to execute'); [objc.io #2] ("GCD can postpone opening the file")
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
@@ -513,7 +513,7 @@ enum IOReadWriteOneDescriptor: BehaviourRule {
         "A read waiting on a socket does not hold up a write on the same channel: the peer echoes what was written, and the read gets it."
     static let source = """
         libdispatch tests dispatch_io_muxed.c (a read and a write source on one socket); dispatch_io_create(3) (a \
-        channel's reads and writes of one descriptor); seed 000_5fb2769de39c4097.txt ("Reading and Writing")
+        channel's reads and writes of one descriptor); [objc.io #2] ("Reading and Writing")
         """
     static let needs: Set<Capability> = [.descriptorSources]
 
@@ -549,7 +549,7 @@ enum IOTCPEcho: BehaviourRule {
     static let title =
         "A loopback TCP echo server built on a read source on its listening socket and a channel per connection echoes every byte of 8 concurrent clients."
     static let source = """
-        seed 000_5fb2769de39c4097.txt ("Reading and Writing": a server accepting on a dispatch source and reading and \
+        [objc.io #2] ("Reading and Writing": a server accepting on a dispatch source and reading and \
         writing each connection with dispatch I/O); libdispatch tests dispatch_io_net.c
         """
     static let needs: Set<Capability> = [.descriptorSources]

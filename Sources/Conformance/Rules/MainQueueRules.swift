@@ -32,7 +32,7 @@ enum MainThread: BehaviourRule {
     static let id = "main.thread"
     static let title = "Blocks on the main queue run on the main-loop thread, one at a time, in submission order."
     static let source = """
-        seed 001_e0090210cb443119.txt ("The main dispatch queue is a globally available serial queue that executes \
+        [Concurrency Programming Guide] ("The main dispatch queue is a globally available serial queue that executes \
         tasks on the application's main thread"); dispatch_get_main_queue(3), dispatch_main(3)
         """
     static let needsMainLoop = true
@@ -64,7 +64,7 @@ enum MainAsyncFromManyThreads: BehaviourRule {
     static let title =
         "async onto the main queue from many threads at once: every block runs, on the main-loop thread, each thread's in its order."
     static let source =
-        "dispatch_async(3) ('the main queue ... serial'); seed 002_1559f9c9921a817c.txt (background work coming back to the main queue)"
+        "dispatch_queue_create(3), MAIN QUEUE ('a default serial queue for the application to use'); [GCD Handbook] (background work coming back to the main queue)"
     static let needsMainLoop = true
 
     static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]
@@ -135,8 +135,8 @@ enum MainHandOff: BehaviourRule {
     static let title =
         "Background work delivering results to the main queue: each arrives on the main-loop thread in submission order, and a group's notify on the main queue comes after all."
     static let source = """
-        seed 000_5fb2769de39c4097.txt (dispatch_group_notify on dispatch_get_main_queue after background work); seed \
-        002_1559f9c9921a817c.txt ("do some work on a background queue, and then come back to the main queue"); \
+        [objc.io #2] (dispatch_group_notify on dispatch_get_main_queue after background work); [GCD Handbook] ("do some \
+        work on a background queue, and then come back to the main queue"); \
         dispatch_async(3) (the completion-callback pattern)
         """
     static let needsMainLoop = true
@@ -178,7 +178,7 @@ enum MainTarget: BehaviourRule {
     static let id = "main.target"
     static let title = "A queue targeting the main queue runs its blocks on the main-loop thread, never beside a block of the main queue."
     static let source =
-        "queue.h, dispatch_set_target_queue ('blocks submitted to a queue ... run on its target'); seed 001_e0090210cb443119.txt (the main queue is serial)"
+        "queue.h, dispatch_set_target_queue ('blocks submitted to a queue ... run on its target'); [Concurrency Programming Guide] (the main queue is serial)"
     static let needsMainLoop = true
 
     static let forbidden: [Outcome] = [.missing, .overlap, .reordered, .wrongPlace]

@@ -10,7 +10,7 @@ enum OnceRules: RuleFamily {
 enum OnceExactly: BehaviourRule {
     static let id = "once.exactly"
     static let title = "Under racing callers the body runs exactly once; every caller returns only after it finished and sees its effects."
-    static let source = "dispatch_once(3); seed 000_5fb2769de39c4097.txt (dispatch_once)"
+    static let source = "dispatch_once(3); [objc.io #2] (dispatch_once)"
 
     static let forbidden: [Outcome] = [.extra, .early]
 

@@ -75,7 +75,7 @@ enum ProcessExit: BehaviourRule {
     static let title =
         "A process source asking for exit stays quiet while the process runs and reports its exit once, with data exactly [exit]."
     static let source =
-        "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; seed 000_5fb2769de39c4097.txt, 'Watching Processes'"
+        "dispatch/source.h, DISPATCH_SOURCE_TYPE_PROC: 'The mask is a mask of desired events'; DISPATCH_PROC_EXIT: 'The process has exited (perhaps cleanly, perhaps not)'; [objc.io #2], 'Watching Processes'"
     static let needs: Set<Capability> = [.processSources]
 
     static let forbidden: [Outcome] = [.missing, .extra, .early, .wrongValue]

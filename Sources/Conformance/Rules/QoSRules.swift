@@ -43,7 +43,7 @@ enum QoSGlobalClasses: BehaviourRule {
     static let title = "Each global queue, background to user-initiated, runs its blocks at its class; the default one is the global queue."
     static let source = """
         queue.h (dispatch_get_global_queue: 'the well-known global concurrent queue of a given quality of service \
-        class'); qos.h (the classes); seed 000_5fb2769de39c4097.txt ("Priorities": the global queues by priority)
+        class'); qos.h (the classes); [objc.io #2] ("Priorities": the global queues by priority)
         """
 
     static let forbidden: [Outcome] = [.missing, .wrongValue, .wrongPlace]
@@ -105,7 +105,7 @@ enum QoSInheritTarget: BehaviourRule {
     static let title = "A queue without a class runs its blocks at its target's: a global queue, a queue with a class, two links up."
     static let source = """
         queue.h (dispatch_queue_attr_make_with_qos_class: a queue without a QOS class 'inherits' its target's); \
-        seed 000_5fb2769de39c4097.txt ("You change the priority of your own queue by setting its target queue")
+        [objc.io #2] ("You change the priority of your own queue by setting its target queue")
         """
 
     static let forbidden: [Outcome] = [.missing, .wrongPlace]
@@ -189,7 +189,7 @@ enum QoSPriorityScheduling: BehaviourRule {
         "With the pool flooded by CPU-bound blocks in five bands, one queue per class, at half done each higher band has completed at least as many as each lower, give or take the blocks that started before the last band was in."
     static let source = """
         libdispatch tests dispatch_priority.c (bands of CPU-bound blocks, one queue per priority, a histogram at half \
-        done); seed 000_5fb2769de39c4097.txt ("Priorities")
+        done); [objc.io #2] ("Priorities")
         """
     static let needs: Set<Capability> = [.priorityScheduling]
 

@@ -55,7 +55,7 @@ enum SerialExclusive: BehaviourRule {
     static let id = "serial.exclusive"
     static let title = "At most one block of a serial queue runs at any moment; a block sees every write of earlier blocks."
     static let source =
-        "dispatch_async(3), TEMPORAL SYNCHRONIZATION: a serial queue as a lock; seed 000_5fb2769de39c4097.txt (isolation queues)"
+        "dispatch_async(3), TEMPORAL SYNCHRONIZATION: a serial queue as a lock; [objc.io #2] (isolation queues)"
 
     static let forbidden: [Outcome] = [.missing, .lost, .overlap]
 

@@ -14,7 +14,7 @@ enum SemaphoreRules: RuleFamily {
 enum SemaphoreCount: BehaviourRule {
     static let id = "semaphore.count"
     static let title = "A semaphore of value N lets at most N holders in at once, and N do get in."
-    static let source = "dispatch_semaphore_create(3); seed 002_1559f9c9921a817c.txt (limiting concurrency with semaphores)"
+    static let source = "dispatch_semaphore_create(3); [GCD Handbook] (limiting concurrency with semaphores)"
 
     static let forbidden: [Outcome] = [.missing, .lost, .extra, .wrongValue]
 

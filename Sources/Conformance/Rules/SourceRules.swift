@@ -16,7 +16,7 @@ enum SourceAddCoalesces: BehaviourRule {
     static let id = "source.add-coalesces"
     static let title =
         "An add source sums the merges between handler calls: every call's data is positive, the data over all calls adds up to the total merged, and a slow handler sees fewer calls than merges."
-    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_ADD; seed 002_1559f9c9921a817c.txt (custom sources coalesce)"
+    static let source = "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_DATA_ADD; [GCD Handbook] (custom sources coalesce)"
 
     static let forbidden: [Outcome] = [.missing, .lost, .wrongValue, .uncoalesced]
 
@@ -248,7 +248,7 @@ enum SourceSuspendCoalesces: BehaviourRule {
     static let id = "source.suspend-coalesces"
     static let title = "Merges while a source is suspended arrive coalesced, in one handler call, after resume."
     static let source =
-        "dispatch_suspend(3) on sources in dispatch_source_create(3); seed 001_e0090210cb443119.txt (suspending and resuming dispatch sources)"
+        "dispatch_suspend(3) on sources in dispatch_source_create(3); [Concurrency Programming Guide] (suspending and resuming dispatch sources)"
 
     static let forbidden: [Outcome] = [.lost, .ranWhileHeld, .wrongValue]
 

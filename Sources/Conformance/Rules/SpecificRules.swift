@@ -12,7 +12,7 @@ enum SpecificRules: RuleFamily {
 enum SpecificOwnQueue: BehaviourRule {
     static let id = "specific.own-queue"
     static let title = "A value set on a queue is visible from its blocks, and absent on other queues and plain threads."
-    static let source = "dispatch_queue_set_specific(3), dispatch_get_specific(3); seed 002_1559f9c9921a817c.txt (queue-specific data)"
+    static let source = "dispatch_queue_set_specific(3), dispatch_get_specific(3); [GCD Handbook] (queue-specific data)"
 
     static let forbidden: [Outcome] = [.missing, .wrongValue, .wrongPlace]
 

@@ -58,7 +58,7 @@ enum SuspendNoNewStarts: BehaviourRule {
 enum SuspendCounted: BehaviourRule {
     static let id = "suspend.counted"
     static let title = "Suspensions nest: n suspends need n resumes before blocks start again."
-    static let source = "dispatch_object(3): 'suspension count'; seed 001_e0090210cb443119.txt (suspending and resuming queues)"
+    static let source = "dispatch_object(3): 'suspension count'; [Concurrency Programming Guide] (suspending and resuming queues)"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld]
 

@@ -55,7 +55,7 @@ enum TargetWidth: BehaviourRule {
     static let id = "target.width"
     static let title = "The concurrency a queue reaches is at most the smallest width along its target chain."
     static let source =
-        "seed 000_5fb2769de39c4097.txt (target queues: 'if a queue's target queue is serial, it effectively turns into a serial queue')"
+        "[objc.io #2] (target queues: 'if a queue's target queue is serial, it effectively turns into a serial queue')"
 
     static let forbidden: [Outcome] = [.missing, .overlap, .serialized]
 

@@ -15,7 +15,7 @@ enum WorkItemCancelBefore: BehaviourRule {
     static let id = "workitem.cancel-before"
     static let title = "An item cancelled before it starts never runs its body; its notify and wait still complete."
     static let source =
-        "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; seed 002_1559f9c9921a817c.txt (cancelling work items)"
+        "dispatch_block_cancel(3): 'cancellation causes any future execution of the block to return immediately'; [GCD Handbook] (cancelling work items)"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
 
@@ -153,7 +153,7 @@ enum WorkItemWait: BehaviourRule {
 enum WorkItemAfterCancelled: BehaviourRule {
     static let id = "workitem.after-cancelled"
     static let title = "An item scheduled with asyncAfter and cancelled before its deadline never runs."
-    static let source = "dispatch_block_cancel(3) with dispatch_after(3); seed 002_1559f9c9921a817c.txt (cancelling a delayed work item)"
+    static let source = "dispatch_block_cancel(3) with dispatch_after(3); [GCD Handbook] (cancelling a delayed work item)"
 
     static let forbidden: [Outcome] = [.missing, .lost, .ranWhileHeld]
 

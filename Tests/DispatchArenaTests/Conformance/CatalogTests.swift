@@ -62,3 +62,55 @@ extension ArenaTests {
         }
     }
 }
+
+extension ArenaTests {
+    /// The rules' sources cite what a reader can find: documents by a key of `Bibliography`, never a file the
+    /// project's authors alone had.
+    @Suite
+    struct CitationTests {
+        @Test("no rule's source cites a seed file")
+        func noSeedFiles() {
+            for rule in Catalog.builtIn.rules {
+                #expect(!rule.source.contains("seed "), "\(rule.id): \(rule.source)")
+                #expect(rule.source.firstMatch(of: #/[0-9]{3}_[0-9a-f]{16}|\.txt\b/#) == nil, "\(rule.id): \(rule.source)")
+            }
+        }
+
+        @Test("every bracketed citation in a rule's source is in the bibliography, and every document is cited")
+        func citationsResolve() {
+            let citations = Set(Bibliography.documents.map(\.citation))
+            #expect(citations.count == Bibliography.documents.count, "two documents share a citation")
+            var cited: Set<String> = []
+            for rule in Catalog.builtIn.rules {
+                for match in rule.source.matches(of: #/\[[^\[\]]*\]/#) {
+                    #expect(citations.contains(String(match.output)), "\(rule.id) cites \(match.output), which Bibliography lacks")
+                }
+                cited.formUnion(citations.filter { rule.source.contains($0) })
+            }
+            #expect(cited == citations, "no rule cites \(citations.subtracting(cited).sorted())")
+        }
+
+        @Test("every document has a title, an author, a date, and an https address or none")
+        func documentsComplete() {
+            for document in Bibliography.documents {
+                #expect(!document.title.isEmpty && !document.author.isEmpty && !document.date.isEmpty, "\(document.citation)")
+                if let url = document.url { #expect(url.hasPrefix("https://"), "\(document.citation): \(url)") }
+            }
+        }
+
+        @Test("docs/RULES.md opens with every document, before the rules")
+        func markdownOpensWithBibliography() throws {
+            let markdown = CatalogReport.markdown()
+            let rulesHeading = try #require(markdown.range(of: "\n## Rules\n"))
+            let opening = markdown[..<rulesHeading.lowerBound]
+            for document in Bibliography.documents {
+                let line = try #require(
+                    opening.split(separator: "\n").first { $0.hasPrefix("- **\(document.citation)**") },
+                    "no entry for \(document.citation)")
+                for field in [document.author, document.title, document.date] + [document.url].compactMap({ $0 }) {
+                    #expect(line.contains(field), "\(document.citation): '\(field)' missing from '\(line)'")
+                }
+            }
+        }
+    }
+}

@@ -8,7 +8,7 @@ enum OpCancelUnstarted: OperationRule {
     static let title =
         "An operation cancelled before it starts finishes without running its work (block, main or start), and its dependents then run."
     static let source =
-        "Apple, Operation.cancel() and OperationQueue ('For operations that are queued but not yet executing, the queue must still call the operation object's start method so that it can processes the cancellation event and mark itself as finished'); seed 001_e0090210cb443119.txt (canceling operations; start checks isCancelled first); swift-corelibs-foundation TestOperationQueue.swift test_CancelDependency, test_CancelWhileSuspended, test_CancelOneOperation"
+        "Apple, Operation.cancel() and OperationQueue ('For operations that are queued but not yet executing, the queue must still call the operation object's start method so that it can processes the cancellation event and mark itself as finished'); [Concurrency Programming Guide] (canceling operations; start checks isCancelled first); swift-corelibs-foundation TestOperationQueue.swift test_CancelDependency, test_CancelWhileSuspended, test_CancelOneOperation"
 
     static let forbidden: [Outcome] = [.missing, .lost, .wrongValue, .wrongState]
 
@@ -134,7 +134,7 @@ enum OpCancelRunning: OperationRule {
     static let title =
         "Cancelling a running operation sets isCancelled, which its work sees; the work decides when to return, and the operation then finishes."
     static let source =
-        "Apple, Operation.cancel(): 'This method does not force your operation code to stop. Instead, it updates the object's internal flags to reflect the change in state'; seed 001_e0090210cb443119.txt (Listing 2-4, responding to a cancellation request: main loops while !isCancelled)"
+        "Apple, Operation.cancel(): 'This method does not force your operation code to stop. Instead, it updates the object's internal flags to reflect the change in state'; [Concurrency Programming Guide] (Listing 2-4, responding to a cancellation request: main loops while !isCancelled)"
 
     static let forbidden: [Outcome] = [.missing, .early, .ranWhileHeld, .wrongState]
 
@@ -176,7 +176,7 @@ enum OpCancelAll: OperationRule {
     static let title =
         "cancelAllOperations cancels every operation of the queue: none that had not started runs its work, all finish and run their completion blocks, the running one sees isCancelled."
     static let source =
-        "Apple, OperationQueue.cancelAllOperations() ('This method calls the cancel() method on all operations currently in the queue'); seed 001_e0090210cb443119.txt (cancel or cancelAllOperations is the only way to dequeue); swift-corelibs-foundation TestOperationQueue.swift test_CancelOperationsOfSpecificQueuePriority, test_CurrentQueueOnBackgroundQueueWithSelfCancel"
+        "Apple, OperationQueue.cancelAllOperations() ('This method calls the cancel() method on all operations currently in the queue'); [Concurrency Programming Guide] (cancel or cancelAllOperations is the only way to dequeue); swift-corelibs-foundation TestOperationQueue.swift test_CancelOperationsOfSpecificQueuePriority, test_CurrentQueueOnBackgroundQueueWithSelfCancel"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]
 

@@ -7,7 +7,7 @@ enum OpDependency: OperationRule {
     static let id = "op.dependency"
     static let title = "An operation never starts before every one of its dependencies finished, whichever was added to the queue first."
     static let source =
-        "Apple, Operation.addDependency(_:): 'The receiver is not considered ready to execute until all of its dependent operations have finished executing'; Operation.dependencies; seed 001_e0090210cb443119.txt (configuring interoperation dependencies: cannot begin executing until the target finishes); swift-corelibs-foundation TestOperationQueue.swift test_ExecutionOrder, test_OperationDependencyCount"
+        "Apple, Operation.addDependency(_:): 'The receiver is not considered ready to execute until all of its dependent operations have finished executing'; Operation.dependencies; [Concurrency Programming Guide] (configuring interoperation dependencies: cannot begin executing until the target finishes); swift-corelibs-foundation TestOperationQueue.swift test_ExecutionOrder, test_OperationDependencyCount"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]
 
@@ -74,7 +74,7 @@ enum OpDependencyAcrossQueues: OperationRule {
     static let id = "op.dependency-across-queues"
     static let title = "A dependency on an operation of another queue holds as well: the dependent waits for it to finish there."
     static let source =
-        "Apple, OperationQueue: 'Interoperation dependencies provide an absolute execution order for operations, even if those operations are located in different operation queues'; seed 001_e0090210cb443119.txt (dependencies); swift-corelibs-foundation TestOperationQueue.swift test_CrossQueueDependency, test_WaitUntilFinished"
+        "Apple, OperationQueue: 'Interoperation dependencies provide an absolute execution order for operations, even if those operations are located in different operation queues'; [Concurrency Programming Guide] (dependencies); swift-corelibs-foundation TestOperationQueue.swift test_CrossQueueDependency, test_WaitUntilFinished"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
 
@@ -127,7 +127,7 @@ enum OpRemoveDependency: OperationRule {
     static let id = "op.remove-dependency"
     static let title = "Removing an operation's last unfinished dependency makes it ready: waiting in its queue, it then starts."
     static let source =
-        "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; seed 001_e0090210cb443119.txt (dependencies, addDependency: / removeDependency:)"
+        "Apple, Operation.removeDependency(_:) ('This method may change the isReady and dependencies properties of the receiver') and Operation.dependencies ('The only way to remove an operation from this list is to use the removeDependency(_:) method'); Operation.isReady; [Concurrency Programming Guide] (dependencies, addDependency: / removeDependency:)"
     static let needs: Set<Capability> = [.removeDependency]
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongValue, .wrongState]

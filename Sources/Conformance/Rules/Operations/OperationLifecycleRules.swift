@@ -8,7 +8,7 @@ enum OpStates: OperationRule {
     static let title =
         "An operation is ready, not executing, not finished and not cancelled when made; executing while its work runs; finished and no longer executing after; a dependent becomes ready when its dependency finishes, queue or not."
     static let source =
-        "Apple, Operation.isExecuting, isFinished, isReady ('The NSOperation class manages dependencies on other operations and reports the readiness of the receiver based on those dependencies'); seed 001_e0090210cb443119.txt (isCancelled, isExecuting, isFinished, isReady); swift-corelibs-foundation TestOperationQueue.swift test_isExecutingWorks, test_SyncOperationWithoutAQueue"
+        "Apple, Operation.isExecuting, isFinished, isReady ('The NSOperation class manages dependencies on other operations and reports the readiness of the receiver based on those dependencies'); [Concurrency Programming Guide] (isCancelled, isExecuting, isFinished, isReady); swift-corelibs-foundation TestOperationQueue.swift test_isExecutingWorks, test_SyncOperationWithoutAQueue"
 
     static let forbidden: [Outcome] = [.missing, .early, .wrongValue, .wrongState]
 
@@ -78,7 +78,7 @@ enum OpCompletion: OperationRule {
     static let title =
         "The completion block runs exactly once, after the operation finished (isFinished true, work returned), also for a cancelled operation and an asynchronous one."
     static let source =
-        "Apple, Operation.completionBlock: 'The completion block you provide is executed when the value in the isFinished property changes to true'; seed 001_e0090210cb443119.txt (setting up a completion block); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperationsWithDependenciesAndCompletions"
+        "Apple, Operation.completionBlock: 'The completion block you provide is executed when the value in the isFinished property changes to true'; [Concurrency Programming Guide] (setting up a completion block); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperationsWithDependenciesAndCompletions"
 
     static let forbidden: [Outcome] = [.missing, .extra, .wrongValue]
 
@@ -145,7 +145,7 @@ enum OpAsyncOperation: OperationRule {
     static let title =
         "An asynchronous operation executes from start until it calls finish: isExecuting meanwhile, its dependents, its waiters and its queue's slot wait for finish, not for start to return."
     static let source =
-        "seed 001_e0090210cb443119.txt (configuring operations for concurrent execution: start, isExecuting, isFinished, Listings 2-5 to 2-7); Apple, Operation.isAsynchronous and start(); swift-corelibs-foundation TestOperationQueue.swift test_AsyncOperation"
+        "[Concurrency Programming Guide] (configuring operations for concurrent execution: start, isExecuting, isFinished, Listings 2-5 to 2-7); Apple, Operation.isAsynchronous and start(); swift-corelibs-foundation TestOperationQueue.swift test_AsyncOperation"
 
     static let forbidden: [Outcome] = [.missing, .early, .overlap, .wrongState]
 
@@ -202,7 +202,7 @@ enum OpExecutionBlocks: OperationRule {
     static let title =
         "A block operation runs each of its execution blocks exactly once, and finishes (waiters, dependents, completion) only after all of them returned."
     static let source =
-        "Apple, BlockOperation.addExecutionBlock(_:) and executionBlocks; Concurrency Programming Guide ('only when all of the associated blocks have finished executing is the operation itself considered finished'); seed 001_e0090210cb443119.txt (NSBlockOperation, addExecutionBlock:); swift-corelibs-foundation TestOperationQueue.swift test_BlockOperationAddExecutionBlock"
+        "Apple, BlockOperation.addExecutionBlock(_:) and executionBlocks; [Concurrency Programming Guide] (NSBlockOperation and its addExecutionBlock: method; 'only when all of the associated blocks have finished executing is the operation itself considered finished'); swift-corelibs-foundation TestOperationQueue.swift test_BlockOperationAddExecutionBlock"
 
     static let forbidden: [Outcome] = [.missing, .wrongValue, .notOnce]
 

@@ -8,7 +8,7 @@ enum OpMaxConcurrent: OperationRule {
     static let title =
         "A queue never runs more operations at once than maxConcurrentOperationCount (3, 2, 1), runs more than one at once at width 3, and at width 2 two operations that wait for each other meet; a new width applies to later starts."
     static let source =
-        "Apple, OperationQueue.maxConcurrentOperationCount ('The maximum number of queued operations that can run at the same time … Reducing the number of concurrent operations does not affect any operations that are currently executing') and defaultMaxConcurrentOperationCount; seed 001_e0090210cb443119.txt (setMaxConcurrentOperationCount:); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperations (two operations at width 2 wait for each other)"
+        "Apple, OperationQueue.maxConcurrentOperationCount ('The maximum number of queued operations that can run at the same time … Reducing the number of concurrent operations does not affect any operations that are currently executing') and defaultMaxConcurrentOperationCount; [Concurrency Programming Guide] (setMaxConcurrentOperationCount:); swift-corelibs-foundation TestOperationQueue.swift test_ConcurrentOperations (two operations at width 2 wait for each other)"
 
     /// Runs `count` operations sleeping 5 ms at `width` and returns how many ran at once at most.
     private static func peak<L: OperationLayer>(_ layer: L, _ queue: L.Queue, width: Int, count: Int) throws -> Int {
@@ -67,7 +67,7 @@ enum OpSerialReadiness: OperationRule {
     static let title =
         "At width 1 operations run one at a time, ready ones in order of addition; one added later but ready runs before an earlier one still waiting for its dependency."
     static let source =
-        "seed 001_e0090210cb443119.txt ('serial Operation Queue not same as serial dispatch Queue in GCD, since its order execution based on readiness of operation and priority'); Apple, OperationQueue ('If all of the queued operations have the same queuePriority and the isReady property returns true, the queue invokes them in the order you added them'); swift-corelibs-foundation TestOperationQueue.swift test_OperationOrder"
+        "[Concurrency Programming Guide] (Operation Queues: a serial operation queue orders operations by readiness, then priority, unlike a serial dispatch queue); Apple, OperationQueue ('If all of the queued operations have the same queuePriority and the isReady property returns true, the queue invokes them in the order you added them'); swift-corelibs-foundation TestOperationQueue.swift test_OperationOrder"
 
     static let forbidden: [Outcome] = [.missing, .lost, .overlap, .reordered]
 
@@ -142,7 +142,7 @@ enum OpPriority: OperationRule {
     static let title =
         "Among the ready operations of a saturated or suspended width-1 queue, higher queuePriority starts first, equal ones in order of addition, even where a later one turned ready first."
     static let source =
-        "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; seed 001_e0090210cb443119.txt (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
+        "Apple, OperationQueue ('the operation queue always invokes the operation with the highest priority relative to the other ready operations') and Operation.queuePriority; [Concurrency Programming Guide] (setQueuePriority:, only within one queue); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities, test_OperationOrder2"
 
     static let forbidden: [Outcome] = [.missing, .reordered, .wrongValue]
 
@@ -227,7 +227,7 @@ enum OpPriorityChange: OperationRule {
     static let id = "op.priority-change"
     static let title = "Changing the queuePriority of an enqueued operation that has not started moves it among the ready ones."
     static let source =
-        "Apple, Operation.queuePriority ('You should use priority values only as needed to classify the relative priority of non-dependent operations'; settable until the operation starts); Foundation's changePriority in swift-corelibs-foundation Operation.swift, which relinks an enqueued operation; seed 001_e0090210cb443119.txt (setQueuePriority:)"
+        "Apple, Operation.queuePriority ('You should use priority values only as needed to classify the relative priority of non-dependent operations'; settable until the operation starts); Foundation's changePriority in swift-corelibs-foundation Operation.swift, which relinks an enqueued operation; [Concurrency Programming Guide] (setQueuePriority:)"
 
     static let forbidden: [Outcome] = [.missing, .reordered, .wrongValue]
 
@@ -267,7 +267,7 @@ enum OpSuspend: OperationRule {
     static let title =
         "A suspended queue starts nothing, ready or added meanwhile; an operation already running goes on; resuming starts what is ready."
     static let source =
-        "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; seed 001_e0090210cb443119.txt ('setSuspended: method for a queue does not cause already executing operations to pause'); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
+        "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; [Concurrency Programming Guide] (suspending an operation queue does not pause operations already executing); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
 
     static let forbidden: [Outcome] = [.missing, .ranWhileHeld, .wrongState]
 

@@ -7,7 +7,7 @@ enum OpWaitUntilFinished: OperationRule {
     static let id = "op.wait-until-finished"
     static let title = "waitUntilFinished returns only once the operation finished, to every waiter, and at once for a finished operation."
     static let source =
-        "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); seed 001_e0090210cb443119.txt (waitUntilFinished of NSOperation); swift-corelibs-foundation TestOperationQueue.swift test_OperationWaitUntilFinished"
+        "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); [Concurrency Programming Guide] (waitUntilFinished of NSOperation); swift-corelibs-foundation TestOperationQueue.swift test_OperationWaitUntilFinished"
 
     static let forbidden: [Outcome] = [.missing, .early, .wrongValue]
 
@@ -55,7 +55,7 @@ enum OpWaitAll: OperationRule {
     static let title =
         "waitUntilAllOperationsAreFinished returns only after every operation added before it finished (dependent, asynchronous, blocked ones too), and at once on an empty queue."
     static let source =
-        "Apple, OperationQueue.waitUntilAllOperationsAreFinished() ('Blocks the current thread until all the receiver's queued and executing operations finish executing… If there are no operations in the queue, this method returns immediately'); seed 001_e0090210cb443119.txt (waitUntilAllOperationsAreFinished); swift-corelibs-foundation TestOperationQueue.swift test_WaitUntilFinished, test_OperationCount"
+        "Apple, OperationQueue.waitUntilAllOperationsAreFinished() ('Blocks the current thread until all the receiver's queued and executing operations finish executing… If there are no operations in the queue, this method returns immediately'); [Concurrency Programming Guide] (waitUntilAllOperationsAreFinished); swift-corelibs-foundation TestOperationQueue.swift test_WaitUntilFinished, test_OperationCount"
 
     static let forbidden: [Outcome] = [.missing, .early]
 
@@ -128,7 +128,7 @@ enum OpAddWaiting: OperationRule {
     static let id = "op.add-waiting"
     static let title = "addOperations with waitUntilFinished returns only after every operation it added finished; without it, at once."
     static let source =
-        "Apple, OperationQueue.addOperations(_:waitUntilFinished:): 'If true, the current thread is blocked until all of the specified operations finish executing. If false, the operations are added to the queue and control returns immediately to the caller'; seed 001_e0090210cb443119.txt (addOperations:waitUntilFinished:); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities"
+        "Apple, OperationQueue.addOperations(_:waitUntilFinished:): 'If true, the current thread is blocked until all of the specified operations finish executing. If false, the operations are added to the queue and control returns immediately to the caller'; [Concurrency Programming Guide] (addOperations:waitUntilFinished:); swift-corelibs-foundation TestOperationQueue.swift test_OperationPriorities"
 
     static let forbidden: [Outcome] = [.missing, .early]
 
