@@ -15,8 +15,13 @@ struct ListCommand: LineupCommand {
     @Flag(help: "Print only the engine names, one per line (for scripts).")
     var engines = false
 
+    @Option(help: "With --workloads: markdown, a table of what each workload measures (docs/BENCHMARKS.md holds it).")
+    var format: OutputFormat?
+
     func validate() throws {
         if workloads && engines { throw ValidationError("--workloads and --engines exclude each other") }
+        if format != nil && !workloads { throw ValidationError("--format needs --workloads") }
+        try WorkloadSummary.check(format)
     }
 
     func run(on lineup: Lineup) {
@@ -25,7 +30,8 @@ struct ListCommand: LineupCommand {
             return
         }
         if workloads {
-            for workload in lineup.workloads { print(workload.name) }
+            let summary = WorkloadSummary(workloads: lineup.workloads)
+            print(format.map(summary.text) ?? summary.names, terminator: "")
             return
         }
         print("Engines")

@@ -70,6 +70,8 @@ extension ArenaTests {
                 ["conform", "--timeout", "soon"],
                 ["conform", "--format", "xml"],
                 ["rules", "--format", "yaml"],
+                ["list", "--format", "markdown"],
+                ["list", "--workloads", "--format", "json"],
                 ["frobnicate"],
                 ["conform", "--no-such-flag"],
                 ["conform", "--stress=yes"],
@@ -87,6 +89,23 @@ extension ArenaTests {
                 run.output == document,
                 "docs/RULES.md is stale: regenerate it with 'swift run arena rules --format markdown > docs/RULES.md'")
             #expect(run.output == CatalogReport.markdown())
+        }
+
+        @Test("docs/BENCHMARKS.md's workload table is the output of 'arena list --workloads --format markdown'")
+        func workloadsDocument() throws {
+            let run = try ArenaExecutable.run(["list", "--workloads", "--format", "markdown"])
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            let table = run.output.split(separator: "\n").dropFirst(2)
+            #expect(table.count == BuiltInWorkloads.all.count)
+            for (row, workload) in zip(table, BuiltInWorkloads.all) { #expect(row.hasPrefix("| `\(workload.name)` |")) }
+            let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/BENCHMARKS.md"), encoding: .utf8)
+            let begin = "<!-- BEGIN arena list --workloads --format markdown -->\n", end = "<!-- END arena list -->"
+            let start = try #require(document.range(of: begin), "docs/BENCHMARKS.md lacks the line \(begin)")
+            let stop = try #require(document.range(of: end, range: start.upperBound..<document.endIndex))
+            let command = "swift run arena list --workloads --format markdown"
+            #expect(
+                document[start.upperBound..<stop.lowerBound] == run.output,
+                "docs/BENCHMARKS.md's workload table is stale: put the output of '\(command)' between its markers")
         }
 
         @Test("conform --format json has the documented shape, runs misuse rules in children, and exits 0")

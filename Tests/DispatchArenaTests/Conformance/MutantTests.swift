@@ -366,7 +366,7 @@ extension ArenaTests {
             Issue.record("\(kill.testDescription): 20 runs under stress, none failed (\(seen.joined(separator: ", ")))")
         }
 
-        /// Not a check: the figures the README quotes. `ARENA_MEASURE_CATCH_RATES=1 swift test --filter catchRates`
+        /// Not a check: the figures docs/TESTING.md quotes. `ARENA_MEASURE_CATCH_RATES=1 swift test --filter catchRates`
         /// prints how many of 20 quiet runs and 20 runs under stress each preemption-only fault fails.
         @Test(
             "catch rates of the preemption-only faults, quiet and under stress",
