@@ -106,7 +106,7 @@ public struct Rule: Sendable, Identifiable {
     /// The capabilities an engine needs for this rule to run: its own `needs` and its `layer`.
     public var requirements: [Capability] { needs + [layer] }
 
-    /// The contender that decides the rule (README, "Sources of truth"): `foundation` for operation queues, `swift`
+    /// The contender that decides the rule (docs/ARCHITECTURE.md, "The two layer references"): `foundation` for operation queues, `swift`
     /// (Swift's default executors) for the task-executor rules, `system` for the serial-executor rules and GCD.
     public var reference: String {
         switch layer {

@@ -48,7 +48,7 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
-    /// The contender that decides the contract of `rule` (README, "Sources of truth"), when the matrix has it.
+    /// The contender that decides the contract of `rule` (docs/ARCHITECTURE.md, "The two layer references"), when the matrix has it.
     private func reference(for rule: String) -> String {
         guard let description = rules.first(where: { $0.id == rule }) else { return "system" }
         return description.reference ?? (description.concept == Concept.operations.rawValue ? "foundation" : "system")
