@@ -6,7 +6,8 @@ import Glibc
 
 /// `arena bench`: measures workloads on engines, one child process per point, and writes per workload a file in each
 /// results format (Google Benchmark JSON, CSV, pytest-benchmark JSON; `--results-format` chooses) into `--out`.
-/// Exit 0 when every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written).
+/// Exit 0 when every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written),
+/// such as engines lacking what every chosen workload needs, so that nothing would be measured.
 struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON, CSV and pytest-benchmark JSON.")
@@ -105,6 +106,12 @@ struct BenchCommand: LineupCommand {
             workloads.isEmpty || workloads.contains("all")
             ? lineup.workloads : lineup.workloads.filter { workloads.contains($0.name) }
         let plan = BenchPlan(workloads: chosenWorkloads, engines: lineup.chosen(engines).map(\.profile), settings: settings)
+        guard !plan.entries.isEmpty else {
+            // Every chosen engine lacks what every chosen workload needs: a usage error, found before anything is written.
+            let reasons = plan.omissions.map { String(describing: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
+            writeError("arena: nothing to measure: " + reasons.joined(separator: "; "))
+            throw ExitCode(64)
+        }
         let writer: ResultsWriter
         do {
             // Validated above.

@@ -3,11 +3,12 @@ import Bench
 import Glibc
 
 /// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`,
-/// `instructions.json`).
+/// `instructions.json`), opening with a summary computed from them (`SummaryReport`).
 /// Exit 0 when written, 64 on a usage error (nothing written).
 struct ReportCommand: LineupCommand {
     static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "Write DIR/report.md: machine, conformance matrix, tables with ratios to system, plots, warnings.")
+        commandName: "report",
+        abstract: "Write DIR/report.md: a summary, machine, conformance matrix, tables with ratios to system, plots, warnings.")
 
     @Argument(help: "A results folder written by 'arena bench' (and 'arena plot').")
     var directory: String

@@ -15,21 +15,49 @@ public struct BenchPlan: Sendable {
         }
     }
 
+    /// A workload an engine measures none of the points of, and why.
+    public struct Omission: Sendable, Equatable, CustomStringConvertible {
+        public let workload: String
+        public let engine: String
+        /// What the engine lacks for the workload's first point ("needs dispatch-objects: …"), or that the workload
+        /// does not measure the engine.
+        public let reason: String
+
+        /// "contention on foundation: needs dispatch-objects: …".
+        public var description: String { "\(workload) on \(engine): \(reason)" }
+    }
+
     public let settings: BenchSettings
     public let entries: [Entry]
+    /// Each workload and engine pair with no entry, in plan order: what a run that measures nothing says.
+    public let omissions: [Omission]
 
     /// The plan for `workloads` on the engines `engines` describe, in the order given, leaving out a point on an
     /// engine that lacks one of the point's requirements (`Workload.requirements(of:)`, checked by
     /// `EngineProfile.missing`).
     public init(workloads: [any Workload], engines: [EngineProfile], settings: BenchSettings) {
         self.settings = settings
-        entries = workloads.flatMap { workload in
-            engines.filter { workload.measures(engine: $0.name) }.flatMap { engine in
-                workload.points(settings)
-                    .filter { engine.has(workload.requirements(of: $0)) }
-                    .map { Entry(workload: workload, engine: engine.name, point: $0) }
+        var entries: [Entry] = []
+        var omissions: [Omission] = []
+        for workload in workloads {
+            for engine in engines {
+                guard workload.measures(engine: engine.name) else {
+                    omissions.append(
+                        Omission(workload: workload.name, engine: engine.name, reason: "the workload does not measure this engine"))
+                    continue
+                }
+                let points = workload.points(settings)
+                let kept = points.filter { engine.has(workload.requirements(of: $0)) }
+                entries += kept.map { Entry(workload: workload, engine: engine.name, point: $0) }
+                if kept.isEmpty {
+                    let lack = points.first.flatMap { engine.missing(workload.requirements(of: $0)) }
+                    omissions.append(
+                        Omission(workload: workload.name, engine: engine.name, reason: lack.map(String.init(describing:)) ?? "no points"))
+                }
             }
         }
+        self.entries = entries
+        self.omissions = omissions
     }
 }
 

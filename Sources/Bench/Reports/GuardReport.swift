@@ -3,14 +3,24 @@
 /// fastest guard at that task count it is, and which guard that is. It formats what `ActorContentionWorkload` measured; it
 /// measures nothing.
 enum GuardReport {
-    /// The grid: a row per task count and engine (engines in `engines` order), or `nil` when no point has a row.
-    static func grid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ConsoleReport.Grid? {
+    /// One engine at one task count: its points there, each guard's median and the fastest of them.
+    struct Row {
+        var tasks: String
+        var engine: String
+        var points: [PointResult]
+        /// Increments per second, median over repetitions, per guard that has a number.
+        var medians: [String: Double]
+        /// The guard with the highest median, and that median; `nil` when no guard has a number.
+        var fastest: (guarding: String, median: Double)?
+    }
+
+    /// A row per task count (in the order first met) and engine (in `engines` order) with points there.
+    static func rows(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> [Row] {
         var taskCounts: [String] = []
         for result in results {
             if let tasks = result.point["tasks"], !taskCounts.contains(tasks) { taskCounts.append(tasks) }
         }
-        let guards = ActorContentionWorkload.guards
-        var rows: [[String]] = []
+        var rows: [Row] = []
         for tasks in taskCounts {
             for engine in engines {
                 let points = results.filter { $0.engine == engine && $0.point["tasks"] == tasks }
@@ -22,16 +32,25 @@ enum GuardReport {
                         else { return nil }
                         return (guarding, median)
                     }, uniquingKeysWith: { first, _ in first })
-                let fastest = medians.max { $0.value < $1.value }
-                let cells = guards.map { guarding -> String in
-                    if let failure = points.first(where: { $0.point["guard"] == guarding })?.failure { return failure.kind.rawValue }
-                    guard let median = medians[guarding], let fastest, median > 0 else { return "" }
-                    let slower = fastest.value / median
-                    return ConsoleReport.format(median)
-                        + (guarding == fastest.key ? " (fastest)" : " (÷" + ConsoleReport.format(slower) + ")")
-                }
-                rows.append([tasks, engine] + cells + [fastest?.key ?? ""])
+                let fastest = medians.max { $0.value < $1.value }.map { (guarding: $0.key, median: $0.value) }
+                rows.append(Row(tasks: tasks, engine: engine, points: points, medians: medians, fastest: fastest))
             }
+        }
+        return rows
+    }
+
+    /// The grid: a row per task count and engine (engines in `engines` order), or `nil` when no point has a row.
+    static func grid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ConsoleReport.Grid? {
+        let guards = ActorContentionWorkload.guards
+        let rows = rows(workload, results, engines: engines).map { row in
+            let cells = guards.map { guarding -> String in
+                if let failure = row.points.first(where: { $0.point["guard"] == guarding })?.failure { return failure.kind.rawValue }
+                guard let median = row.medians[guarding], let fastest = row.fastest, median > 0 else { return "" }
+                let slower = fastest.median / median
+                return ConsoleReport.format(median)
+                    + (guarding == fastest.guarding ? " (fastest)" : " (÷" + ConsoleReport.format(slower) + ")")
+            }
+            return [row.tasks, row.engine] + cells + [row.fastest?.guarding ?? ""]
         }
         guard !rows.isEmpty else { return nil }
         let notes = [

@@ -1,7 +1,7 @@
-/// `report.md` of a results folder: the machine, the conformance matrix, one table per workload with each engine's
-/// ratio to `system`, the plots, the engines' peak threads, the instructions per operation, and every point a reader
-/// should not trust at face value. `arena report` writes it;
-/// `scripts/report.sh` runs everything that feeds it first.
+/// `report.md` of a results folder: a summary computed from the sections below it (`SummaryReport`), the machine,
+/// the conformance matrix, one table per workload with each engine's ratio to `system`, the plots, the engines' peak
+/// threads, the instructions per operation, and every point a reader should not trust at face value. `arena report`
+/// writes it; `scripts/report.sh` runs everything that feeds it first.
 public struct RunReport: Sendable {
     /// The folder's results.
     public let folder: ResultsFolder
@@ -38,6 +38,9 @@ public struct RunReport: Sendable {
             ". `c-dispatch` and `c-mutex` are the native C floor (libdispatch's C API and a pthread mutex, measured by "
             + "Google Benchmark), the distance to the limit. Cells are the median over repetitions ±CV, with the ratio to "
             + "`system` measured in the same run; a ratio above 1 is better when higher is better and worse otherwise.\n\n"
+
+        text += SummaryReport.markdown(
+            workloads: folder.workloads.map { ($0.workload, $0.results) }, engines: folder.engines, conformance: conformance)
 
         text += "## Machine\n\n"
         if let context {

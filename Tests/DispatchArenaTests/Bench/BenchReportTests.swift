@@ -159,6 +159,77 @@ extension ArenaTests {
             #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("queue, actor or lock?"))
         }
 
+        @Test(
+            "summary: rules per contender from the matrix, the leader per workload with its ratios to system and the floor, the guards' answer, the noisy points"
+        )
+        func summary() {
+            func point(_ engine: String, _ parameters: [Parameter], _ ns: [UInt64]) -> PointResult {
+                Self.result(engine: engine, parameters: parameters, perOperation: ns)
+            }
+            func threads(_ count: Int) -> [Parameter] { [Parameter("threads", count)] }
+            func guarding(_ name: String, _ tasks: Int) -> [Parameter] { [Parameter("guard", name), Parameter("tasks", tasks)] }
+            // ops/s: system 10M, 10M, 5M (noisy); mutex 20M, 10M, 10M (×2, ×1, ×2: median ×2.00 over 3 points);
+            // lockfree ×1.25, ×1.25, ×0.50 and a failed point; c-dispatch 40M at 1 thread, c-mutex 5M at 2 and 4.
+            let contention = [
+                point("system", threads(1), [100, 100, 100]), point("system", threads(2), [100, 100, 100]),
+                point("system", threads(4), [200, 300, 120]),
+                point("mutex", threads(1), [50, 50, 50]), point("mutex", threads(2), [100, 100, 100]),
+                point("mutex", threads(4), [100, 100, 100]),
+                point("lockfree", threads(1), [80, 80, 80]), point("lockfree", threads(2), [80, 80, 80]),
+                point("lockfree", threads(4), [400, 400, 400]),
+                Self.failed(engine: "lockfree", parameters: threads(8), kind: .error, message: "lost an update"),
+                point("c-dispatch", threads(1), [25, 25, 25]),
+                point("c-mutex", threads(2), [200, 200, 200]), point("c-mutex", threads(4), [200, 200, 200]),
+            ]
+            // ns/op, lower is better: actor at ×0.80 leads system.
+            let pingpong = [point("system", [], [100, 100, 100]), point("actor", [], [80, 80, 80])]
+            let fanout = [point("swift", [], [10, 10, 10])]
+            let guards = [
+                point("system", guarding("actor", 4), [1000, 1000, 1000]),
+                point("system", guarding("queue-sync", 4), [500, 500, 500]),
+                point("system", guarding("mutex", 4), [10, 10, 10]), point("system", guarding("pthread", 4), [20, 20, 20]),
+                point("swift", guarding("actor", 4), [2000, 2000, 2000]), point("swift", guarding("mutex", 4), [25, 25, 25]),
+                point("swift", guarding("pthread", 4), [20, 20, 20]),
+                point("system", guarding("actor", 16), [1000, 1000, 1000]),
+                point("system", guarding("mutex", 16), [40, 40, 40]), point("system", guarding("pthread", 16), [20, 20, 20]),
+            ]
+            let matrix = """
+                | Rule | system | mutex | foundation |
+                | --- | --- | --- | --- |
+                | `a.one` | pass (3/3) | fail (2/3) | - |
+                | `a.two` | unsupported | pass | timeout |
+                | `a.three` | pass | pass | pass |
+
+                - **system**: 2 pass, 1 unsupported
+                | Rule | not | a | matrix |
+                """
+            let text = SummaryReport.markdown(
+                workloads: [
+                    (ContentionWorkload(), contention), (PingPongWorkload(), pingpong), (TaskFanoutWorkload(), fanout),
+                    (ActorContentionWorkload(), guards),
+                ],
+                engines: ["system", "mutex", "lockfree", "actor", "swift", "c-dispatch", "c-mutex"], conformance: matrix)
+            for line in [
+                "| contender | kept (pass) | unsupported | failed | not checked |\n",
+                "| system | 2 | 1 | 0 | 0 |\n", "| mutex | 2 | 0 | **1** | 0 |\n", "| foundation | 1 | 0 | **1** | 1 |\n",
+                "| workload | headline | leader | ×system (n) | runner-up | ×c-dispatch (n) | ×c-mutex (n) |\n",
+                "| contention | ops/s ↑ | **mutex** | ×2.00 (3) | lockfree ×1.25 | ×0.50 (1) | ×2.00 (2) |\n",
+                "| pingpong | ns/op ↓ | **actor** | ×0.80 (1) | system ×1.00 | - | - |\n",
+                "| task-fanout | child tasks/s ↑ | no `system` point to compare with |  |  |  |  |\n",
+                "| actor-contention | increments/s ↑ | **system** | ×1.00 (7) | swift ×0.50 | - | - |\n",
+                "The fastest guard is pthread in 2, mutex in 1 of the 3 rows of engine and task count. "
+                    + "At 16 tasks on system: pthread 50.0M, mutex 25.0M (÷2.00), actor 1.00M (÷50.0) increments/s.",
+                "**Noise**: 1 of 26 points have a CV above 10%", "1 has no number (an error or a stop).",
+            ] {
+                #expect(text.contains(line), "the summary lacks \(line)")
+            }
+            #expect(!text.contains("| not |"))
+            let bare = SummaryReport.markdown(workloads: [(PingPongWorkload(), pingpong)], engines: ["system", "actor"], conformance: nil)
+            #expect(bare.contains("**Conformance**: not run for this folder."))
+            #expect(bare.contains("no native C floor in this folder") && !bare.contains("Queue, actor or lock?"))
+            #expect(bare.contains("**Noise**: 0 of 2 points have a CV above 10%") && bare.contains("0 have no number"))
+        }
+
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
         func threadSection() {
             func point(_ engine: String, _ threads: Int, _ value: Int, counted: Double?) -> PointResult {

@@ -184,6 +184,9 @@ extension ArenaTests {
                 #expect(guards(engine) == ["actor", "mutex", "pthread"].flatMap { Array(repeating: $0, count: 3) }, "\(engine)")
             }
             #expect(!plan.entries.contains { $0.engine == "foundation" })
+            let omitted = plan.omissions.map { "\($0.workload) \($0.engine)" }
+            #expect(omitted == ["actor-hop foundation", "actor-contention foundation", "task-fanout foundation"])
+            #expect(plan.omissions.allSatisfy { $0.reason.hasPrefix("needs ") }, "\(plan.omissions)")
             func callers(_ engine: String) -> [String] {
                 plan.entries.filter { $0.engine == engine && $0.point.workload == "actor-hop" }.compactMap { $0.point["caller"] }
             }

@@ -268,9 +268,15 @@ extension ArenaTests {
                 "(×2.00)", "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
                 "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
                 "## Warnings", "`contention/system/mode:sync/threads:2`: cv",
+                "## Summary", "| system | 1 | 0 | 0 | 0 |", "| contention | ops/s ↑ | **system** | ×1.00 (1) | - | ×0.50 (1) |\n",
+                "**Noise**: 1 of 2 points have a CV above 10%",
             ] {
                 #expect(report.contains(expected), "report.md lacks \(expected)")
             }
+            // The summary leads: it comes before the machine and the matrix.
+            #expect(
+                (report.range(of: "## Summary")?.lowerBound ?? report.endIndex)
+                    < (report.range(of: "## Machine")?.lowerBound ?? report.startIndex))
             for arguments in [["report", "/nonexistent"], ["report", "/tmp"], ["report", path, "--conformance", "/nonexistent"]] {
                 ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
             }

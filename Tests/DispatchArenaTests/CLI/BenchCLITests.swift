@@ -31,6 +31,16 @@ extension ArenaTests {
             #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
         }
 
+        @Test("an engine lacking what every chosen workload needs is a usage error saying what it lacks, and nothing is written")
+        func nothingToMeasure() throws {
+            let out = Self.freshPath()
+            let arguments = ["bench", "contention", "--engine", "foundation", "--out", out]
+            let run = try ArenaExecutable.run(arguments)
+            ArenaExecutable.expectUsageError(run, arguments)
+            #expect(run.errors.contains("nothing to measure: contention on foundation: needs dispatch-objects: "), "\(run.errors)")
+            #expect(!FileManager.default.fileExists(atPath: out), "created \(out)")
+        }
+
         @Test("an --out that cannot be a directory is a usage error, and nothing is written")
         func unwritableOut() throws {
             let file = Self.freshPath()
