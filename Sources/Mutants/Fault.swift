@@ -1,7 +1,7 @@
 /// One deliberate defect. A mutant engine is a base engine (the system engine unless `Mutants.base(for:)` says
 /// otherwise) with exactly one fault; every conformance rule must be failed by at least one of them, or the rule
 /// cannot tell a broken engine from a good one.
-enum Fault: String, CaseIterable, Codable, Sendable {
+package enum Fault: String, CaseIterable, Codable, Sendable {
     // Queues
     case serialOverlaps  // serial queues run blocks concurrently
     case asyncHops  // serial-queue async arrives after a random delay: order lost
