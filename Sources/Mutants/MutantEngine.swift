@@ -41,7 +41,7 @@ struct MutantEngine<Base: Engine>: Engine {
     var name: String { Mutants.name(of: fault) }
     var operations: MutantOperations<Base.Operations> { MutantOperations(fault: fault, base: base.operations) }
     var executors: MutantExecutors<Base> { MutantExecutors(shared: shared) }
-    var summary: String { "The \(base.name) engine with one fault: \(fault.rawValue)." }
+    var summary: String { "The \(base.name) engine with one fault, \(fault.rawValue): \(fault.summary)." }
 
     var limits: [Capability: String] {
         var limits = base.limits
