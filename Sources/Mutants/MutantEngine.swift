@@ -334,7 +334,4 @@ package enum Mutants {
             return new
         }
     }
-
-    /// Every mutant, one per fault.
-    package static var all: [any Engine] { Fault.allCases.map { engine(named: name(of: $0))! } }
 }

@@ -33,9 +33,13 @@ extension ArenaTests {
             #expect(!run.output.contains("Live:") && !run.output.contains(": pass"), "\(run.output)")
         }
 
-        @Test("explain of an unknown rule is a usage error: one line on stderr, exit 64")
+        @Test("explain of an unknown rule, or with a bad timeout, is a usage error: one line on stderr, exit 64")
         func unknownRule() throws {
-            for arguments in [["explain", "no.such-rule"], ["explain", "no.such-rule", "--no-run"], ["explain"]] {
+            let usageErrors = [
+                ["explain", "no.such-rule"], ["explain", "no.such-rule", "--no-run"], ["explain"],
+                ["explain", "group.wait", "--timeout", "0"],
+            ]
+            for arguments in usageErrors {
                 ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
             }
         }
