@@ -70,7 +70,11 @@ struct ExplainCommand: LineupCommand {
                 } while result.status == .pass && tries < Self.mutantTries
                 return result
             }
-            if tries > 1 { print("    (\(result.status == .pass ? "passed" : "caught on") try \(tries) of \(Self.mutantTries))") }
+            if result.status == .pass {
+                print("    (passed all \(tries) tries: its fault is a race these runs missed)")
+            } else if tries > 1 {
+                print("    (caught on try \(tries) of \(Self.mutantTries))")
+            }
             asExpected = asExpected && result.status.isFailure
         } else {
             print("  no mutant breaks \(chosen.id): nothing here shows it failing")
