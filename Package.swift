@@ -54,6 +54,10 @@ let package = Package(
         // processes.
         .target(name: "Harness", dependencies: ["ArenaContract", "CLinux"]),
         .target(name: "Conformance", dependencies: ["ArenaContract", "Harness"]),
+        // The catalog's mutants: engines with one deliberate fault each, and the rule→fault table (`Kill`). Package
+        // access only, no product: the tests run them, and `arena explain` shows a rule failing on one (in a child
+        // process, by name; no mutant is a contender of `list` or `conform`).
+        .target(name: "Mutants", dependencies: ["ArenaContract", "Contenders", "Conformance", "Harness"]),
         .target(
             name: "Bench",
             dependencies: ["ArenaContract", "CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
@@ -61,14 +65,17 @@ let package = Package(
         .target(
             name: "ArenaCLI",
             dependencies: [
-                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Harness",
+                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Harness", "Mutants",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
         .testTarget(
             name: "DispatchArenaTests",
-            dependencies: ["ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI"]),
+            dependencies: [
+                "ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI",
+                "Mutants",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

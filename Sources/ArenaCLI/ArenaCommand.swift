@@ -11,7 +11,7 @@ struct ArenaCommand: ParsableCommand {
         commandName: "arena",
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
         subcommands: [
-            ListCommand.self, RulesCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
+            ListCommand.self, RulesCommand.self, ExplainCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
             ReportCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self,
         ])
 

@@ -12,7 +12,7 @@ import Conformance
 /// ArenaMain.run(engines: [MyEngine()], rules: [MyRule.rule], workloads: [MyWorkload()])
 /// ```
 ///
-/// Every command (`list`, `rules`, `conform`, `bench`, `plot`, `report`, `compare`, `instructions`) then knows the
+/// Every command (`list`, `rules`, `explain`, `conform`, `bench`, `plot`, `report`, `compare`, `instructions`) then knows the
 /// outside engines, rules and workloads, and the child processes that run each rule and each benchmark point are
 /// this same program started again, so they know them too.
 ///

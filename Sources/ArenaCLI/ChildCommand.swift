@@ -8,7 +8,8 @@ import Harness
 /// The one hidden child command: `arena child --request JSON`. The parent starts this same program again with a
 /// request in its envelope (`ChildRequests`): a rule's runs (`RuleRequest`), a benchmark point (`PointRequest`) or an
 /// instruction path (`PathRequest`). The child finds the contender the request names and hands the request to the
-/// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run.
+/// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run. A rule
+/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`.
 struct ChildCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildRequests.command,
@@ -30,7 +31,8 @@ struct ChildCommand: LineupCommand {
         switch ChildRequests.kind(of: request) {
         case RuleRequest.kind:
             let rule = try Self.decode(RuleRequest.self, from: request)
-            let contender = try Self.contender(rule.engine, in: lineup)
+            // A rule may run on a mutant too (`arena explain`), found by name: no lineup lists one.
+            let contender = try Self.contender(rule.engine, in: lineup, orMutant: true)
             guard let chosen = lineup.catalog.rule(id: rule.rule) else { throw ValidationError("unknown rule '\(rule.rule)'") }
             contender.conform(rule, rule: chosen)
         case PointRequest.kind:
@@ -58,8 +60,10 @@ struct ChildCommand: LineupCommand {
         return request
     }
 
-    private static func contender(_ name: String, in lineup: Lineup) throws -> Contender {
-        guard let contender = lineup.contender(named: name) else { throw ValidationError("unknown engine '\(name)'") }
+    private static func contender(_ name: String, in lineup: Lineup, orMutant: Bool = false) throws -> Contender {
+        guard let contender = lineup.contender(named: name) ?? (orMutant ? Contender.mutant(named: name) : nil) else {
+            throw ValidationError("unknown engine '\(name)'")
+        }
         return contender
     }
 }

@@ -46,17 +46,17 @@ public final class EnginePoolExecutor<E: Engine>: LayerTaskExecutor, JobRunner, 
 }
 
 /// The global queue whose job the calling thread runs, in a thread-local slot the slot does not own (the queue is
-/// global, and outlives the job).
-enum RunningPool {
+/// global, and outlives the job). Package: the mutant pool executors (`Sources/Mutants`) mark their jobs the same way.
+package enum RunningPool {
     private static let slotIndex: Int32 = 4
     private static let claimed: Void = claimThreadSlot(slotIndex)
 
     /// Claims the slot, once per process (before the first executor runs a job).
-    static func claim() { claimed }
+    package static func claim() { claimed }
 
     /// Marks the thread as running a job of `queue`; returns the mark it replaced.
     @inline(__always)
-    static func enter<Queue: AnyObject>(_ queue: Queue) -> UnsafeMutableRawPointer? {
+    package static func enter<Queue: AnyObject>(_ queue: Queue) -> UnsafeMutableRawPointer? {
         let outer = clinux_thread_slot(slotIndex)
         clinux_set_thread_slot(slotIndex, Unmanaged.passUnretained(queue).toOpaque())
         return outer
@@ -64,8 +64,8 @@ enum RunningPool {
 
     /// Puts back the mark `enter` replaced.
     @inline(__always)
-    static func leave(restoring outer: UnsafeMutableRawPointer?) { clinux_set_thread_slot(slotIndex, outer) }
+    package static func leave(restoring outer: UnsafeMutableRawPointer?) { clinux_set_thread_slot(slotIndex, outer) }
 
     /// The queue whose job the thread runs, if any.
-    static var current: UnsafeMutableRawPointer? { clinux_thread_slot(slotIndex) }
+    package static var current: UnsafeMutableRawPointer? { clinux_thread_slot(slotIndex) }
 }

@@ -64,8 +64,9 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
     }
 }
 
-/// The queue-specific key a serial executor marks its queue with.
+/// The queue-specific key a serial executor marks its queue with (package: the mutant executors of `Sources/Mutants`
+/// mark theirs).
 @usableFromInline
-enum ExecutorIsolation {
-    @usableFromInline static let key = SpecificKey<ObjectIdentifier>("arena.executor.isolation")
+package enum ExecutorIsolation {
+    @usableFromInline package static let key = SpecificKey<ObjectIdentifier>("arena.executor.isolation")
 }

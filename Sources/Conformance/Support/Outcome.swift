@@ -86,3 +86,38 @@ extension Outcome {
     /// The outcomes any run of any rule may end with, which no rule lists.
     public static let universal: [Outcome] = [.timeout, .crash, .sanitizer, .setup, .unkeyed]
 }
+
+// MARK: - What each key means, in one line
+
+extension Outcome {
+    /// What the key means, in one line (the named keys above; `nil` for a key a rule coined). `arena explain` prints
+    /// it beside each outcome a rule forbids.
+    public var meaning: String? { Self.meanings[self] }
+
+    private static let meanings: [Outcome: String] = [
+        .missing: "something awaited did not happen before its deadline (a block, a handler, a wait's return)",
+        .lost: "fewer happened than were owed: blocks, merges, units or bytes lost among others that arrived",
+        .extra: "more happened than allowed: a body run twice, a handler called once too often",
+        .early: "something ran or returned before what it must follow",
+        .late: "something happened later than the rule's generous bound",
+        .ranWhileHeld: "something ran while it must be held back (suspended, inactive, a dependency unfinished, cancelled)",
+        .overlap: "work that must be exclusive overlapped",
+        .serialized: "work that must run in parallel ran one at a time",
+        .reordered: "an order the contract fixes was broken",
+        .wrongValue: "a value, result, error or byte differs from the one owed",
+        .wrongPlace: "work ran in the wrong place: another thread, queue, executor or class of service",
+        .wrongState: "an object reported a state the contract does not allow at that point",
+        .stale: "a block read a value older than a write that happens before it",
+        .copied: "a copy was made where the contract shares storage",
+        .notOnce: "indices or blocks of one call ran other than exactly once",
+        .uncoalesced: "a source delivered every merge as its own handler call",
+        .drift: "a repeating timer's fires slid later and later",
+        .timeout: "the run's watchdog fired: a deadlock, a lost wake-up, a block that never returned",
+        .crash: "the child process died in the run",
+        .sanitizer: "a sanitizer reported a race or a memory error during the run",
+        .setup: "the check could not set itself up (an OS call it needs failed)",
+        .unkeyed: "the check failed in a way it gave no key to",
+        .allowed: "the misuse's trigger returned: the engine let the misuse pass",
+        .unnamed: "the child died without naming the object and the misuse",
+    ]
+}

@@ -3,6 +3,7 @@ import ArenaContract
 import Bench
 import Contenders
 import Harness
+import Mutants
 import Testing
 
 /// Measures a point in this process on a plain thread, so the test's own (cooperative) thread never blocks a worker

@@ -2,6 +2,7 @@ import ArenaContract
 import Conformance
 import Contenders
 import FoundationContender
+import Mutants
 import Testing
 
 /// Layer contenders of the tests' own (`LayerContender`), by name, for the rule children (`TestEngines.named`).

@@ -5,6 +5,7 @@ import Conformance
 import Contenders
 import Glibc
 import Harness
+import Mutants
 import Testing
 
 /// Every engine a test can name: the registered ones, the mutants and the tests' layer contenders.

@@ -1,9 +1,8 @@
+// The adapters' own marks (`ExecutorIsolation.key` on a serial executor's queue, `RunningPool` on a pool job's thread)
+// are the contract's package plumbing, so that with no fault these executors are the adapters' logic over the base
+// engine's queues.
+import ArenaContract
 import Harness
-
-// Testable for the adapters' own marks (`ExecutorIsolation.key` on a serial executor's queue, `RunningPool` on a pool
-// job's thread), so that with no fault these executors are the adapters' logic over the base engine's queues.
-@testable import ArenaContract
-@testable import Contenders
 
 /// The executor layer of a mutant: serial executors over serial queues of the base engine and its global queue as the
 /// task executor, as the default adapters (`EngineExecutors`) build them, with the executor fault applied (see `Fault`,

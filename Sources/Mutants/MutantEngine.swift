@@ -41,7 +41,7 @@ struct MutantEngine<Base: Engine>: Engine {
     var name: String { Mutants.name(of: fault) }
     var operations: MutantOperations<Base.Operations> { MutantOperations(fault: fault, base: base.operations) }
     var executors: MutantExecutors<Base> { MutantExecutors(shared: shared) }
-    var summary: String { "The \(base.name) engine with one fault: \(fault.rawValue)." }
+    var summary: String { "The \(base.name) engine with one fault, \(fault.rawValue): \(fault.summary)." }
 
     var limits: [Capability: String] {
         var limits = base.limits
@@ -280,15 +280,16 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
     }
 }
 
-/// The mutants' registry: every fault, by name.
-enum Mutants {
+/// The mutants' registry: every fault, by name. Reachable by name only: no mutant is a contender of `arena list` or
+/// `arena conform`; the arena's child process finds one by its name for `arena explain` and the tests.
+package enum Mutants {
     /// The engine a fault's mutant wraps, chosen here and nowhere else: the system engine, except for faults about
     /// the main queue, about classes `system` lacks, and about process and file sources, which `system` lacks on
     /// Linux. The main-queue rules need the main loop, which a test's child can give only to an engine whose loop
     /// runs on any thread (`system`'s must have the process's first thread, which Swift's async main already took);
     /// the item-class, user-interactive, process and file rules need an engine that keeps them, or the mutant would
     /// be `unsupported`, not failed (`closesDescriptorOnCancel` fails `fd.close-in-cancel` and `vnode.delete`).
-    static func base(for fault: Fault) -> any Engine {
+    package static func base(for fault: Fault) -> any Engine {
         switch fault {
         case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed, .mainOperationsOffLoop: MutexEngine()
         case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
@@ -302,16 +303,35 @@ enum Mutants {
         }
     }
 
-    /// The mutant with `fault`, on the base `base(for:)` chooses.
-    static func engine(for fault: Fault) -> any Engine {
+    /// A new mutant with `fault`, on the base `base(for:)` chooses.
+    package static func engine(for fault: Fault) -> any Engine {
         func wrapping<Base: Engine>(_ base: Base) -> any Engine { MutantEngine(fault, base: base) }
         return wrapping(base(for: fault))
     }
 
+    /// The prefix of every mutant's name.
+    package static let prefix = "mutant-"
+
     /// The registry name of the mutant with `fault`: `mutant-` and the fault's raw value.
-    static func name(of fault: Fault) -> String { "mutant-\(fault.rawValue)" }
+    package static func name(of fault: Fault) -> String { prefix + fault.rawValue }
 
-    static let all: [any Engine] = Fault.allCases.map(engine(for:))
+    /// The fault of the mutant called `name`, if it is one.
+    package static func fault(named name: String) -> Fault? {
+        guard name.hasPrefix(prefix) else { return nil }
+        return Fault(rawValue: String(name.dropFirst(prefix.count)))
+    }
 
-    static func engine(named name: String) -> (any Engine)? { all.first { $0.name == name } }
+    /// The mutants made so far, by fault: one engine per fault and process, made when first named.
+    private static let made = Locked<[Fault: any Engine]>([:])
+
+    /// The mutant called `name` (`mutant-` and a fault), the same engine every time in one process.
+    package static func engine(named name: String) -> (any Engine)? {
+        guard let fault = fault(named: name) else { return nil }
+        return made.withLock { made in
+            if let existing = made[fault] { return existing }
+            let new = Self.engine(for: fault)
+            made[fault] = new
+            return new
+        }
+    }
 }
