@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// An operation is one block operation; the headline is operations per second, from the first addition until
 /// `waitUntilAllOperationsAreFinished` returned (called on a plain thread, so the trial waits for it with a
-/// deadline). The answer checked: when that wait returned every operation had run, once, and at width 1 and at the
+/// deadline). The answer checked: when that wait returned every operation had run (counted by the waiting thread as it
+/// returns, so a wait that returns early cannot hide behind the trial thread's wake-up), once, and at width 1 and at the
 /// core count no more ran at a time than the width allows (each body counts itself in and out).
 public struct OperationThroughputWorkload: Workload {
     public let name = "op-throughput"
@@ -48,12 +49,14 @@ public struct OperationThroughputWorkload: Workload {
         let finished = Latch()
         Threads.detach {
             queue.waitUntilAllOperationsAreFinished()
+            tally.waitReturned()  // counted by the waiting thread itself, before the trial's thread can wake
             finished.countDown()
         }
         guard finished.wait(until: context.deadline) else {
             throw WorkloadError("timed out waiting for the operations: \(tally.ran) of \(operations) ran", timedOut: true)
         }
         let elapsed = watch.read()
+        try WorkloadError.check("the operations run when the wait returned", tally.ranWhenWaitReturned, expected: operations)
         try WorkloadError.check("the operations run", tally.ran, expected: operations)
         if let width, tally.widest > width {
             throw WorkloadError("\(tally.widest) operations ran at once on a queue of width \(width)")
@@ -81,6 +84,14 @@ public struct OperationThroughputWorkload: Workload {
         running.wrappingSubtract(1, ordering: .relaxed)
         ranCount.wrappingAdd(1, ordering: .relaxed)
     }
+
+    /// Operations run when `waitUntilAllOperationsAreFinished` returned, as the waiting thread counted them.
+    @usableFromInline let ranAtWaitReturn = Atomic<Int>(-1)
+
+    /// Notes, on the thread the wait returned on, how many operations had run.
+    @inlinable func waitReturned() { ranAtWaitReturn.store(ranCount.load(ordering: .acquiring), ordering: .releasing) }
+
+    @inlinable var ranWhenWaitReturned: Int { ranAtWaitReturn.load(ordering: .acquiring) }
 
     @inlinable var ran: Int { ranCount.load(ordering: .relaxed) }
     @inlinable var widest: Int { widestSeen.load(ordering: .relaxed) }
