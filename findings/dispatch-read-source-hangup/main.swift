@@ -1,0 +1,184 @@
+// README: swift-corelibs-libdispatch on Linux can crash the process (SIGSEGV in _dispatch_event_loop_drain) when a
+// read source's descriptor hangs up: the manager thread takes the hang-up out of epoll, a worker unregisters the
+// source on its own before any cancel and frees the epoll note while the manager's drain still holds it.
+// Run:
+//   swiftc -O findings/dispatch-read-source-hangup/main.swift -o /tmp/hangup && /tmp/hangup [children] [rounds] [lanes] [pause-µs] [stress-threads]
+// Each child process (this program again, argument `child`) runs `lanes` concurrent lanes of `rounds` rounds each:
+// a pipe, a read source on its read end, 10 bytes written and read, the write end closed, the handler's call with
+// data 0 awaited, then the source cancelled and the read end closed in its cancel handler. The reporter counts the
+// children that crashed. The effect is a race: expect a low rate, higher on a loaded machine.
+// Correct behaviour (dispatch_source_create(3), DISPATCH_SOURCE_TYPE_READ; dispatch_source_cancel(3)): the source
+// reports the end of file (data 0) and stays registered until the program cancels it; no crash, ever.
+import Dispatch
+import Foundation
+
+setvbuf(stdout, nil, _IOLBF, 0)
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var zeros = 0
+    func add(_ data: UInt) { lock.withLock { count += 1; if data == 0 { zeros += 1 } } }
+    var calls: Int { lock.withLock { count } }
+    var endCalls: Int { lock.withLock { zeros } }
+}
+
+func wait(until condition: () -> Bool, seconds: Double = 2) -> Bool {
+    let deadline = DispatchTime.now() + seconds
+    while !condition() {
+        if DispatchTime.now() > deadline { return false }
+        usleep(100)
+    }
+    return true
+}
+
+/// One round; false if the end of file was not reported within 2 s.
+func round(_ lane: Int) -> Bool {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { fatalError("pipe") }
+    let (reader, writer) = (fds[0], fds[1])
+    _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
+    let queue = DispatchQueue(label: "lane.\(lane)")
+    let source = DispatchSource.makeReadSource(fileDescriptor: reader, queue: queue)
+    let calls = Counter()
+    source.setEventHandler {  // libdispatch lets the handlers go at cancel, which breaks this cycle
+        let data = source.data
+        calls.add(data)
+        if data > 0 {
+            var buffer = [UInt8](repeating: 0, count: Int(data))
+            _ = read(reader, &buffer, Int(data))
+        }
+    }
+    let cancelled = DispatchSemaphore(value: 0)
+    source.setCancelHandler {
+        close(reader)
+        cancelled.signal()
+    }
+    source.resume()
+    let bytes = [UInt8](repeating: 0x61, count: 10)
+    _ = write(writer, bytes, bytes.count)
+    _ = wait(until: { calls.calls >= 1 })
+    close(writer)  // hang-up
+    let ended = wait(until: { calls.endCalls >= 1 })
+    if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }  // the source stays registered after the end, as in the arena's rule
+    source.cancel()
+    _ = cancelled.wait(timeout: .now() + 5)
+    return ended
+}
+
+nonisolated(unsafe) var pauseMicroseconds: UInt32 = 0
+
+/// Threads that keep the CPUs busy and the allocator churning, as DispatchArena's --stress does.
+func startStress(_ threads: Int) {
+    for _ in 0..<threads {
+        Thread.detachNewThread {
+            var keep: [[Int]] = []
+            while true {
+                keep.append([Int](repeating: 1, count: Int.random(in: 1...64)))
+                if keep.count > 256 { keep.removeAll(keepingCapacity: true) }
+            }
+        }
+    }
+}
+
+func child(rounds: Int, lanes: Int) -> Never {
+    let group = DispatchGroup()
+    let missed = Counter()
+    for lane in 0..<lanes {
+        group.enter()
+        Thread.detachNewThread {
+            for _ in 0..<rounds where !round(lane) { missed.add(1) }
+            group.leave()
+        }
+    }
+    group.wait()
+    exit(missed.calls == 0 ? 0 : 3)
+}
+
+let arguments = CommandLine.arguments.dropFirst().map { $0 }
+if arguments.first == "child" {
+    pauseMicroseconds = UInt32(arguments[3])!
+    startStress(Int(arguments[4])!)
+    child(rounds: Int(arguments[1])!, lanes: Int(arguments[2])!)
+}
+
+let children = arguments.count > 0 ? Int(arguments[0])! : 20
+let rounds = arguments.count > 1 ? Int(arguments[1])! : 200
+let lanes = arguments.count > 2 ? Int(arguments[2])! : 4
+let pause = arguments.count > 3 ? Int(arguments[3])! : 0  // microseconds between the end of file and the cancel
+let stress = arguments.count > 4 ? Int(arguments[4])! : 0  // busy allocating threads beside the lanes
+var crashes: [Int32: Int] = [:]
+var hangs = 0
+var missedEnd = 0
+var clean = 0
+var sample = ""
+for _ in 0..<children {
+    let result = runChild(["child", String(rounds), String(lanes), String(pause), String(stress)], timeout: 120)
+    if result.timedOut {
+        hangs += 1
+    } else if let signal = result.signal {
+        crashes[signal, default: 0] += 1
+        if sample.isEmpty { sample = result.stderr }
+    } else if result.exitCode == 3 {
+        missedEnd += 1
+    } else {
+        clean += 1
+    }
+}
+print("\(children) processes, each \(lanes) lanes x \(rounds) rounds of a read source whose pipe's writer closes (\(children * lanes * rounds) hang-ups), cancel \(pause) µs after the end of file, \(stress) stress threads:")
+for (signal, count) in crashes.sorted(by: { $0.key < $1.key }) {
+    print("  crashed with signal \(signal) (\(signalName(signal))) in \(count) of \(children) processes")
+}
+if hangs > 0 { print("  hung (killed after 120 s) in \(hangs) of \(children)") }
+if missedEnd > 0 { print("  an end of file not reported within 2 s in \(missedEnd) of \(children)") }
+print("  clean in \(clean) of \(children)")
+
+// --- Child processes: each trial runs this program again with arguments, so a crash is counted, not suffered. ---
+
+struct ChildResult {
+    var signal: Int32?  // the signal that ended it, nil if it exited
+    var exitCode: Int32
+    var timedOut: Bool
+    var stderr: String
+}
+
+/// Runs this executable again with `arguments`, kills it after `timeout` seconds, and captures its standard error
+/// (the Swift runtime's crash backtracer is turned off in the child, so stderr holds only what the library said).
+func runChild(_ arguments: [String], timeout: Double = 10) -> ChildResult {
+    let path = "/proc/self/exe"
+    let errPath = "/tmp/finding-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    var env: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+    var index = 0
+    while let entry = environ[index] {
+        if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { env.append(strdup(entry)) }
+        index += 1
+    }
+    env.append(nil)
+    defer { (argv + env).forEach { free($0) } }
+    var pid = pid_t()
+    guard posix_spawn(&pid, path, &actions, nil, argv, env) == 0 else { fatalError("posix_spawn failed") }
+    var status: Int32 = 0
+    var timedOut = false
+    let start = DispatchTime.now().uptimeNanoseconds
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 > timeout {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            timedOut = true
+            break
+        }
+        usleep(5_000)
+    }
+    let text = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    unlink(errPath)
+    let termsig = status & 0x7f
+    return ChildResult(signal: termsig == 0 ? nil : termsig, exitCode: (status >> 8) & 0xff, timedOut: timedOut, stderr: text)
+}
+
+func signalName(_ signal: Int32) -> String { String(cString: strsignal(signal)) }
