@@ -2,7 +2,7 @@
 // read source's descriptor hangs up: the manager thread takes the hang-up out of epoll, a worker unregisters the
 // source on its own before any cancel and frees the epoll note while the manager's drain still holds it.
 // Run:
-//   swiftc -O findings/dispatch-read-source-hangup/main.swift -o /tmp/hangup && /tmp/hangup [children] [rounds] [lanes] [pause-µs] [stress-threads]
+//   swiftc -O findings/dispatch-read-source-hangup/main.swift -o /tmp/hangup && /tmp/hangup [children] [rounds] [lanes] [pause-µs] [stress|quiet]
 // Each child process (this program again, argument `child`) runs `lanes` concurrent lanes of `rounds` rounds each:
 // a pipe, a read source on its read end, 10 bytes written and read, the write end closed, the handler's call with
 // data 0 awaited, then the source cancelled and the read end closed in its cancel handler. The reporter counts the
@@ -35,7 +35,10 @@ func wait(until condition: () -> Bool, seconds: Double = 2) -> Bool {
 /// One round; false if the end of file was not reported within 2 s.
 func round(_ lane: Int) -> Bool {
     var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { fatalError("pipe") }
+    guard pipe(&fds) == 0 else {  // not a trap: a trap would read as SIGILL, like libdispatch's own
+        fputs("pipe() failed: errno \(errno)\n", stderr)
+        exit(5)
+    }
     let (reader, writer) = (fds[0], fds[1])
     _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
     let queue = DispatchQueue(label: "lane.\(lane)")
@@ -68,19 +71,6 @@ func round(_ lane: Int) -> Bool {
 
 nonisolated(unsafe) var pauseMicroseconds: UInt32 = 0
 
-/// Threads that keep the CPUs busy and the allocator churning, as DispatchArena's --stress does.
-func startStress(_ threads: Int) {
-    for _ in 0..<threads {
-        Thread.detachNewThread {
-            var keep: [[Int]] = []
-            while true {
-                keep.append([Int](repeating: 1, count: Int.random(in: 1...64)))
-                if keep.count > 256 { keep.removeAll(keepingCapacity: true) }
-            }
-        }
-    }
-}
-
 func child(rounds: Int, lanes: Int) -> Never {
     let group = DispatchGroup()
     let missed = Counter()
@@ -98,7 +88,7 @@ func child(rounds: Int, lanes: Int) -> Never {
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 if arguments.first == "child" {
     pauseMicroseconds = UInt32(arguments[3])!
-    startStress(Int(arguments[4])!)
+    if arguments[4] == "stress" { startStress() }
     child(rounds: Int(arguments[1])!, lanes: Int(arguments[2])!)
 }
 
@@ -106,14 +96,14 @@ let children = arguments.count > 0 ? Int(arguments[0])! : 20
 let rounds = arguments.count > 1 ? Int(arguments[1])! : 200
 let lanes = arguments.count > 2 ? Int(arguments[2])! : 4
 let pause = arguments.count > 3 ? Int(arguments[3])! : 0  // microseconds between the end of file and the cancel
-let stress = arguments.count > 4 ? Int(arguments[4])! : 0  // busy allocating threads beside the lanes
+let stress = arguments.count > 4 ? arguments[4] : "quiet"  // "stress": DispatchArena's --stress load in each child
 var crashes: [Int32: Int] = [:]
 var hangs = 0
 var missedEnd = 0
 var clean = 0
 var sample = ""
 for _ in 0..<children {
-    let result = runChild(["child", String(rounds), String(lanes), String(pause), String(stress)], timeout: 120)
+    let result = runChild(["child", String(rounds), String(lanes), String(pause), stress], timeout: 120)
     if result.timedOut {
         hangs += 1
     } else if let signal = result.signal {
@@ -121,17 +111,20 @@ for _ in 0..<children {
         if sample.isEmpty { sample = result.stderr }
     } else if result.exitCode == 3 {
         missedEnd += 1
+    } else if result.exitCode == 5 {
+        print("  a child could not make a pipe: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
     } else {
         clean += 1
     }
 }
-print("\(children) processes, each \(lanes) lanes x \(rounds) rounds of a read source whose pipe's writer closes (\(children * lanes * rounds) hang-ups), cancel \(pause) µs after the end of file, \(stress) stress threads:")
+print("\(children) processes, each \(lanes) lanes x \(rounds) rounds of a read source whose pipe's writer closes (\(children * lanes * rounds) hang-ups), cancel \(pause) µs after the end of file, \(stress):")
 for (signal, count) in crashes.sorted(by: { $0.key < $1.key }) {
     print("  crashed with signal \(signal) (\(signalName(signal))) in \(count) of \(children) processes")
 }
 if hangs > 0 { print("  hung (killed after 120 s) in \(hangs) of \(children)") }
 if missedEnd > 0 { print("  an end of file not reported within 2 s in \(missedEnd) of \(children)") }
 print("  clean in \(clean) of \(children)")
+if !sample.isEmpty { print("  the first crashed child's stderr:\n" + sample) }
 
 // --- Child processes: each trial runs this program again with arguments, so a crash is counted, not suffered. ---
 
@@ -153,10 +146,12 @@ func runChild(_ arguments: [String], timeout: Double = 10) -> ChildResult {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-    var env: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+    // FINDING_BACKTRACE=1 keeps the Swift runtime's backtrace of a crashing child (it lands in the child's stderr).
+    let keepBacktrace = getenv("FINDING_BACKTRACE") != nil
+    var env: [UnsafeMutablePointer<CChar>?] = keepBacktrace ? [] : [strdup("SWIFT_BACKTRACE=enable=no")]
     var index = 0
     while let entry = environ[index] {
-        if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { env.append(strdup(entry)) }
+        if keepBacktrace || !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { env.append(strdup(entry)) }
         index += 1
     }
     env.append(nil)
@@ -182,3 +177,35 @@ func runChild(_ arguments: [String], timeout: Double = 10) -> ChildResult {
 }
 
 func signalName(_ signal: Int32) -> String { String(cString: strsignal(signal)) }
+
+// --- Load beside the test, as DispatchArena's --stress: per core, a spinning thread at normal priority and a
+// preempter that sleeps 20-200 µs, then spins 0-100 µs at real-time priority (SCHED_FIFO 1, needs root or
+// CAP_SYS_NICE; without it, normal priority), so threads are preempted at unlucky moments. ---
+
+func spinFor(microseconds: Int) {
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1000
+    while DispatchTime.now().uptimeNanoseconds < end {}
+}
+
+/// Starts the load for the rest of the process; returns whether the preempters got real-time priority.
+@discardableResult
+func startStress(perCore: Int = 1) -> Bool {
+    let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    let granted = DispatchSemaphore(value: 0)
+    final class Flag: @unchecked Sendable { var realTime = true }
+    let flag = Flag()
+    for _ in 0..<(cores * perCore) {
+        Thread.detachNewThread { while true { spinFor(microseconds: 100) } }
+        Thread.detachNewThread {
+            var parameters = sched_param(sched_priority: 1)
+            if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) != 0 { flag.realTime = false }
+            granted.signal()
+            while true {
+                usleep(UInt32.random(in: 20...200))
+                spinFor(microseconds: Int.random(in: 0...100))
+            }
+        }
+    }
+    for _ in 0..<(cores * perCore) { granted.wait() }
+    return flag.realTime
+}
