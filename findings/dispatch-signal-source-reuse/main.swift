@@ -8,10 +8,11 @@
 //   swiftc -O findings/dispatch-signal-source-reuse/main.swift -o /tmp/sigreuse && /tmp/sigreuse [trials]
 // Each trial runs in a child process (this program again, with the case as argument): the effect lasts for the
 // process. A source counts as delivered if its handler runs within 1 s while the signal is raised every 50 ms.
+// A last case checks whether the program's own handler still runs once a source for its signal is resumed.
 // Correct behaviour: a signal source sees the signals sent to the process whatever their disposition. kqueue(2),
 // the mechanism the API was designed on, EVFILT_SIGNAL: "This coexists with the signal() and sigaction()
 // facilities, and has a lower precedence. The filter will record all attempts to deliver a signal to a process,
-// even if the signal has been marked as SIG_IGN".
+// even if the signal has been marked as SIG_IGN"; and the program's own handler keeps running beside the source.
 import Dispatch
 import Foundation
 
@@ -51,7 +52,11 @@ let cases: [(String, String)] = [
     ("ignore-again", "SIG_IGN set before each of two sources for SIGUSR1 (the second after the first was cancelled)"),
     ("ignore-after-resume", "SIG_IGN set 100 ms after the source is resumed (the first source for SIGUSR1 in the process)"),
     ("handler-again", "a handler of our own (not SIG_IGN) set before each of two sources"),
+    ("handler-kept", "a handler of our own set before the source: does it still run once the source is resumed?"),
 ]
+
+/// Counts the calls of the program's own handler (`handler-kept`).
+nonisolated(unsafe) var ownHandlerCalls: sig_atomic_t = 0
 
 if CommandLine.arguments.count > 1, cases.contains(where: { $0.0 == CommandLine.arguments[1] }) {
     var results: [Bool] = []
@@ -67,6 +72,11 @@ if CommandLine.arguments.count > 1, cases.contains(where: { $0.0 == CommandLine.
     case "ignore-after-resume":
         signal(SIGUSR1, { _ in })  // so that a signal raised before SIG_IGN is set cannot kill the process
         results.append(delivered(SIGUSR1) { usleep(100_000); signal(SIGUSR1, SIG_IGN) })  // after libdispatch registered it
+    case "handler-kept":
+        signal(SIGUSR1, { _ in ownHandlerCalls += 1 })
+        results.append(delivered(SIGUSR1) { usleep(100_000) })
+        results.append(false)
+        results.append(ownHandlerCalls > 0)
     default:
         signal(SIGUSR1, { _ in })
         results.append(delivered(SIGUSR1))
@@ -93,17 +103,18 @@ if CommandLine.arguments.dropFirst().first == "disposition" {
 
 let trials = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10
 for (mode, what) in cases {
-    var counts = [0, 0]
+    var counts = [0, 0, 0]
     var sources = 1
     var failed = 0
     for _ in 0..<trials {
         let result = runChild([mode])
         guard !result.timedOut, result.signal == nil else { failed += 1; continue }
-        sources = mode == "ignore-after-resume" ? 1 : 2
-        for index in 0..<sources where result.exitCode & Int32(1 << index) != 0 { counts[index] += 1 }
+        sources = mode == "ignore-after-resume" || mode == "handler-kept" ? 1 : 2
+        for index in 0..<3 where result.exitCode & Int32(1 << index) != 0 { counts[index] += 1 }
     }
     print("\(what):")
     for index in 0..<sources { print("  source \(index + 1) fired in \(counts[index]) of \(trials) processes") }
+    if mode == "handler-kept" { print("  the program's own handler ran in \(counts[2]) of \(trials) processes") }
     if failed > 0 { print("  \(failed) of \(trials) children crashed or hung") }
 }
 let probe = Process()
