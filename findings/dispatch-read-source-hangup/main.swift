@@ -2,7 +2,7 @@
 // read source's descriptor hangs up: the manager thread takes the hang-up out of epoll, a worker unregisters the
 // source on its own before any cancel and frees the epoll note while the manager's drain still holds it.
 // Run:
-//   swiftc -O findings/dispatch-read-source-hangup/main.swift -o /tmp/hangup && /tmp/hangup [children] [rounds] [lanes] [pause-µs] [stress|quiet]
+//   swiftc -O findings/dispatch-read-source-hangup/main.swift -o /tmp/hangup && /tmp/hangup [children] [rounds] [lanes] [pause-µs] [stress|quiet] [timers]
 // Each child process (this program again, argument `child`) runs `lanes` concurrent lanes of `rounds` rounds each:
 // a pipe, a read source on its read end, 10 bytes written and read, the write end closed, the handler's call with
 // data 0 awaited, then the source cancelled and the read end closed in its cancel handler. The reporter counts the
@@ -86,9 +86,22 @@ func child(rounds: Int, lanes: Int) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
+/// Repeating timer sources that keep libdispatch's manager thread draining events beside the hang-ups.
+nonisolated(unsafe) var timers: [any DispatchSourceTimer] = []
+func startTimers(_ count: Int) {
+    for index in 0..<count {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "timer.\(index)"))
+        timer.schedule(deadline: .now(), repeating: .microseconds(200 + 100 * index), leeway: .nanoseconds(0))
+        timer.setEventHandler {}
+        timer.resume()
+        timers.append(timer)
+    }
+}
+
 if arguments.first == "child" {
     pauseMicroseconds = UInt32(arguments[3])!
     if arguments[4] == "stress" { startStress() }
+    startTimers(Int(arguments[5])!)
     child(rounds: Int(arguments[1])!, lanes: Int(arguments[2])!)
 }
 
@@ -97,13 +110,14 @@ let rounds = arguments.count > 1 ? Int(arguments[1])! : 200
 let lanes = arguments.count > 2 ? Int(arguments[2])! : 4
 let pause = arguments.count > 3 ? Int(arguments[3])! : 0  // microseconds between the end of file and the cancel
 let stress = arguments.count > 4 ? arguments[4] : "quiet"  // "stress": DispatchArena's --stress load in each child
+let timerCount = arguments.count > 5 ? Int(arguments[5])! : 0  // repeating timer sources beside the lanes
 var crashes: [Int32: Int] = [:]
 var hangs = 0
 var missedEnd = 0
 var clean = 0
 var sample = ""
 for _ in 0..<children {
-    let result = runChild(["child", String(rounds), String(lanes), String(pause), stress], timeout: 120)
+    let result = runChild(["child", String(rounds), String(lanes), String(pause), stress, String(timerCount)], timeout: 120)
     if result.timedOut {
         hangs += 1
     } else if let signal = result.signal {
@@ -117,7 +131,7 @@ for _ in 0..<children {
         clean += 1
     }
 }
-print("\(children) processes, each \(lanes) lanes x \(rounds) rounds of a read source whose pipe's writer closes (\(children * lanes * rounds) hang-ups), cancel \(pause) µs after the end of file, \(stress):")
+print("\(children) processes, each \(lanes) lanes x \(rounds) rounds of a read source whose pipe's writer closes (\(children * lanes * rounds) hang-ups), cancel \(pause) µs after the end of file, \(stress), \(timerCount) timers:")
 for (signal, count) in crashes.sorted(by: { $0.key < $1.key }) {
     print("  crashed with signal \(signal) (\(signalName(signal))) in \(count) of \(children) processes")
 }
