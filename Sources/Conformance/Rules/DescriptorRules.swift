@@ -247,8 +247,10 @@ enum SignalCount: BehaviourRule {
         "dispatch_source_create(3), DISPATCH_SOURCE_TYPE_SIGNAL: 'data is the number of signals received since the last handler'; signal(7): standard signals do not queue"
     static let needs: Set<Capability> = [.signalSources]
 
-    /// Signals a run may use, one per run. libdispatch on Linux never delivers a signal to a new source once an
-    /// earlier source for that signal was cancelled in the same process (measured), so each run takes a fresh one.
+    /// Signals a run may use, one per run. libdispatch on Linux replaces a signal's disposition with a handler of its
+    /// own when the first source for it registers, once per process; a run sets `SIG_IGN` around its source (to keep
+    /// the default action away) and restores the disposition after it, which leaves that signal ignored for good, so a
+    /// later source for it never fires (docs/FINDINGS.md, finding 9). So each run takes a fresh signal.
     static let signals: [Int32] = [SIGUSR2, SIGUSR1] + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
     static let runs = Counter()
 
