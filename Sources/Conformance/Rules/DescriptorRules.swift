@@ -248,9 +248,9 @@ enum SignalCount: BehaviourRule {
     static let needs: Set<Capability> = [.signalSources]
 
     /// Signals a run may use, one per run. libdispatch on Linux replaces a signal's disposition with a handler of its
-    /// own when the first source for it registers, once per process; a run sets `SIG_IGN` around its source (to keep
-    /// the default action away) and restores the disposition after it, which leaves that signal ignored for good, so a
-    /// later source for it never fires (docs/FINDINGS.md, finding 9). So each run takes a fresh signal.
+    /// own when the first source for it registers, and never installs it again; a run sets `SIG_IGN` around its source
+    /// (to keep the default action away) and puts the previous disposition back after it, replacing that handler, so
+    /// a later source for the signal never fires (docs/FINDINGS.md, finding 9). So each run takes a fresh signal.
     static let signals: [Int32] = [SIGUSR2, SIGUSR1] + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
     static let runs = Counter()
 
