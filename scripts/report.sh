@@ -4,7 +4,7 @@
 #
 #   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]
 #
-# --quick (the default) finishes within about 10 minutes on 2 cores; --full is the reference run (every size,
+# --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
 # 5 repetitions, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
 # --conformance FILE takes the matrix from FILE, what `arena conform --format markdown` wrote on this same build,
 # instead of running it again (CI hands over its quiet `arena conform --repeat 3`); a fail or timeout in it fails
@@ -70,7 +70,7 @@ if [[ -n "$conformance" ]]; then
 else
     step "conformance matrix, every engine"
     "$arena" conform "${conform_flags[@]}" --format markdown >"$work/conformance.md" || status=1
-    conform_note="\`arena conform ${conform_flags[*]}\`"
+    conform_note="\`arena conform${conform_flags[*]:+ ${conform_flags[*]}}\`"
 fi
 
 step "native C floor (Google Benchmark, $mode)"
