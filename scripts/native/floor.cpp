@@ -574,9 +574,10 @@ struct Work {
 // shorter runs before it, and contended dispatch_sync_f changes speed with the run's length: with 8 threads on 2 cores
 // the short runs took 12 ns a critical section and the sized run 4 to 6 µs (the waiters convoy through the kernel),
 // so a 0.05 s quick point ran 4 million iterations, 20 s a repetition, and the quick sweep took 2 minutes of its 2 min
-// 10 s there. A fixed count keeps a quick repetition between a millisecond and about a second, whatever the mode.
+// 10 s there. A fixed count keeps a quick repetition under half a second whatever the mode (async-write's
+// iterations took 16 to 22 µs at 100,000), about what `arena bench --quick`'s 0.05 s trials run at those speeds.
 // Google Benchmark then names the point with `/iterations:N`, which the arena's reader drops.
-constexpr benchmark::IterationCount kQuickContentionSections = 100000;
+constexpr benchmark::IterationCount kQuickContentionSections = 20000;
 
 // A contention benchmark with T threads: in a quick run, kQuickContentionSections split among them.
 benchmark::internal::Benchmark* contentionPoint(benchmark::internal::Benchmark* point, int threads, bool quick) {
