@@ -23,13 +23,7 @@ struct WorkloadSummary: Printable {
 
     /// The headline's unit and which way is better.
     static func headline(_ headline: Headline) -> String {
-        let lowerIsBetter =
-            switch headline {
-            case .throughput: false
-            case .timePerOperation: true
-            case .counter(_, _, let lowerIsBetter): lowerIsBetter
-            }
-        return "\(headline.title), \(lowerIsBetter ? "lower" : "higher") is better"
+        "\(headline.title), \(headline.higherIsBetter ? "higher" : "lower") is better"
     }
 
     /// `text` with its pipes escaped, so it stays in one table cell.

@@ -102,7 +102,11 @@ public enum SummaryReport {
     /// Each contender's standing on `workload`, best first (`system` at ×1.00 among them); empty when `system` has
     /// no point with a number. The native floor is left out.
     public static func standings(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> [Standing] {
-        let medians = headlineMedians(workload, results)
+        standings(workload, medians: headlineMedians(workload, results), engines: engines)
+    }
+
+    /// The standings from the headline medians `headlineMedians` made.
+    static func standings(_ workload: any Workload, medians: [String: [String: Double]], engines: [String]) -> [Standing] {
         guard let references = medians[reference] else { return [] }
         let shown = [reference] + engines.filter { $0 != reference && !NativeFloor.engines.contains($0) && medians[$0] != nil }
         let standings = shown.compactMap { engine -> Standing? in
@@ -155,14 +159,14 @@ public enum SummaryReport {
         text += "| --- | --- | --- | ---: | --- |" + String(repeating: " ---: |", count: floors.count) + "\n"
         for (workload, results) in workloads {
             let headline = workload.headline.title + (workload.headline.higherIsBetter ? " ↑" : " ↓")
-            let standings = standings(workload, results, engines: engines)
+            let medians = headlineMedians(workload, results)
+            let standings = standings(workload, medians: medians, engines: engines)
             guard let leader = standings.first else {
                 text += "| \(workload.name) | \(headline) | no `system` point to compare with |  |  |"
                 text += String(repeating: "  |", count: floors.count) + "\n"
                 continue
             }
             let runnerUp = standings.count > 1 ? "\(standings[1].engine) \(ratioText(standings[1].ratio))" : "-"
-            let medians = headlineMedians(workload, results)
             let floorCells = floors.map { floor -> String in
                 guard let ratio = ratio(medians[leader.engine] ?? [:], to: medians[floor] ?? [:]) else { return "-" }
                 return "\(ratioText(ratio.ratio)) (\(ratio.points))"
