@@ -20,15 +20,33 @@ import Testing
         #expect(FaultKillTable.caught.count == caught.count, "a fault is in the kill table twice")
     }
 
-    @Test("the rule that caught a fault still catches it", arguments: FaultKillTable.caught)
-    func caught(_ kill: FaultKillTable.Kill) throws {
-        var seen: [String] = []
-        for _ in 1...5 {
-            let status = try FaultyArena.conform(rules: [kill.rule], fault: kill.fault, stress: kill.stress)[kill.rule]
-            seen.append(status ?? "no result")
-            if status == "fail" || status == "timeout" { return }
+    /// How many kills' first children run at once: most wait out a rule's deadline (up to the 4 s watchdog) for
+    /// something the fault never does, asleep, and one after another the 52 took 76 s of CI.
+    static let childrenAtOnce = 4
+
+    @Test("the rule that caught a fault still catches it (first tries four at a time, the rest alone)")
+    func caught() throws {
+        let kills = FaultKillTable.caught
+        let firstTries = Locked([String?](repeating: nil, count: kills.count))
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = Self.childrenAtOnce
+        for (index, kill) in kills.enumerated() {
+            queue.addOperation {
+                let status = (try? FaultyArena.conform(rules: [kill.rule], fault: kill.fault, stress: kill.stress))?[kill.rule]
+                firstTries.withLock { $0[index] = status ?? "no result" }
+            }
         }
-        Issue.record("\(kill.rule) did not catch \(kill.fault)\(kill.stress ? " under stress" : "") in 5 tries: \(seen)")
+        queue.waitUntilAllOperationsAreFinished()
+        for (kill, first) in zip(kills, firstTries.withLock { $0 }) {
+            var seen = [first ?? "no result"]
+            // A miss beside three others is tried again alone, up to five children in all.
+            while !["fail", "timeout"].contains(seen.last!) && seen.count < 5 {
+                seen.append(try FaultyArena.conform(rules: [kill.rule], fault: kill.fault, stress: kill.stress)[kill.rule] ?? "no result")
+            }
+            #expect(
+                ["fail", "timeout"].contains(seen.last!),
+                "\(kill.rule) did not catch \(kill.fault)\(kill.stress ? " under stress" : "") in 5 tries: \(seen)")
+        }
     }
 
     @Test("with no fault, the faulty engine passes what the tutorial engine passes (a sample of every family)")
@@ -210,5 +228,17 @@ enum FaultyArena {
     struct Problem: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// A value behind a lock, for the kills' first tries, written from the operation queue's threads.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
