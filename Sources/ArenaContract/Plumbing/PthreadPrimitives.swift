@@ -76,15 +76,30 @@ public final class PthreadCondition: @unchecked Sendable {
 
 /// Starts a joinable, named thread running `body` (engines own their threads: workers, timers, reactors).
 package func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
+    spawnEngineThread(name, detached: false, body)
+}
+
+/// Starts a named thread running `body` that nobody joins: created detached, because `pthread_detach` on a thread
+/// that may already be ending races its exit in glibc 2.36 (the detach marks it, the exiting thread frees its stack,
+/// the detach then reads the freed descriptor: a SIGSEGV, caught in a core of `group.enter-leave` under stress).
+package func startDetachedEngineThread(_ name: String, _ body: @escaping () -> Void) {
+    _ = spawnEngineThread(name, detached: true, body)
+}
+
+private func spawnEngineThread(_ name: String, detached: Bool, _ body: @escaping () -> Void) -> pthread_t {
     final class Start {
         let name: String
         let body: () -> Void
         init(_ name: String, _ body: @escaping () -> Void) { self.name = name; self.body = body }
     }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, detached ? Int32(PTHREAD_CREATE_DETACHED) : Int32(PTHREAD_CREATE_JOINABLE))
     var thread = pthread_t()
     let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
     let result = pthread_create(
-        &thread, nil,
+        &thread, &attributes,
         { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
             clinux_set_thread_name(start.name)

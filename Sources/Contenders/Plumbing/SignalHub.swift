@@ -58,7 +58,7 @@ final class SignalHub: @unchecked Sendable {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         readEnd = ends[0]
         signalPipeWrite.store(ends[1], ordering: .relaxed)
-        pthread_detach(startEngineThread("signal.hub") { [self] in run() })
+        startDetachedEngineThread("signal.hub") { [self] in run() }
     }
 
     func add(_ listener: any SignalListener) {
