@@ -1,5 +1,4 @@
 import ArenaContract
-import CLinux
 import Glibc
 
 /// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine
@@ -9,41 +8,15 @@ public enum Threads {
     /// The name every harness thread gives itself before it runs its body.
     public static let harnessName = "arena.thread"
 
-    private final class Start: @unchecked Sendable {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
-    /// Starts a thread running `body` that nobody joins. It is created detached: `pthread_detach` after
-    /// `pthread_create` races the thread's own exit in glibc 2.36 (the detach marks the thread, the thread, ending,
-    /// frees its stack, the detach reads the freed descriptor), which crashed a rule's child with SIGSEGV about once
-    /// in 1,000 runs of `group.enter-leave` under stress.
+    /// Starts a thread running `body` that nobody joins, created detached (`startDetachedEngineThread` says why:
+    /// a detach after the create crashed `group.enter-leave`'s child under stress, docs/RACES.md).
     public static func detach(_ body: @escaping @Sendable () -> Void) {
-        _ = spawn(body, detached: true)
+        _ = startNamedThread(harnessName, detached: true, body)
     }
 
     /// Starts a thread running `body`; the caller joins it (`pthread_join`).
     public static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
-        spawn(body, detached: false)
-    }
-
-    private static func spawn(_ body: @escaping @Sendable () -> Void, detached: Bool) -> pthread_t {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, detached ? Int32(PTHREAD_CREATE_DETACHED) : Int32(PTHREAD_CREATE_JOINABLE))
-        var thread = pthread_t()
-        let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        let result = pthread_create(
-            &thread, &attributes,
-            { raw in
-                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-                clinux_set_thread_name(Threads.harnessName)
-                start.body()
-                return nil
-            }, start)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        return thread
+        startNamedThread(harnessName, detached: false, body)
     }
 
     /// Busy-waits for `duration` without sleeping, as a thread doing work would.

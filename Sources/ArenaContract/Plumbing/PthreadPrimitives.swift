@@ -76,17 +76,19 @@ public final class PthreadCondition: @unchecked Sendable {
 
 /// Starts a joinable, named thread running `body` (engines own their threads: workers, timers, reactors).
 package func startEngineThread(_ name: String, _ body: @escaping () -> Void) -> pthread_t {
-    spawnEngineThread(name, detached: false, body)
+    startNamedThread(name, detached: false, body)
 }
 
 /// Starts a named thread running `body` that nobody joins: created detached, because `pthread_detach` on a thread
 /// that may already be ending races its exit in glibc 2.36 (the detach marks it, the exiting thread frees its stack,
 /// the detach then reads the freed descriptor: a SIGSEGV, caught in a core of `group.enter-leave` under stress).
 package func startDetachedEngineThread(_ name: String, _ body: @escaping () -> Void) {
-    _ = spawnEngineThread(name, detached: true, body)
+    _ = startNamedThread(name, detached: true, body)
 }
 
-private func spawnEngineThread(_ name: String, detached: Bool, _ body: @escaping () -> Void) -> pthread_t {
+/// Starts a thread named `name` running `body`, joinable or created detached: the one place the package's own
+/// threads (the engines' and the harness's) are made.
+package func startNamedThread(_ name: String, detached: Bool, _ body: @escaping () -> Void) -> pthread_t {
     final class Start {
         let name: String
         let body: () -> Void
@@ -106,6 +108,6 @@ private func spawnEngineThread(_ name: String, detached: Bool, _ body: @escaping
             start.body()
             return nil
         }, start)
-    precondition(result == 0, "engine thread: pthread_create failed (\(result))")
+    precondition(result == 0, "thread '\(name)': pthread_create failed (\(result))")
     return thread
 }
