@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "Bench", targets: ["Bench"]),
+        // The run record and the reporters that make every output from it (console tables, report.md, the plots' data,
+        // Google Benchmark JSON, CSV, pytest-benchmark JSON, comparisons).
+        .library(name: "Reporting", targets: ["Reporting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,10 +65,13 @@ let package = Package(
             name: "Bench",
             dependencies: ["ArenaContract", "CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // The run record (`run.json`) and its reporters: what a results folder holds and every file made from it. It
+        // reads the conformance results as `Conformance` types and the benchmarks as `Bench` types, and measures nothing.
+        .target(name: "Reporting", dependencies: ["ArenaContract", "Bench", "Conformance", "Harness"]),
         .target(
             name: "ArenaCLI",
             dependencies: [
-                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Harness", "Mutants",
+                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Reporting", "Harness", "Mutants",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,7 +79,8 @@ let package = Package(
         .testTarget(
             name: "DispatchArenaTests",
             dependencies: [
-                "ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Arena", "ArenaCLI",
+                "ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Reporting", "Arena",
+                "ArenaCLI",
                 "Mutants",
             ]),
     ],

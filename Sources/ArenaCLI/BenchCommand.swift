@@ -3,6 +3,7 @@ import ArgumentParser
 import Bench
 import Contenders
 import Glibc
+import Reporting
 
 /// `arena bench`: measures workloads on engines, one child process per point, and writes per workload a file in each
 /// results format (Google Benchmark JSON, CSV, pytest-benchmark JSON; `--results-format` chooses) into `--out`.

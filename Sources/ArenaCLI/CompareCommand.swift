@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bench
+import Reporting
 
 /// `arena compare A B`: two results folders point by point. Exit 0 when no point got worse beyond the threshold,
 /// 1 when one did (or failed where it had a number), 64 on a usage error.

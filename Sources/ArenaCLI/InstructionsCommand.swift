@@ -3,6 +3,7 @@ import ArgumentParser
 import Bench
 import Contenders
 import Glibc
+import Reporting
 
 /// `arena instructions`: counts the instructions per operation of the single-threaded paths (`InstructionPath`) on
 /// engines under valgrind's callgrind, prints the table, and with `--out` writes `instructions.md` and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Glibc
+import Reporting
 
 /// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`. Exit 0 when every plot was
 /// drawn, 1 when a script failed, 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.

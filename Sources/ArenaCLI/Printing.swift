@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Conformance
+import Reporting
 
 /// How a command prints what it found: one set of formats for every command (`--format`), each command offering
 /// those its summary has (`Printable.formats`). A name a command does not offer is a usage error.

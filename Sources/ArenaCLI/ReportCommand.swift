@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Glibc
+import Reporting
 
 /// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`,
 /// `instructions.json`), opening with a summary computed from them (`SummaryReport`).

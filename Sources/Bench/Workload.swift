@@ -78,6 +78,15 @@ public enum Headline: Sendable, Equatable {
     /// A counter the workload reports, with its unit (for example lateness in µs); `lowerIsBetter` says which way.
     case counter(name: String, unit: String, lowerIsBetter: Bool)
 
+    /// Whether a larger headline number is the better one.
+    public var higherIsBetter: Bool {
+        switch self {
+        case .throughput: true
+        case .timePerOperation: false
+        case .counter(_, _, let lowerIsBetter): !lowerIsBetter
+        }
+    }
+
     /// The column title of the headline in tables.
     public var title: String {
         switch self {

@@ -1,5 +1,5 @@
 # generic.gp: the plot of a workload that has no script of its own, in the layout `arena plot` chose from its CSV
-# (PlotLayout in Sources/Bench/Plots): one panel per combination of the parameters that vary (other than x), and
+# (PlotLayout in Sources/Reporting/Plots): one panel per combination of the parameters that vary (other than x), and
 #   plot_layout "lines": the headline against a numeric parameter, one line per engine with min–max bars, or
 #   plot_layout "bars":  one bar per engine with min–max bars (no numeric parameter varies within a panel);
 # median over repetitions, the C floors dashed (hollow bars), failed points as crosses on the axis, one shared key.

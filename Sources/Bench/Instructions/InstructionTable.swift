@@ -48,7 +48,7 @@ public struct InstructionTable: Sendable, Codable, Equatable {
     /// One cell: instructions per operation to one decimal, `error` or `-` (not measured).
     func cell(_ path: InstructionPath, _ engine: String) -> String {
         guard let count = count(path, on: engine) else { return "-" }
-        return count.perOperation.map { ConsoleReport.fixed($0, 1) } ?? "error"
+        return count.perOperation.map { Figures.fixed($0, 1) } ?? "error"
     }
 
     /// The table, one row per path and one column per engine, then a line per failure; for `report.md`, which puts

@@ -49,8 +49,8 @@ public struct PointStatistics: Sendable, Equatable {
             }
             if let summary = headlineSummary, summary.isNoisy {
                 flags.append(
-                    "cv \(formatFixed(summary.coefficientOfVariation * 100, digits: 1))% > "
-                        + "\(formatFixed(Summary.cvThreshold * 100, digits: 0))%")
+                    "cv \(Figures.fixed(summary.coefficientOfVariation * 100, 1))% > "
+                        + "\(Figures.fixed(Summary.cvThreshold * 100, 0))%")
             }
         }
         self.flags = flags
@@ -71,21 +71,4 @@ public struct PointStatistics: Sendable, Equatable {
         case .counter(let name, _, _): repetition.counters[name]
         }
     }
-}
-
-/// `value` with exactly `digits` decimals ("14.2"), for flags and labels; Foundation's formatters are not imported
-/// here, and `description` would give "14.200000000000001". Non-finite values and magnitudes beyond 2^53 fall back
-/// to `description`.
-func formatFixed(_ value: Double, digits: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard value.isFinite, scaled < 9_007_199_254_740_992 else { return value.description }
-    let units = UInt64(scaled)
-    let divisor = UInt64(scale)
-    let whole = String(units / divisor)
-    let sign = value < 0 && units != 0 ? "-" : ""
-    guard digits > 0 else { return sign + whole }
-    let fraction = String(units % divisor)
-    return sign + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
 }

@@ -4,6 +4,7 @@ import Bench
 import Contenders
 import Harness
 import Mutants
+import Reporting
 import Testing
 
 /// Measures a point in this process on a plain thread, so the test's own (cooperative) thread never blocks a worker

@@ -1,6 +1,7 @@
 import ArenaContract
 import Bench
 import Contenders
+import Reporting
 import Synchronization
 
 /// A deliberate fault in an executor layer, for the executor workloads' sabotages. (A conformance mutant's executor

@@ -1,6 +1,7 @@
 import ArenaContract
 import Bench
 import Contenders
+import Reporting
 import Testing
 
 extension ArenaTests {

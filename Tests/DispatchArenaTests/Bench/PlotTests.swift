@@ -2,6 +2,7 @@ import ArenaCLI
 import ArenaContract
 import Bench
 import Foundation
+import Reporting
 import Testing
 
 extension ArenaTests {

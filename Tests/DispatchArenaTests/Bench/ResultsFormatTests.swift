@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Bench
+@testable import Reporting
 
 extension ArenaTests {
     /// The results-format seam: the registry, every format through `ResultsWriter`, the format that reads back, the

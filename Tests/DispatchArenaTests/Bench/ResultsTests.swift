@@ -1,5 +1,6 @@
 import Bench
 import Foundation
+import Reporting
 import Testing
 
 extension ArenaTests {

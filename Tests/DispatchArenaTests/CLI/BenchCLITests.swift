@@ -2,6 +2,7 @@ import ArenaContract
 import Bench
 import Contenders
 import Foundation
+import Reporting
 import Testing
 
 extension ArenaTests {

@@ -4,6 +4,7 @@ import Bench
 import Conformance
 import Contenders
 import Foundation
+import Reporting
 import Testing
 
 /// The `arena` executable, run as a user runs it.

@@ -3,6 +3,7 @@ import ArenaContract
 import Bench
 import Conformance
 import Contenders
+import Reporting
 import Testing
 
 extension ArenaTests {

@@ -6,6 +6,7 @@ import Contenders
 import Glibc
 import Harness
 import Mutants
+import Reporting
 import Testing
 
 /// Every engine a test can name: the registered ones, the mutants and the tests' layer contenders.

@@ -1,3 +1,5 @@
+import Bench
+
 /// The registry of results formats: the one list `arena bench` writes by default and `--results-format` chooses
 /// from, and the format results folders are read back through.
 public enum ResultsFormats {

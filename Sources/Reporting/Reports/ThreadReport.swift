@@ -1,3 +1,5 @@
+import Bench
+
 /// The report's thread section: per workload and engine, the most threads the engine had at once in any of the
 /// workload's points (the `engine_threads` counter `PointRunner` records), held against `cores + 2` for workloads
 /// whose blocks do not block; and every point over that bound. It formats what was counted; it counts nothing.

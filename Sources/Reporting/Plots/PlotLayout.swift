@@ -1,3 +1,5 @@
+import Bench
+
 /// The figure `scripts/plot/generic.gp` draws for a workload without a script of its own, chosen from its CSV.
 ///
 /// - x axis: a numeric parameter that varies within a panel: the workload's `plotAxis` when it is one, else the one

@@ -1,3 +1,5 @@
+import Bench
+
 /// A `Comparison` as an aligned text table, one row per point, and a closing line with the verdict counts.
 public enum ComparisonReport {
     public static func table(_ comparison: Comparison, baselineName: String, candidateName: String) -> String {
@@ -5,9 +7,9 @@ public enum ComparisonReport {
         for row in comparison.rows {
             rows.append([
                 row.name, row.unit,
-                row.baseline.map(ConsoleReport.format) ?? "-", row.candidate.map(ConsoleReport.format) ?? "-",
-                row.ratio.map { ConsoleReport.ratio($0) } ?? "-",
-                row.pValue.map { ConsoleReport.fixed($0, 3) } ?? "-",
+                row.baseline.map(Figures.format) ?? "-", row.candidate.map(Figures.format) ?? "-",
+                row.ratio.map { Figures.ratio($0) } ?? "-",
+                row.pValue.map { Figures.fixed($0, 3) } ?? "-",
                 row.verdict.rawValue,
             ])
         }
@@ -22,7 +24,7 @@ public enum ComparisonReport {
         let summary = order.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         text +=
             "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
-            + "; threshold \(ConsoleReport.fixed(comparison.threshold * 100, 1))% in each headline's direction"
+            + "; threshold \(Figures.fixed(comparison.threshold * 100, 1))% in each headline's direction"
             + " (p: two-sided Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions))\n"
         return text
     }

@@ -1,3 +1,5 @@
+import Bench
+
 /// The native C floor: the same workloads written in C++ on Google Benchmark, through libdispatch's C API
 /// (`c-dispatch`) and a pthread mutex (`c-mutex`); `scripts/native/` builds and runs it. Its JSON names its points as
 /// `arena bench` does, so they join a run as two more engines: what the Swift engines cost above the C library they

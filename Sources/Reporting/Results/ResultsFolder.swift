@@ -1,4 +1,5 @@
 import ArenaContract
+import Bench
 import Contenders
 
 /// A results folder read back: every workload file `arena bench` wrote there in the format that reads back

@@ -1,3 +1,5 @@
+import Bench
+
 /// A file format for one workload's results: what `arena bench` writes into a results folder per workload, and, for
 /// a format that can hold every repetition, what `arena report` and `arena compare` read back.
 ///

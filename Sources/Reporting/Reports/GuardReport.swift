@@ -1,3 +1,5 @@
+import Bench
+
 /// The table `actor-contention` gets beside its headline, answering "queue, actor or lock?": per task count and
 /// engine, each guard's increments per second (median over repetitions), how many times slower than the engine's
 /// fastest guard at that task count it is, and which guard that is. It formats what `ActorContentionWorkload` measured; it
@@ -47,8 +49,8 @@ enum GuardReport {
                 if let failure = row.points.first(where: { $0.point["guard"] == guarding })?.failure { return failure.kind.rawValue }
                 guard let median = row.medians[guarding], let fastest = row.fastest, median > 0 else { return "" }
                 let slower = fastest.median / median
-                return ConsoleReport.format(median)
-                    + (guarding == fastest.guarding ? " (fastest)" : " (÷" + ConsoleReport.format(slower) + ")")
+                return Figures.format(median)
+                    + (guarding == fastest.guarding ? " (fastest)" : " (÷" + Figures.format(slower) + ")")
             }
             return [row.tasks, row.engine] + cells + [row.fastest?.guarding ?? ""]
         }

@@ -1,3 +1,5 @@
+import Bench
+
 /// Results in pytest-benchmark's JSON layout (what `pytest --benchmark-json` writes), so the tools that read it take a
 /// run as it is: `pytest-benchmark compare FILE…` (tables, CSV, histograms), Bencher's `python_pytest` adapter and
 /// github-action-benchmark's `pytest` tool.

@@ -1,3 +1,5 @@
+import Bench
+
 /// The table `pool-ramp` gets beside its headline: per number of blocks and engine, the round's figures (medians over
 /// repetitions), whether they meet the target the workload recorded, and how the pool met its blocked workers. It
 /// formats counters `PoolRampWorkload` measured and judges them; it measures nothing.
@@ -67,9 +69,9 @@ enum PoolRampReport {
         let meets = finish <= target && threads <= targetThreads
         let verdict = Verdict(finish: finish, peakThreads: threads, targetThreads: targetThreads, fixedPool: fixedPool)
         return [
-            label, result.engine, ConsoleReport.format(finish), ConsoleReport.format(start), ConsoleReport.fixed(threads, 0),
-            "≤ \(ConsoleReport.fixed(target, 0)) ms, ≤ \(ConsoleReport.fixed(targetThreads, 0)) threads",
-            meets ? "yes" : "no", ConsoleReport.format(fixedPool), verdict.rawValue,
+            label, result.engine, Figures.format(finish), Figures.format(start), Figures.fixed(threads, 0),
+            "≤ \(Figures.fixed(target, 0)) ms, ≤ \(Figures.fixed(targetThreads, 0)) threads",
+            meets ? "yes" : "no", Figures.format(fixedPool), verdict.rawValue,
         ]
     }
 }

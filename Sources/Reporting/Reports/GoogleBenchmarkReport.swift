@@ -1,3 +1,5 @@
+import Bench
+
 /// Results in Google Benchmark's JSON format, so that Google Benchmark's tools read them: `compare.py benchmarks
 /// old.json new.json` compares two runs (or two engines, with `filters`), and plotting scripts written for Google
 /// Benchmark work unchanged.

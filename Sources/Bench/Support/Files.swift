@@ -80,5 +80,11 @@ public struct FileError: Error, CustomStringConvertible {
     public let path: String
     public let errno: Int32
 
+    /// The error for `path`, which failed with `errno`.
+    public init(path: String, errno: Int32) {
+        self.path = path
+        self.errno = errno
+    }
+
     public var description: String { "cannot write '\(path)': \(String(cString: strerror(errno)))" }
 }

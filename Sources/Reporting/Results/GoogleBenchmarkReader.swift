@@ -1,3 +1,4 @@
+import Bench
 import FoundationEssentials
 
 /// Reads Google Benchmark JSON back into `PointResult`s: the files `arena bench` writes, and the files Google

@@ -1,3 +1,4 @@
+import Bench
 import Glibc
 
 /// The Mann–Whitney U test (Wilcoxon rank-sum), two-sided: how likely two samples this far apart are when both come

@@ -1,3 +1,5 @@
+import Bench
+
 /// A results CSV as `arena bench` writes it (`CSVReport`), read back for plotting: which columns are the workload's
 /// parameters, the values each one takes, and the cells of every row.
 ///

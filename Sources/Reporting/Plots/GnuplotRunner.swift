@@ -1,3 +1,4 @@
+import Bench
 import Glibc
 import Harness
 

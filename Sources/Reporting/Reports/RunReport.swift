@@ -1,3 +1,5 @@
+import Bench
+
 /// `report.md` of a results folder: a summary computed from the sections below it (`SummaryReport`), the machine,
 /// the conformance matrix, one table per workload with each engine's ratio to `system`, the plots, the engines' peak
 /// threads, the instructions per operation, and every point a reader should not trust at face value. `arena report`
@@ -54,7 +56,7 @@ public struct RunReport: Sendable {
                 ),
                 ("Frequency scaling", context.cpuScalingEnabled ? "on (numbers may drift)" : "off or not exposed"),
                 ("Caches", caches.isEmpty ? "not reported" : caches),
-                ("Load average at start", context.loadAverage.map { ConsoleReport.fixed($0, 2) }.joined(separator: ", ")),
+                ("Load average at start", context.loadAverage.map { Figures.fixed($0, 2) }.joined(separator: ", ")),
                 ("Kernel", context.kernel), ("Swift", context.swiftVersion),
                 ("Build", "\(context.libraryVersion), \(context.libraryBuildType)"),
             ]

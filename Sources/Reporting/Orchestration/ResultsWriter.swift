@@ -1,3 +1,4 @@
+import Bench
 import Glibc
 
 /// Keeps a run's results and rewrites each workload's files after every point, one per format it was given

@@ -1,3 +1,5 @@
+import Bench
+
 /// The summary `arena bench` prints: one table per workload, a row per point, a column per engine, each cell the
 /// headline median with its spread and its ratio to `system` (measured in the same run). Plain text for a terminal
 /// or Markdown for a README; both read the same grid.
@@ -61,7 +63,7 @@ public enum ConsoleReport {
         let rows = points.map { path in
             [path.isEmpty ? "-" : path]
                 + shown.map { engine in
-                    speedups.first { $0.0.engine == engine && $0.0.point.parameterPath == path }.map { ratio($0.1) } ?? ""
+                    speedups.first { $0.0.engine == engine && $0.0.point.parameterPath == path }.map { Figures.ratio($0.1) } ?? ""
                 }
         }
         let title =
@@ -89,9 +91,9 @@ public enum ConsoleReport {
                     }
                     let statistics = PointStatistics(result, headline: workload.headline)
                     guard let summary = statistics.headlineSummary else { return "" }
-                    var cell = format(summary.median) + " ±" + percent(summary.coefficientOfVariation)
+                    var cell = Figures.format(summary.median) + " ±" + Figures.percent(summary.coefficientOfVariation)
                     if statistics.isNoisy { cell += "!"; noisy = true }
-                    if engine != "system", let reference, reference > 0 { cell += " (" + ratio(summary.median / reference) + ")" }
+                    if engine != "system", let reference, reference > 0 { cell += " (" + Figures.ratio(summary.median / reference) + ")" }
                     return cell
                 }
         }
@@ -101,48 +103,5 @@ public enum ConsoleReport {
             notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
         }
         return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)
-    }
-
-    /// A number with three significant digits and an SI suffix (12.3k, 4.56M).
-    static func format(_ value: Double) -> String {
-        let magnitude = abs(value)
-        let (scaled, suffix): (Double, String) =
-            switch magnitude {
-            case 1e9...: (value / 1e9, "G")
-            case 1e6...: (value / 1e6, "M")
-            case 1e3...: (value / 1e3, "k")
-            default: (value, "")
-            }
-        let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
-        return fixed(scaled, digits) + suffix
-    }
-
-    static func percent(_ fraction: Double) -> String { fixed(fraction * 100, fraction * 100 >= 10 ? 0 : 1) + "%" }
-
-    static func ratio(_ value: Double) -> String { "×" + fixed(value, value >= 10 ? 1 : 2) }
-
-    /// `value` with `digits` decimals, without Foundation's formatters.
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return "-" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (abs(value) * scale).rounded()
-        let whole = Int(rounded / scale)
-        let fraction = Int(rounded - Double(whole) * scale)
-        let sign = value < 0 && rounded > 0 ? "-" : ""
-        guard digits > 0 else { return sign + String(whole) }
-        let fractionText = String(fraction)
-        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
-    }
-}
-
-extension Headline {
-    /// Whether a larger headline number is the better one.
-    public var higherIsBetter: Bool {
-        switch self {
-        case .throughput: true
-        case .timePerOperation: false
-        case .counter(_, _, let lowerIsBetter): !lowerIsBetter
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Bench
+
 /// Two runs compared point by point: for every point of the first, the headline medians, their ratio, the U test's
 /// p-value, and whether the second run is worse beyond a threshold. `arena compare` prints it and gates on it.
 /// Points are matched by benchmark name; a point only the second run has is new, not a change, and is not listed.

@@ -1,3 +1,5 @@
+import Bench
+
 /// The summary `report.md` opens with, computed from the same results as the sections below it (nothing in it is
 /// written by hand): per contender, the rules kept, unsupported, failed and not checked, counted from the
 /// conformance matrix; per workload, the leading contender with its ratio to `system` and to the native C floor;
@@ -166,21 +168,16 @@ public enum SummaryReport {
                 text += String(repeating: "  |", count: floors.count) + "\n"
                 continue
             }
-            let runnerUp = standings.count > 1 ? "\(standings[1].engine) \(ratioText(standings[1].ratio))" : "-"
+            let runnerUp = standings.count > 1 ? "\(standings[1].engine) \(Figures.ratio(standings[1].ratio))" : "-"
             let floorCells = floors.map { floor -> String in
                 guard let ratio = ratio(medians[leader.engine] ?? [:], to: medians[floor] ?? [:]) else { return "-" }
-                return "\(ratioText(ratio.ratio)) (\(ratio.points))"
+                return "\(Figures.ratio(ratio.ratio)) (\(ratio.points))"
             }
             text +=
-                "| \(workload.name) | \(headline) | **\(leader.engine)** | \(ratioText(leader.ratio)) (\(leader.points)) | "
+                "| \(workload.name) | \(headline) | **\(leader.engine)** | \(Figures.ratio(leader.ratio)) (\(leader.points)) | "
                 + "\(runnerUp) |" + floorCells.map { " \($0) |" }.joined() + "\n"
         }
         return text + "\n"
-    }
-
-    /// A ratio as the tables write it (`×0.80`, `×12.9`), with a third decimal below 0.1 so that small ones differ.
-    static func ratioText(_ value: Double) -> String {
-        value < 0.1 ? "×" + ConsoleReport.fixed(value, 3) : ConsoleReport.ratio(value)
     }
 
     // MARK: Queue, actor or lock?
@@ -208,8 +205,8 @@ public enum SummaryReport {
         if let row = atLargest.first(where: { $0.engine == reference }) ?? atLargest.first, let fastest = row.fastest {
             let ordered = row.medians.sorted { $0.value > $1.value }
             let figures = ordered.map { guarding, median in
-                "\(guarding) \(ConsoleReport.format(median))"
-                    + (guarding == fastest.guarding || median <= 0 ? "" : " (÷\(ConsoleReport.format(fastest.median / median)))")
+                "\(guarding) \(Figures.format(median))"
+                    + (guarding == fastest.guarding || median <= 0 ? "" : " (÷\(Figures.format(fastest.median / median)))")
             }
             text += " At \(largest) tasks on \(row.engine): " + figures.joined(separator: ", ") + " increments/s."
         }

@@ -1,3 +1,5 @@
+import Bench
+
 /// Results as CSV, one row per point, for spreadsheets, pandas and gnuplot (`set datafile separator ","`, then
 /// columns by header name: `plot "contention.csv" using "threads":"median"`).
 ///
