@@ -67,7 +67,9 @@ struct ConformCommand: LineupCommand {
             }
         }
         progress.finish()
-        let report = ConformanceReport(engines: chosenEngines.map(EngineDescription.init), rules: chosenRules, results: results)
+        let report = ConformanceReport(
+            engines: chosenEngines.map(EngineDescription.init), rules: chosenRules, results: results,
+            references: lineup.references)
         try report.print(format)
         if report.hasFailures { throw ExitCode.failure }
     }

@@ -39,7 +39,7 @@ struct ExplainCommand: LineupCommand {
         guard let chosen = lineup.catalog.rule(id: rule) else {
             throw ValidationError("unknown rule '\(rule)' (see 'arena rules')")
         }
-        let explanation = RuleExplanation(rule: chosen)
+        let explanation = RuleExplanation(rule: chosen, reference: lineup.reference(of: chosen.referenceLayer)?.profile)
         print(explanation.text, terminator: "")
         if noRun { return }
         let runner = ConformanceRunner(timeout: .milliseconds(Int(timeout * 1000)), repeats: 1, launcher: ReexecLauncher())
@@ -47,8 +47,8 @@ struct ExplainCommand: LineupCommand {
         print("Live: the rule once on each engine, in a child process of its own under a \(Self.seconds(timeout)) watchdog.")
         var asExpected = true
 
-        let reference = chosen.reference
-        if let contender = lineup.contender(named: reference) {
+        if let contender = lineup.reference(of: chosen.referenceLayer) {
+            let reference = contender.name
             if let lack = contender.profile.missing(chosen.requirements) {
                 print(RuleExplanation.wrap("\(reference) (the reference): not run: it \(lack)", indent: "    ", first: "  "))
             } else {
@@ -56,7 +56,7 @@ struct ExplainCommand: LineupCommand {
                 asExpected = asExpected && !result.status.isFailure
             }
         } else {
-            print("  \(reference) (the reference): not run: this arena has no engine called '\(reference)'")
+            print("  the reference: not run: this arena has no reference of \(chosen.referenceLayer.rawValue)")
         }
 
         if let kill = Kill.first(for: chosen.id), let mutant = Mutants.engine(named: Mutants.name(of: kill.fault)) {
@@ -107,6 +107,8 @@ struct ExplainCommand: LineupCommand {
 /// What `arena explain` prints about a rule before running it.
 struct RuleExplanation {
     let rule: Rule
+    /// The contender holding the reference role of the rule's `referenceLayer` in this lineup, if any.
+    let reference: EngineProfile?
 
     /// The explanation, lines ending in newlines.
     var text: String {
@@ -125,7 +127,7 @@ struct RuleExplanation {
             rule.forbidden.map { outcome in outcome.meaning.map { "\(outcome): \($0)" } ?? outcome.key }
                 + ["(and, as any run may: \(Outcome.universal.map(\.key).joined(separator: ", ")))"])
         field("needs", [needs])
-        field("reference", ["\(rule.reference): \(referenceReason)"])
+        field("reference", [referenceLine])
         let kills = Kill.kills(of: rule.id)
         field(
             "mutants",
@@ -167,13 +169,14 @@ struct RuleExplanation {
         return "\(rule.layer.rawValue) (the layer it checks)" + (others.isEmpty ? "" : ", " + others.joined(separator: ", "))
     }
 
-    /// Why the reference decides the rule.
-    private var referenceReason: String {
-        switch rule.reference {
-        case "foundation": "Foundation's OperationQueue decides the operation-queue rules"
-        case "swift": "Swift's default executors decide the task-executor rules"
-        default: "libdispatch decides the GCD rules" + (rule.layer == .executors ? " and those of serial executors over its queues" : "")
-        }
+    /// Which contender decides the rule, and why: the reference of the layer the rule belongs to.
+    private var referenceLine: String {
+        let layer = rule.referenceLayer
+        let scope =
+            rule.layer == .executors && layer == .dispatchObjects
+            ? "the reference of \(layer.rawValue), which decides the GCD rules and those of serial executors over its queues"
+            : "the reference of \(layer.rawValue), which decides its rules"
+        return (reference.map { "\($0.name): " } ?? "none in this arena: ") + scope
     }
 
     /// `text` wrapped at 118 columns, the first line after `first` (default `indent`), the others after `indent`.

@@ -106,13 +106,15 @@ public struct Rule: Sendable, Identifiable {
     /// The capabilities an engine needs for this rule to run: its own `needs` and its `layer`.
     public var requirements: [Capability] { needs + [layer] }
 
-    /// The contender that decides the rule (docs/ARCHITECTURE.md, "The two layer references"): `foundation` for operation queues, `swift`
-    /// (Swift's default executors) for the task-executor rules, `system` for the serial-executor rules and GCD.
-    public var reference: String {
+    /// The layer whose reference contender decides the rule (docs/ARCHITECTURE.md, "The layer references"): the
+    /// operation-queue layer's for the operation-queue rules, the executor layer's (Swift's default executors) for the
+    /// task-executor rules, and the GCD layer's for the GCD rules and for serial executors, which stand on an engine's
+    /// serial queues. Which contender holds that role is the lineup's to say, never the catalog's.
+    public var referenceLayer: Capability {
         switch layer {
-        case .operationQueues: "foundation"
-        case .executors: needs.contains(.serialExecutors) ? "system" : "swift"
-        default: "system"
+        case .operationQueues: .operationQueues
+        case .executors: needs.contains(.serialExecutors) ? .dispatchObjects : .executors
+        default: .dispatchObjects
         }
     }
 

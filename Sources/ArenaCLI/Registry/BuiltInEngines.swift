@@ -5,7 +5,7 @@ import FoundationContender
 
 /// The contenders of this package, in the order reports list them: the one list. `system` first (the reference for
 /// GCD), the home engines, then `foundation` (Foundation's `OperationQueue`, the reference for operation queues) and
-/// `swift` (Swift's default executors, the reference for tasks). Adding an engine is its module and one line here.
+/// `swift` (Swift's default executors, the reference for tasks); `references` gives those roles. Adding an engine is its module and one line here.
 ///
 /// A visit rather than an array, so that an executor author's executable can compile its own workloads for each
 /// built-in engine's concrete type (`ArenaMain.run(workloads:)`). There is one set (`shared`): every contender made
@@ -35,11 +35,24 @@ public struct BuiltInEngines: EngineSet {
     }
 }
 
+extension BuiltInEngines {
+    /// The reference of each layer, by engine name: libdispatch for GCD (and for serial executors, which stand on its
+    /// queues), Foundation's `OperationQueue` for operation queues, Swift's default executors for tasks. The
+    /// implementation that decides a layer's rules, and the one every ratio of the layer's workloads is taken against.
+    public var references: [Capability: String] {
+        [.dispatchObjects: system.name, .operationQueues: foundation.name, .executors: swift.name]
+    }
+}
+
 extension Contender {
-    /// The built-in contenders with the built-in workloads, each compiled for its engine here, once.
+    /// The built-in contenders with the built-in workloads, each compiled for its engine here, once, each holding the
+    /// reference roles `BuiltInEngines.references` gives it.
     public static let builtIn: [Contender] = {
         var maker = ContenderMaker(workloads: BuiltInWorkloads())
         BuiltInEngines.shared.forEach(&maker)
-        return maker.contenders
+        let references = BuiltInEngines.shared.references
+        return maker.contenders.map { contender in
+            contender.reference(of: Set(references.filter { $0.value == contender.name }.keys))
+        }
     }()
 }

@@ -17,6 +17,10 @@ public struct Contender: Sendable {
     public let engine: any Engine
     /// The trials of the workloads this contender is measured on, by name.
     public let measurings: Measurings
+    /// The layers (`dispatch-objects`, `operation-queues`, `executors`) this contender is the reference of: the
+    /// implementation that decides their rules and that every ratio of a workload of that layer is taken against,
+    /// unless a run names another with `--reference`. Empty for most contenders; the registry gives the roles.
+    public private(set) var roles: Set<Capability> = []
 
     @usableFromInline let runningPath: @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void
     @usableFromInline let conforming: @Sendable (RuleRequest, Rule) -> Never
@@ -56,9 +60,20 @@ public struct Contender: Sendable {
 
     /// This contender, measuring `more` besides (their trials compiled for this engine by the caller).
     public func adding(_ more: Measurings) -> Contender {
-        Contender(
+        var contender = Contender(
             profile: profile, engine: engine, measurings: measurings.merging(more), runningPath: runningPath,
             conforming: conforming)
+        contender.roles = roles
+        return contender
+    }
+
+    /// This contender as the reference of `layers` (layer capabilities: `Capability.layer` is `nil` for each), besides
+    /// any it already is. A lineup stops the process when two of its contenders hold one role.
+    public func reference(of layers: Set<Capability>) -> Contender {
+        for layer in layers where layer.layer != nil { misuse("Contender '\(name)': \(layer.rawValue) is not a layer") }
+        var contender = self
+        contender.roles.formUnion(layers)
+        return contender
     }
 
     /// Measures `point` on this engine in this process, through the trial compiled at registration; a failed result

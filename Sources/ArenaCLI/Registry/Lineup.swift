@@ -23,6 +23,10 @@ public struct Lineup: Sendable {
         for workload in workloads where workloads.filter({ $0.name == workload.name }).count > 1 {
             misuse("Lineup: two workloads are called '\(workload.name)'")
         }
+        for layer in Set(contenders.flatMap(\.roles)) {
+            let holders = contenders.filter { $0.roles.contains(layer) }.map(\.name)
+            if holders.count > 1 { misuse("Lineup: \(holders.joined(separator: " and ")) are both the reference of \(layer.rawValue)") }
+        }
         self.contenders = contenders
         self.catalog = catalog
         self.workloads = workloads
@@ -33,6 +37,16 @@ public struct Lineup: Sendable {
 
     /// The contender called `name`, if any.
     public func contender(named name: String) -> Contender? { contenders.first { $0.name == name } }
+
+    /// The contender holding the reference role of `layer` (a layer capability), if the lineup has one.
+    public func reference(of layer: Capability) -> Contender? { contenders.first { $0.roles.contains(layer) } }
+
+    /// Each layer's reference, by name: what the conformance matrix and the run record say decides each layer.
+    public var references: [Capability: String] {
+        var references: [Capability: String] = [:]
+        for contender in contenders { for layer in contender.roles { references[layer] = contender.name } }
+        return references
+    }
 
     /// The workload called `name`, if any.
     public func workload(named name: String) -> (any Workload)? { workloads.first { $0.name == name } }

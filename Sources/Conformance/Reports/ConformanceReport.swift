@@ -9,7 +9,10 @@ public struct ConformanceReport: Sendable, Codable {
         public let concept: String
         public let title: String
         public let source: String
-        /// The contender that decides the rule (`Rule.reference`); absent in matrices written before it was kept.
+        /// The layer the rule checks (`Rule.layer`).
+        public let layer: Capability?
+        /// The contender that decides the rule: the one holding the reference role of `Rule.referenceLayer` in the
+        /// lineup that ran it; absent when the lineup had none.
         public let reference: String?
     }
 
@@ -17,12 +20,14 @@ public struct ConformanceReport: Sendable, Codable {
     public let rules: [RuleDescription]
     public let results: [RuleResult]
 
-    public init(engines: [EngineDescription], rules: [Rule], results: [RuleResult]) {
+    /// The matrix of `results` for `rules` on `engines`; `references` names the contender holding each layer's
+    /// reference role (`Rule.referenceLayer`), which decides the rule and which the details hold the others against.
+    public init(engines: [EngineDescription], rules: [Rule], results: [RuleResult], references: [Capability: String] = [:]) {
         self.engines = engines
         self.rules = rules.map {
             RuleDescription(
-                id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source,
-                reference: $0.reference)
+                id: $0.id, concept: $0.concept.rawValue, title: $0.title, source: $0.source, layer: $0.layer,
+                reference: references[$0.referenceLayer])
         }
         self.results = results
     }
@@ -48,17 +53,17 @@ public struct ConformanceReport: Sendable, Codable {
 
     private var notable: [RuleResult] { results.filter { $0.status != .pass } }
 
-    /// The contender that decides the contract of `rule` (docs/ARCHITECTURE.md, "The two layer references"), when the matrix has it.
-    private func reference(for rule: String) -> String {
-        guard let description = rules.first(where: { $0.id == rule }) else { return "system" }
-        return description.reference ?? (description.concept == Concept.operations.rawValue ? "foundation" : "system")
+    /// The contender that decides the contract of `rule` (docs/ARCHITECTURE.md, "The layer references"), when the
+    /// matrix has one.
+    private func reference(for rule: String) -> String? {
+        rules.first { $0.id == rule }?.reference
     }
 
     /// Passes of rules the reference does not keep here (it lacks a capability the rule needs): an engine going
     /// beyond the reference, which the details say, since a plain `pass` beside `unsupported` reads like a gap.
     private var beyondReference: [RuleResult] {
         results.filter { outcome in
-            let reference = reference(for: outcome.rule)
+            guard let reference = reference(for: outcome.rule) else { return false }
             return outcome.status == .pass && outcome.engine != reference
                 && result(reference, outcome.rule)?.status == .unsupported
         }
@@ -66,7 +71,7 @@ public struct ConformanceReport: Sendable, Codable {
 
     /// What the details say of a pass the reference lacks.
     private func beyondNote(_ rule: String) -> String {
-        "beyond the reference: \(reference(for: rule)) lacks what the rule needs on this platform (see its unsupported detail)"
+        "beyond the reference: \(reference(for: rule) ?? "the reference") lacks what the rule needs on this platform (see its unsupported detail)"
     }
 
     /// What the details say of a result that did not pass: its detail, or with several runs how many passed and the

@@ -96,8 +96,8 @@ extension ArenaTests {
             let concept = Concept("outside", heading: "An outside author's rules")
             let operation = Rule(OutsideDependencyRule.self, concept: concept)
             let executor = Rule(OutsidePreferenceRule.self, concept: concept)
-            #expect(operation.layer == .operationQueues && operation.reference == "foundation")
-            #expect(executor.layer == .executors && executor.reference == "swift")
+            #expect(operation.layer == .operationQueues && operation.referenceLayer == .operationQueues)
+            #expect(executor.layer == .executors && executor.referenceLayer == .executors)
             #expect(TestEngines.operationEngines.contains("foundation") && TestEngines.operationEngines.count >= 2)
             for name in TestEngines.operationEngines {
                 let engine = try #require(TestEngines.named(name))
@@ -214,8 +214,8 @@ extension ArenaTests {
         func executorGate() async throws {
             let serial = try #require(Catalog.builtIn.rule(id: "executor.serial-fifo"))
             let task = try #require(Catalog.builtIn.rule(id: "executor.preference-on-pool"))
-            #expect(Set(serial.requirements) == [.serialExecutors, .executors] && serial.reference == "system")
-            #expect(task.requirements == [.executors] && task.reference == "swift")
+            #expect(Set(serial.requirements) == [.serialExecutors, .executors] && serial.referenceLayer == .dispatchObjects)
+            #expect(task.requirements == [.executors] && task.referenceLayer == .executors)
             let swift = SwiftDefaultEngine()
             let unsupported = await ConformanceRunner().run(serial, on: swift)
             #expect(unsupported.status == .unsupported && unsupported.detail.contains("needs serial-executors"), "\(unsupported.detail)")
@@ -330,7 +330,7 @@ extension ArenaTests {
             ]
             let report = ConformanceReport(
                 engines: [EngineDescription(SystemEngine()), EngineDescription(MutexEngine())],
-                rules: rules, results: results)
+                rules: rules, results: results, references: [.dispatchObjects: "system"])
             let table = report.table()
             #expect(table.contains("mutex qos.priority-scheduling pass: beyond the reference"), "\(table)")
             #expect(!table.contains("mutex serial.fifo pass"), "\(table)")
@@ -338,7 +338,13 @@ extension ArenaTests {
                 report.markdown().contains("- `qos.priority-scheduling` on **mutex**: pass, beyond the reference"), "\(report.markdown())")
             let withoutReference = ConformanceReport(
                 engines: [EngineDescription(MutexEngine())], rules: rules,
-                results: results.filter { $0.engine == "mutex" })
+                results: results.filter { $0.engine == "mutex" }, references: [.dispatchObjects: "system"])
+            #expect(!withoutReference.table().contains("beyond"), "\(withoutReference.table())")
+            // Without a reference of the layer nothing is held against one.
+            let noRole = ConformanceReport(
+                engines: [EngineDescription(SystemEngine()), EngineDescription(MutexEngine())], rules: rules,
+                results: results)
+            #expect(!noRole.table().contains("beyond"), "\(noRole.table())")
             #expect(!withoutReference.table().contains("beyond"), "\(withoutReference.table())")
         }
 
