@@ -5,13 +5,16 @@ import Contenders
 import Glibc
 import Reporting
 
-/// `arena bench`: measures workloads on engines, one child process per point, and writes per workload a file in each
-/// results format (Google Benchmark JSON, CSV, pytest-benchmark JSON; `--results-format` chooses) into `--out`.
-/// Exit 0 when every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written),
-/// such as engines lacking what every chosen workload needs, so that nothing would be measured.
+/// `arena bench`: measures workloads on engines, each point's contenders in paired rounds (`PairedPoint`: a round
+/// runs one repetition of every contender, one after another, in a shuffled order, each in a fresh process), and
+/// keeps the run's record (`run.json`) and the chosen reporters' files (Google Benchmark JSON, CSV, pytest-benchmark
+/// JSON per workload by default; `--results-format` chooses) in `--out`, rewritten after every point. Exit 0 when
+/// every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written), such as
+/// engines lacking what every chosen workload needs, so that nothing would be measured.
 struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure workloads on engines; write Google Benchmark JSON, CSV and pytest-benchmark JSON.")
+        commandName: "bench",
+        abstract: "Measure workloads on engines in paired rounds; write the run record and its files (JSON, CSV, pytest-benchmark).")
 
     @Argument(help: "Workloads to run, or 'all' (default); 'list --workloads' names them.")
     var workloads: [String] = []
@@ -22,36 +25,57 @@ struct BenchCommand: LineupCommand {
     @Option(help: "Thread counts for the workloads that take one, comma-separated (default 1,2,4,8,16; quick 1,2,4,8).")
     var threads: String?
 
-    @Option(help: "Measured repetitions per point (default 5; quick 3).")
+    @Option(help: "Measured repetitions per point: rounds, one repetition of every contender each (default 5; quick 3).")
     var repetitions: Int?
 
     @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.2; quick 0.05).")
     var minimumSeconds: Double?
 
-    @Option(name: .customLong("budget"), help: "Seconds one point may take before it is stopped (default 120; quick 30).")
+    @Option(name: .customLong("budget"), help: "Seconds one point may take per contender before it is stopped (default 120; quick 30).")
     var budgetSeconds: Double?
 
     @Flag(help: "Shrink every workload so that 'bench all' on every engine ends within minutes.")
     var quick = false
 
-    @Option(help: "The directory for the results files, <workload>.json, <workload>.csv, … (created if needed).")
+    @Option(
+        help: """
+            How a point's repetitions are ordered: interleaved (default: paired rounds, an order shuffled per round) or \
+            sequential (each contender's repetitions back to back, one contender after another, as before paired rounds).
+            """)
+    var order: TrialOrder = .interleaved
+
+    @Option(
+        name: .customLong("process-per"),
+        help: """
+            Under the interleaved order, a fresh process per contender and 'round' (default: the rounds vary as runs do) \
+            or one per contender and 'point' (cheaper; its processes wait, blocked, between their turns).
+            """)
+    var lifetime: ProcessLifetime = .round
+
+    @Option(help: "The seed of the rounds' orders (default: a random one, printed and kept in run.json); replays a run's orders.")
+    var seed: UInt64?
+
+    @Option(help: "The contender every ratio is taken against (default: each workload's layer's reference).")
+    var reference: String?
+
+    @Option(help: "The directory for the run record (run.json) and its files (created if needed).")
     var out = "results/latest"
 
     @Option(
         name: .customLong("results-format"),
-        help: "The files to write per workload, comma-separated (default: all): \(ResultsFormats.names.joined(separator: ", ")).")
+        help: "The reporters whose files to write, comma-separated (default: json, csv, pytest-benchmark; 'list --reporters' names them).")
     var resultsFormats: [String] = []
 
     @Option(
         help:
-            "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the files and the summary as engines \(NativeFloor.engines.joined(separator: " and "))."
+            "Google Benchmark JSON of the native C floor (scripts/native/run.sh): its points that match this run's join the record as engines \(NativeFloor.engines.joined(separator: " and "))."
     )
     var floor: String?
 
-    @Flag(help: "No progress line on standard error.")
+    @Flag(help: "No progress line or seed on standard error.")
     var quiet = false
 
-    @Option(help: BenchSummary.formatHelp)
+    @Option(help: "Output format of the tables: table (default) or markdown.")
     var format: OutputFormat?
 
     func validate() throws {
@@ -63,12 +87,9 @@ struct BenchCommand: LineupCommand {
         if let budgetSeconds, !(budgetSeconds > 0 && budgetSeconds.isFinite) {
             throw ValidationError("--budget must be a positive number of seconds")
         }
-        if let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
-        if !resultsFormats.isEmpty {
-            do { _ = try ResultsFormats.parse(resultsFormats) } catch { throw ValidationError("--results-format: \(error)") }
-        }
+        if let problem = RecordWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
         if let floor { _ = try Self.floorDocument(floor) }
-        try BenchSummary.check(format)
+        if let format, format == .json { throw ValidationError("--format json is not offered here (table, markdown)") }
     }
 
     /// The floor's JSON, read; a missing or unreadable file is a usage error, found before anything is measured.
@@ -103,62 +124,109 @@ struct BenchCommand: LineupCommand {
     func run(on lineup: Lineup) throws {
         try lineup.checkEngines(engines)
         try lineup.checkWorkloads(workloads)
+        let reporters: [any RunReporter]
+        do {
+            reporters =
+                resultsFormats.isEmpty
+                ? lineup.reporters.filter(\.writtenByBench) : try Reporters.parse(resultsFormats, from: lineup.reporters)
+        } catch { throw ValidationError("--results-format: \(error)") }
+        let chosen = lineup.chosen(engines)
+        if let reference, !chosen.contains(where: { $0.name == reference }) {
+            throw ValidationError(
+                "--reference: '\(reference)' is not an engine of this run (measured: \(chosen.map(\.name).joined(separator: ", ")))")
+        }
         let chosenWorkloads =
             workloads.isEmpty || workloads.contains("all")
             ? lineup.workloads : lineup.workloads.filter { workloads.contains($0.name) }
-        let plan = BenchPlan(workloads: chosenWorkloads, engines: lineup.chosen(engines).map(\.profile), settings: settings)
+        let settings = settings
+        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosen.map(\.profile), settings: settings)
         guard !plan.entries.isEmpty else {
             // Every chosen engine lacks what every chosen workload needs: a usage error, found before anything is written.
             let reasons = plan.omissions.map { String(describing: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
-            writeError("arena: nothing to measure: " + reasons.joined(separator: "; "))
+            writeError("\(Program.name): nothing to measure: " + reasons.joined(separator: "; "))
             throw ExitCode(64)
         }
-        let writer: ResultsWriter
-        do {
-            // Validated above.
-            let formats = resultsFormats.isEmpty ? ResultsFormats.all : try! ResultsFormats.parse(resultsFormats)
-            writer = try ResultsWriter(
-                directory: out, context: MachineContext.current(executable: CommandLine.arguments[0]),
-                formats: formats)
+        let context = MachineContext.current(executable: CommandLine.arguments[0])
+        if context.libraryBuildType != "release" {
+            writeError(
+                "\(Program.name): warning: this is a \(context.libraryBuildType) build: its numbers are not worth comparing "
+                    + "(many times slower than release); build with 'swift build -c release'")
+        }
+        let seed = seed ?? RoundOrder.freshSeed()
+        if !quiet && order == .interleaved { writeError("\(Program.name): seed \(seed) (--seed \(seed) replays the rounds' orders)") }
+        let spinner = Spinner.calibrated()
+        let measured = Set(plan.entries.map(\.engine))
+        var record: RunRecord
+        do { record = try RunRecord.load(out, workloads: [], lineup: []).record } catch where error.kind == .missing {
+            record = RunRecord()
         } catch {
-            writeError("arena: \(error)")
+            writeError("\(Program.name): \(error)")
+            throw ExitCode(RecordError.exitCode)
+        }
+        // A new run of benchmarks replaces the folder's benchmarks and floor; its conformance and counts stay.
+        record.machine = context
+        record.commit = Program.commit()
+        record.merge(contenders: lineup.records.filter { measured.contains($0.name) })
+        record.floor = nil
+        record.benchmarks = BenchmarkRecord(
+            command: Program.commandLine, date: context.date, seed: seed, order: order, lifetime: lifetime, settings: settings,
+            spinnerStepsPerMicrosecond: spinner.stepsPerMicrosecond, reference: reference,
+            workloads: chosenWorkloads.filter { workload in plan.entries.contains { $0.workload.name == workload.name } }
+                .map { WorkloadRecord($0, settings: settings) },
+            omissions: plan.omissions.map(\.description))
+        let writer: RecordWriter
+        do {
+            writer = try RecordWriter(directory: out, record: record, reporters: reporters, known: lineup.workloads)
+        } catch {
+            writeError("\(Program.name): \(error)")
             throw ExitCode(64)
         }
         let display = ProgressDisplay(quiet: quiet)
-        var results: [(PointResult, any Workload)] = []
-        try BenchSession(plan: plan).run(
-            measure: BenchChild.run,
+        let began = Deadline.now()
+        try BenchSession(plan: plan, order: order, lifetime: lifetime, seed: seed).run(
+            start: { ChildTrialProcess($0) },
+            spinner: spinner,
             progress: display.show,
-            record: { result, workload in
-                results.append((result, workload))
-                do { try writer.record(result, of: workload) } catch {
-                    writeError("arena: \(error)")
+            record: { point, _ in
+                do { try writer.add(point, seconds: (Deadline.now() - began).seconds) } catch {
+                    writeError("\(Program.name): \(error)")
                     throw ExitCode.failure
                 }
             })
         display.finish()
-        if let floor {
-            // Validated above; read again here so the run uses the file as it is now.
-            let document = try Self.floorDocument(floor)
-            for workload in chosenWorkloads {
-                let (matching, unmatched) = NativeFloor.points(of: workload, in: document, settings: settings)
-                for result in matching {
-                    results.append((result, workload))
-                    do { try writer.record(result, of: workload) } catch {
-                        writeError("arena: \(error)")
-                        throw ExitCode.failure
+        do {
+            if let floor {
+                // Validated above; read again here so the run uses the file as it is now.
+                let document = try Self.floorDocument(floor)
+                var matching: [PointResult] = []
+                for workload in chosenWorkloads {
+                    let found = NativeFloor.points(of: workload, in: document, settings: settings)
+                    matching += found.matching
+                    if !found.unmatched.isEmpty {
+                        writeError(
+                            "\(Program.name): --floor: \(found.unmatched.count) \(workload.name) points not in this run left out "
+                                + "(first: \(found.unmatched[0]))")
                     }
                 }
-                if !unmatched.isEmpty {
-                    writeError(
-                        "arena: --floor: \(unmatched.count) \(workload.name) points not in this run left out (first: \(unmatched[0]))")
+                let engines = Set(matching.map(\.engine))
+                try writer.update { record in
+                    record.floor = FloorRecord(source: floor, results: matching)
+                    record.merge(
+                        contenders: NativeFloor.engines.filter(engines.contains).map {
+                            ContenderRecord(profile: EngineProfile(name: $0, summary: NativeFloor.summary($0)), native: true)
+                        })
                 }
             }
+            try writer.finish()
+        } catch let error as FileError {
+            writeError("\(Program.name): \(error)")
+            throw ExitCode.failure
         }
-        let shownEngines = EngineOrder.sorted(plan.entries.map(\.engine) + results.map(\.0.engine))
-        try BenchSummary(results: results, engines: shownEngines).print(format)
+        let analysis = writer.analysis()
+        for output in TableReporter(markdown: format == .markdown).outputs(analysis) { print(output.text, terminator: "") }
         print("wrote \(writer.files.count) files to \(out)")
-        if results.contains(where: { !$0.0.succeeded }) { throw ExitCode.failure }
+        let failed = analysis.workloads.flatMap(\.results).contains { !$0.succeeded }
+        if failed { throw ExitCode.failure }
     }
 }
 
@@ -171,9 +239,9 @@ final class ProgressDisplay {
 
     func show(_ progress: BenchProgress) {
         guard !quiet else { return }
-        let entry = progress.entry
+        let group = progress.group
         var line =
-            "[\(progress.index)/\(progress.count)] \(entry.point.benchmarkName(engine: entry.engine))"
+            "[\(progress.index)/\(progress.count)] \(group.point.benchmarkName(engine: "*")) on \(group.engines.count)"
             + "  \(Self.duration(progress.elapsed)) elapsed"
         if let remaining = progress.remaining { line += ", about \(Self.duration(remaining)) left" }
         let text = live ? "\u{1B}[2K\r" + line : line + "\n"
@@ -195,3 +263,7 @@ extension String {
     /// Two digits, zero-padded.
     fileprivate init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
 }
+
+// `--order` and `--process-per` take the enumerations' raw values; another is a usage error naming the known ones.
+extension TrialOrder: ExpressibleByArgument {}
+extension ProcessLifetime: ExpressibleByArgument {}

@@ -6,7 +6,8 @@ import Glibc
 import Harness
 
 /// The one hidden child command: `arena child --request JSON`. The parent starts this same program again with a
-/// request in its envelope (`ChildRequests`): a rule's runs (`RuleRequest`), a benchmark point (`PointRequest`) or an
+/// request in its envelope (`ChildRequests`): a rule's runs (`RuleRequest`), one contender's session at a benchmark point
+/// (`TrialRequest`, a conversation with its parent: `TrialChild`) or an
 /// instruction path (`PathRequest`). The child finds the contender the request names and hands the request to the
 /// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run. A rule
 /// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`.
@@ -20,7 +21,7 @@ struct ChildCommand: LineupCommand {
     var request: String
 
     /// The request kinds this command runs.
-    static let kinds = [RuleRequest.kind, PointRequest.kind, PathRequest.kind]
+    static let kinds = [RuleRequest.kind, TrialRequest.kind, PathRequest.kind]
 
     func validate() throws {
         guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
@@ -35,9 +36,9 @@ struct ChildCommand: LineupCommand {
             let contender = try Self.contender(rule.engine, in: lineup, orMutant: true)
             guard let chosen = lineup.catalog.rule(id: rule.rule) else { throw ValidationError("unknown rule '\(rule.rule)'") }
             contender.conform(rule, rule: chosen)
-        case PointRequest.kind:
-            let point = try Self.decode(PointRequest.self, from: request)
-            BenchChild.main(point, measure: try Self.contender(point.engine, in: lineup).measure)
+        case TrialRequest.kind:
+            let trials = try Self.decode(TrialRequest.self, from: request)
+            TrialChild.main(trials, session: try Self.contender(trials.engine, in: lineup).measurings.session)
         default:
             let path = try Self.decode(PathRequest.self, from: request)
             let contender = try Self.contender(path.engine, in: lineup)

@@ -2,8 +2,10 @@ import ArgumentParser
 import Bench
 import Reporting
 
-/// `arena compare A B`: two results folders point by point. Exit 0 when no point got worse beyond the threshold,
-/// 1 when one did (or failed where it had a number), 64 on a usage error.
+/// `arena compare A B`: two results folders point by point, each point's change with its 95% interval, and how far
+/// the two runs' answers agree (their ratios to the references and their verdicts). Exit 0 when no point got worse
+/// beyond the threshold and the noise, 1 when one did (or failed where it had a number), 64 on a usage error, 65 when
+/// a folder holds no readable record.
 struct CompareCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
@@ -21,6 +23,9 @@ struct CompareCommand: LineupCommand {
     @Option(help: "Count a change only when the U test's p-value (where there is one) is below this level, such as 0.05.")
     var significance: Double?
 
+    @Option(help: "The contender both runs' ratios are taken against (default: each run's choice, else each workload's layer's reference).")
+    var reference: String?
+
     func validate() throws {
         guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold must be a percentage of at least 0") }
         if let significance, !(significance > 0 && significance <= 1) {
@@ -32,17 +37,11 @@ struct CompareCommand: LineupCommand {
     }
 
     func run(on lineup: Lineup) throws {
-        let before: ResultsFolder, after: ResultsFolder
-        do {
-            before = try ResultsFolder.load(baseline, workloads: lineup.workloads)
-            after = try ResultsFolder.load(candidate, workloads: lineup.workloads)
-        } catch {
-            writeError("arena: \(error)")
-            throw ExitCode(64)
-        }
+        let before = try lineup.analysis(of: baseline, reference: reference)
+        let after = try lineup.analysis(of: candidate, reference: reference)
         guard !before.workloads.isEmpty else {
-            writeError("arena: '\(baseline)' holds no workload results (<workload>.json)")
-            throw ExitCode(64)
+            writeError("\(Program.name): '\(baseline)' holds no benchmarks")
+            throw ExitCode(RecordError.exitCode)
         }
         let comparison = Comparison(baseline: before, candidate: after, threshold: threshold / 100, significance: significance)
         print(ComparisonReport.table(comparison, baselineName: baseline, candidateName: candidate), terminator: "")

@@ -1,12 +1,15 @@
 import ArenaContract
 import ArgumentParser
+import Bench
 import Conformance
 import Contenders
 import Glibc
 import Harness
+import Reporting
 
-/// `arena conform`: runs the catalog on engines and prints the matrix. Exit 0 when nothing failed or timed out,
-/// 1 otherwise, 64 on a usage error.
+/// `arena conform`: runs the catalog on engines and prints the matrix; with `--out DIR`, keeps it in DIR's run record
+/// (`run.json`), where `arena report` finds it. Exit 0 when nothing failed or timed out, 1 otherwise, 64 on a usage
+/// error, 65 when DIR holds a record that cannot be read (it is not overwritten).
 struct ConformCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "conform", abstract: "Check engines against the conformance catalog.")
@@ -32,10 +35,14 @@ struct ConformCommand: LineupCommand {
     @Option(help: ConformanceReport.formatHelp)
     var format: OutputFormat?
 
+    @Option(help: "A results folder whose run record (run.json) keeps the matrix, for 'arena report' (created if needed).")
+    var out: String?
+
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         try ConformanceReport.check(format)
+        if let out, let problem = RecordWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
     }
 
     func run(on lineup: Lineup) throws {
@@ -71,6 +78,24 @@ struct ConformCommand: LineupCommand {
             engines: chosenEngines.map(EngineDescription.init), rules: chosenRules, results: results,
             references: lineup.references)
         try report.print(format)
+        if let out {
+            let context = MachineContext.current(executable: CommandLine.arguments[0])
+            do {
+                _ = try RunRecord.update(out) { record in
+                    record.machine = record.machine ?? context
+                    record.commit = record.commit ?? Program.commit()
+                    record.merge(contenders: lineup.records.filter { contender in chosenEngines.contains { $0.name == contender.name } })
+                    record.conformance = ConformanceRecord(
+                        command: Program.commandLine, date: context.date, repeats: repeats, stress: stress, report: report)
+                }
+            } catch let error as RecordError {
+                writeError("\(Program.name): \(error)")
+                throw ExitCode(RecordError.exitCode)
+            } catch {
+                writeError("\(Program.name): \(error)")
+                throw ExitCode.failure
+            }
+        }
         if report.hasFailures { throw ExitCode.failure }
     }
 }

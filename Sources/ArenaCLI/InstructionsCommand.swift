@@ -6,13 +6,13 @@ import Glibc
 import Reporting
 
 /// `arena instructions`: counts the instructions per operation of the single-threaded paths (`InstructionPath`) on
-/// engines under valgrind's callgrind, prints the table, and with `--out` writes `instructions.md` and
-/// `instructions.json` there. Exit 0 when every cell has a count, 1 when one has not, 64 on a usage error and 69
+/// engines under valgrind's callgrind, prints the table, and with `--out` keeps them in the folder's run record
+/// (`run.json`) and writes `instructions.md` there. Exit 0 when every cell has a count, 1 when one has not, 64 on a usage error and 69
 /// when valgrind is missing (nothing written in either case).
 struct InstructionsCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "instructions",
-        abstract: "Count instructions per operation of single-threaded paths under callgrind; write instructions.md and .json.")
+        abstract: "Count instructions per operation of single-threaded paths under callgrind; keep them in DIR's run record.")
 
     @Option(name: .customLong("engine"), help: "An engine to count (repeatable; default: all).")
     var engines: [String] = []
@@ -28,7 +28,7 @@ struct InstructionsCommand: LineupCommand {
     @Option(help: "Children under callgrind at once (default: the number of CPUs; counts do not depend on it).")
     var jobs: Int?
 
-    @Option(help: "A directory for instructions.md and instructions.json (created if needed); default: print only.")
+    @Option(help: "A results folder whose run record (run.json) keeps the counts, with instructions.md beside it (created if needed); default: print only.")
     var out: String?
 
     @Flag(help: "No progress lines on standard error.")
@@ -40,7 +40,7 @@ struct InstructionsCommand: LineupCommand {
     func validate() throws {
         if let operations, operations < 2 { throw ValidationError("--operations must be at least 2, not \(operations)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
-        if let out, let problem = ResultsWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
+        if let out, let problem = RecordWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
         try InstructionTable.check(format)
     }
 
@@ -69,11 +69,19 @@ struct InstructionsCommand: LineupCommand {
         try table.print(format)
         if let out {
             do {
-                try Files.makeDirectories(out)
-                try Files.writeWhole(table.json(), to: out + "/" + InstructionTable.jsonName)
-                try Files.writeWhole(table.markdownDocument(), to: out + "/" + InstructionTable.markdownName)
+                let record = try RunRecord.update(out) { record in
+                    record.instructions = table
+                    record.merge(contenders: lineup.records.filter { table.engines.contains($0.name) })
+                }
+                // instructions.md, made from the record as every file is.
+                for output in InstructionsReporter().outputs(try RunAnalysis(record: record)) {
+                    if case .file(let name) = output.destination { try Files.writeWhole(output.text, to: out + "/" + name) }
+                }
+            } catch let error as RecordError {
+                writeError("\(Program.name): \(error)")
+                throw ExitCode(RecordError.exitCode)
             } catch {
-                writeError("arena: \(error)")
+                writeError("\(Program.name): \(error)")
                 throw ExitCode.failure
             }
         }

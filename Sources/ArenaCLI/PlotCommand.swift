@@ -3,20 +3,25 @@ import Bench
 import Glibc
 import Reporting
 
-/// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`. Exit 0 when every plot was
-/// drawn, 1 when a script failed, 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.
+/// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`, from its run record (each
+/// workload's data made by the CSV reporter; the core count from the record's machine). Exit 0 when every plot was
+/// drawn, 1 when a script failed, 64 on a usage error, 65 when the folder holds no readable record, 69
+/// (EX_UNAVAILABLE) when gnuplot is not installed.
 struct PlotCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
     @Argument(
         help:
-            "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot)."
+            "A results folder written by 'arena bench' (its run record is plotted; a workload without a script gets a generic plot)."
     )
     var directory: String
 
     @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
     var scripts: String?
+
+    @Option(help: "The contender the plots' ratios are to (default: the run's choice, else each workload's layer's reference).")
+    var reference: String?
 
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
@@ -37,23 +42,25 @@ struct PlotCommand: LineupCommand {
             throw ExitCode(64)
         }
         let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
-        let sources = runner.sources(in: directory, order: lineup.workloads.map(\.name))
-        guard let first = sources.first else {
-            writeError("arena: '\(directory)' holds no results CSV (<workload>.csv as 'arena bench' writes it)")
-            throw ExitCode(64)
+        let run = try lineup.analysis(of: directory, reference: reference)
+        guard !run.workloads.isEmpty else {
+            writeError("\(Program.name): '\(directory)' holds no benchmarks to plot")
+            throw ExitCode(RecordError.exitCode)
         }
         let outdir = directory + "/plots"
-        // The measuring machine's CPU count, from one of the workload files; this machine's when none says.
-        let format = ResultsFormats.readBack
-        let cores =
-            Files.read("\(directory)/\(format.fileName(for: first.workload))").flatMap { try? format.read($0).numCPUs }
-            ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        // The measuring machine's CPU count, from the record; this machine's when it does not say.
+        let cores = run.machine.map(\.numCPUs).flatMap { $0 > 0 ? $0 : nil } ?? sysconf(Int32(_SC_NPROCESSORS_ONLN))
         let outcomes: [GnuplotRunner.Outcome]
         do {
+            // The plots' data, made from the record by the CSV reporter, in a temporary folder.
+            let data = try GnuplotRunner.makeTemporaryDirectory()
+            defer { GnuplotRunner.remove(directory: data) }
             outcomes = try runner.run(
-                sources, outdir: outdir, cores: cores, workloads: lineup.workloads, engineOrder: lineup.names)
+                try runner.sources(from: run, into: data), outdir: outdir, cores: cores, workloads: lineup.workloads,
+                engineOrder: run.engines,
+                references: Dictionary(uniqueKeysWithValues: run.workloads.compactMap { w in w.reference.map { (w.name, $0) } }))
         } catch {
-            writeError("arena: \(error)")
+            writeError("\(Program.name): \(error)")
             throw ExitCode.failure
         }
         var failed = false

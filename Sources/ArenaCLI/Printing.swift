@@ -64,17 +64,6 @@ struct CatalogSummary: Printable {
     }
 }
 
-/// A benchmark run's table of medians with ratios to `system` (`arena bench`).
-struct BenchSummary: Printable {
-    let results: [(PointResult, any Workload)]
-    let engines: [String]
-    static var formats: [OutputFormat] { [.table, .markdown] }
-
-    func text(_ format: OutputFormat) -> String {
-        format == .markdown ? ConsoleReport.markdown(results, engines: engines) : ConsoleReport.table(results, engines: engines)
-    }
-}
-
 /// Instructions per operation (`arena instructions`).
 extension InstructionTable: Printable {
     static var formats: [OutputFormat] { [.table, .markdown, .json] }

@@ -3,47 +3,83 @@ import Bench
 import Glibc
 import Reporting
 
-/// `arena report DIR`: writes `DIR/report.md` from what the folder holds (workload JSON, `conformance.md`, `plots/`,
-/// `instructions.json`), opening with a summary computed from them (`SummaryReport`).
-/// Exit 0 when written, 64 on a usage error (nothing written).
+/// `arena report DIR`: makes the folder's files from its run record (`run.json`): `report.md` (a summary, machine,
+/// conformance matrix, tables with ratios to each workload's reference, plots, warnings) and every other reporter's
+/// files, or those `--reporter` names. A folder written before records is read from its Google Benchmark JSON, and
+/// says so. Exit 0 when written (with `--strict`, 1 when the record holds a failed rule or a point without a number),
+/// 64 on a usage error, 65 when the folder holds no readable record (nothing written in either case).
 struct ReportCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write DIR/report.md: a summary, machine, conformance matrix, tables with ratios to system, plots, warnings.")
+        abstract: "Make a results folder's report.md and other files from its run record (run.json).")
 
-    @Argument(help: "A results folder written by 'arena bench' (and 'arena plot').")
+    @Argument(help: "A results folder written by 'arena bench' (and 'arena conform --out', 'arena plot').")
     var directory: String
 
-    @Option(help: "The conformance matrix in Markdown to include (default: DIR/conformance.md when present).")
-    var conformance: String?
+    @Option(help: "The contender every ratio is taken against (default: the run's choice, else each workload's layer's reference).")
+    var reference: String?
+
+    @Option(name: .customLong("reporter"), help: "The reporters to write with, comma-separated (default: every one that writes files).")
+    var reporters: [String] = []
 
     @Option(name: .customLong("note"), help: "A line to print under the title, such as the command that made the run (repeatable).")
     var notes: [String] = []
 
+    @Flag(help: "Exit 1 when the record holds a failed or timed-out rule, or a point without a number.")
+    var strict = false
+
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
-        if let conformance, Files.read(conformance) == nil { throw ValidationError("--conformance: cannot read '\(conformance)'") }
     }
 
     func run(on lineup: Lineup) throws {
-        let folder: ResultsFolder
-        do { folder = try ResultsFolder.load(directory, workloads: lineup.workloads) } catch {
-            writeError("arena: \(error)")
-            throw ExitCode(64)
+        let chosen: [any RunReporter]
+        do {
+            chosen =
+                reporters.isEmpty
+                ? lineup.reporters.filter(\.writesFiles)
+                : try Reporters.parse(reporters, from: lineup.reporters)
+        } catch { throw ValidationError("--reporter: \(error)") }
+        let run = try lineup.analysis(of: directory, reference: reference)
+        let plots = Files.names(in: directory + "/plots")
+        var written: [String] = []
+        for reporter in chosen {
+            let made = reporter is MarkdownReporter ? MarkdownReporter(plots: plots, provenance: notes) : reporter
+            for output in made.outputs(run) {
+                switch output.destination {
+                case .terminal: print(output.text, terminator: "")
+                case .file(let name):
+                    let path = directory + "/" + name
+                    do { try Files.writeWhole(output.text, to: path) } catch {
+                        writeError("\(Program.name): \(error)")
+                        throw ExitCode.failure
+                    }
+                    written.append(path)
+                }
+            }
         }
-        guard !folder.workloads.isEmpty else {
-            writeError("arena: '\(directory)' holds no workload results (<workload>.json)")
-            throw ExitCode(64)
+        print("wrote \(written.count) files to \(directory)" + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
+        if strict && run.hasFailures { throw ExitCode.failure }
+    }
+}
+
+extension Lineup {
+    /// The analysis of the record in `directory` (or of its older files, saying so on standard error), with
+    /// `reference`; a folder with neither, a malformed record or one of another version ends the command with one
+    /// line and exit 65, an unknown reference with exit 64.
+    func analysis(of directory: String, reference: String?) throws -> RunAnalysis {
+        let loaded: (record: RunRecord, legacy: Bool)
+        do { loaded = try RunRecord.load(directory, workloads: workloads, lineup: records) } catch {
+            writeError("\(Program.name): \(error)")
+            throw ExitCode(RecordError.exitCode)
         }
-        let matrix = Files.read(conformance ?? directory + "/conformance.md")
-        let report = RunReport(
-            folder: folder, conformance: matrix, plots: Files.names(in: directory + "/plots"), provenance: notes,
-            instructions: InstructionTable.read(directory + "/" + InstructionTable.jsonName))
-        let path = directory + "/report.md"
-        do { try Files.writeWhole(report.markdown(), to: path) } catch {
-            writeError("arena: \(error)")
-            throw ExitCode.failure
+        if loaded.legacy {
+            writeError(
+                "\(Program.name): '\(directory)' has no run record (\(RunRecord.fileName)): read from its Google Benchmark "
+                    + "JSON, written before records (no conformance, no seed, repetitions paired by position)")
         }
-        print("wrote \(path)")
+        do { return try RunAnalysis(record: loaded.record, known: workloads, reference: reference) } catch {
+            throw ValidationError("\(error)")
+        }
     }
 }

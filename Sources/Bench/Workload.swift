@@ -53,6 +53,15 @@ public protocol Workload: Sendable {
     /// the answer. Waits end at `context.deadline` with an error rather than hang.
     func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial
 
+    /// Tables a report shows beside the workload's headline table, made from its results: what is special about the
+    /// workload (`actor-contention`'s guards, `pool-ramp`'s verdicts) stays with it, and no report names a workload.
+    /// Formats what was measured; measures nothing. Default: none.
+    func extraTables(_ results: WorkloadResults) -> [ResultTable]
+
+    /// A paragraph the report's summary gives for this workload beside its verdict, answering the question the
+    /// workload asks (`actor-contention`: queue, actor or lock?); `nil` (the default) for none.
+    func summaryAnswer(_ results: WorkloadResults) -> String?
+
     /// The same work without any engine (a plain loop on one thread), for workloads that report a speedup: its wall
     /// nanoseconds per operation at `operations`, measured once per point after the warm-up. `nil`: no baseline.
     func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double?
@@ -70,7 +79,7 @@ extension Workload {
 }
 
 /// What the headline number of a point is.
-public enum Headline: Sendable, Equatable {
+public enum Headline: Sendable, Equatable, Codable {
     /// Items per second (higher is better); `unit` names the item, as in "ops/s".
     case throughput(unit: String)
     /// Wall time per operation in nanoseconds (lower is better).

@@ -38,6 +38,8 @@ int clinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 int clinux_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
+int clinux_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
 int clinux_pipe_capacity(int descriptor) { return fcntl(descriptor, F_GETPIPE_SZ); }
 
 int clinux_futex_wait(uint32_t *word, uint32_t expected, uint64_t deadline_ns) {

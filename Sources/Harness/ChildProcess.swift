@@ -48,9 +48,7 @@ public enum ChildProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var environment = inheritedEnvironment().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") }
-        environment.append("SWIFT_BACKTRACE=enable=no")
-        let envp = environment.map { strdup($0) } + [nil]
+        let envp = childEnvironment().map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
 
         var pid = pid_t()
@@ -62,7 +60,13 @@ public enum ChildProcess {
         return ChildOutcome(termination: termination, standardOutput: output.contents(), standardError: errors.contents())
     }
 
-    private static func wait(for pid: pid_t, until deadline: Deadline) -> ChildTermination {
+    /// The environment a child gets: this process's, with the Swift backtracer off (a crash is quick and says little).
+    static func childEnvironment() -> [String] {
+        inheritedEnvironment().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") } + ["SWIFT_BACKTRACE=enable=no"]
+    }
+
+    /// Waits for `pid` to exit, polling every 2 ms, and kills it once `deadline` passed.
+    static func wait(for pid: pid_t, until deadline: Deadline) -> ChildTermination {
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, WNOHANG)
@@ -91,7 +95,7 @@ public enum ChildProcess {
 }
 
 /// An unlinked temporary file: it disappears when closed, whatever happens to the child.
-private final class TemporaryFile {
+final class TemporaryFile {
     let descriptor: Int32
 
     init?() {

@@ -2,6 +2,7 @@ import ArenaContract
 import ArgumentParser
 import Bench
 import Conformance
+import Reporting
 
 /// What one `arena` runs: the contenders (each with its specialised measuring), the rules and the workloads. The
 /// entry point builds it once and hands it to the command it runs, which hands it on to its child processes by
@@ -13,15 +14,24 @@ public struct Lineup: Sendable {
     public let catalog: Catalog
     /// The workloads `bench` measures, in the order runs and reports take them.
     public let workloads: [any Workload]
+    /// The reporters `bench` and `report` write with (`--results-format`, `--reporter`): the built-in ones, then an
+    /// author's own.
+    public let reporters: [any RunReporter]
 
-    /// A lineup of `contenders`, `catalog` and `workloads`; two contenders or two workloads with one name are a
-    /// programming error, and stop the process naming it.
-    public init(contenders: [Contender], catalog: Catalog, workloads: [any Workload] = BuiltInWorkloads.all) {
+    /// A lineup of `contenders`, `catalog`, `workloads` and `reporters`; two contenders, two workloads or two
+    /// reporters with one name are a programming error, and stop the process naming it.
+    public init(
+        contenders: [Contender], catalog: Catalog, workloads: [any Workload] = BuiltInWorkloads.all,
+        reporters: [any RunReporter] = Reporters.builtIn
+    ) {
         for contender in contenders where contenders.filter({ $0.name == contender.name }).count > 1 {
             misuse("Lineup: two engines are called '\(contender.name)'")
         }
         for workload in workloads where workloads.filter({ $0.name == workload.name }).count > 1 {
             misuse("Lineup: two workloads are called '\(workload.name)'")
+        }
+        for reporter in reporters where reporters.filter({ $0.name == reporter.name }).count > 1 {
+            misuse("Lineup: two reporters are called '\(reporter.name)'")
         }
         for layer in Set(contenders.flatMap(\.roles)) {
             let holders = contenders.filter { $0.roles.contains(layer) }.map(\.name)
@@ -30,6 +40,12 @@ public struct Lineup: Sendable {
         self.contenders = contenders
         self.catalog = catalog
         self.workloads = workloads
+        self.reporters = reporters
+    }
+
+    /// The contenders as a run record keeps them: profiles and roles.
+    public var records: [ContenderRecord] {
+        contenders.map { ContenderRecord(profile: $0.profile, roles: Array($0.roles)) }
     }
 
     /// The engines' names, in order.

@@ -48,3 +48,21 @@ public struct LatencyPercentiles: Sendable, Codable, Equatable {
         self.max = max
     }
 }
+
+extension LatencyPercentiles {
+    /// Percentiles of several parts measured apart (repetitions, or the processes of one point), where the histograms
+    /// are no longer at hand: each percentile the median of the parts', the max the largest, the counts summed.
+    /// An estimate (percentiles do not add up), which reports mark no differently; `nil` for no parts.
+    public static func estimate(merging parts: [LatencyPercentiles]) -> LatencyPercentiles? {
+        guard !parts.isEmpty else { return nil }
+        if parts.count == 1 { return parts[0] }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        }
+        return LatencyPercentiles(
+            count: parts.reduce(0) { $0 + $1.count }, p50: median(parts.map(\.p50)), p90: median(parts.map(\.p90)),
+            p99: median(parts.map(\.p99)), max: parts.map(\.max).max()!)
+    }
+}

@@ -8,8 +8,12 @@ import Harness
 /// Sampling every 5 ms costs one listing of /proc/self/task (~20 µs) plus a name read per new thread
 /// (`ThreadCensus`), under 0.5% of one core; every 1 ms (what `pool-ramp` asks for while its blocks sleep), about 2%.
 @usableFromInline final class ResourceSampler: @unchecked Sendable {
-    /// The peaks so far: all threads, and the engine's (`ThreadCensus`).
-    private let state = Locked((peak: 0, enginePeak: 0, running: true))
+    /// The peaks so far: all threads, and the engine's (`ThreadCensus`); whether sampling runs or waits.
+    private let state = Condition()
+    private var peak = 0
+    private var enginePeak = 0
+    private var sampling = true
+    private var running = true
     private let stopped = Latch()
     private let census = Locked(ThreadCensus())
 
@@ -17,7 +21,10 @@ import Harness
     @usableFromInline init(every interval: Duration = .milliseconds(5)) {
         sample()
         Threads.detach { [self] in
-            while state.withLock({ $0.running }) {
+            while true {
+                // Paused: block until resumed or stopped, using no CPU (a point's process between its trials).
+                _ = state.wait(until: .distantFuture) { sampling || !running }
+                guard state.lock.withLock({ running }) else { break }
                 sample()
                 Threads.sleep(interval)
             }
@@ -27,18 +34,30 @@ import Harness
 
     private func sample(final: Bool = false) {
         let (all, engine) = census.withLock { $0.take(final: final) }
-        state.withLock {
-            $0.peak = max($0.peak, all)
-            $0.enginePeak = max($0.enginePeak, engine)
+        state.update {
+            peak = max(peak, all)
+            enginePeak = max(enginePeak, engine)
         }
+    }
+
+    /// Stops sampling until `resume()`; the thread blocks meanwhile. A last take first, so a thread born since the
+    /// last sample still counts.
+    @usableFromInline func pause() {
+        sample(final: true)
+        state.update { sampling = false }
+    }
+
+    /// Samples again after `pause()`.
+    @usableFromInline func resume() {
+        state.update { sampling = true }
     }
 
     /// Stops sampling and returns the peak thread counts: every thread of the process, and the engine's.
     @usableFromInline func stop() -> (all: Int, engine: Int) {
-        state.withLock { $0.running = false }
+        state.update { running = false }
         stopped.wait(.seconds(1))
         sample(final: true)
-        return state.withLock { ($0.peak, $0.enginePeak) }
+        return state.lock.withLock { (peak, enginePeak) }
     }
 
     /// The usage totals of the whole process so far.

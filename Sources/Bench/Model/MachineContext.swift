@@ -102,6 +102,12 @@ public struct MachineContext: Sendable, Codable, Equatable {
         case kernel
     }
 
+    /// A context that says nothing is known: what a file format that needs one gets for a record without it.
+    public static let unknown = MachineContext(
+        date: "", hostName: "unknown", executable: "", numCPUs: 0, mhzPerCPU: 0, cpuScalingEnabled: false, caches: [],
+        loadAverage: [], libraryVersion: "DispatchArena " + arenaVersion, libraryBuildType: "unknown", swiftVersion: "",
+        kernel: "")
+
     /// The context of this machine and this build, now. Reads /proc and /sys; whatever is missing is reported as
     /// 0, false or empty rather than failing, since a report without a cache list is still a report.
     public static func current(executable: String) -> MachineContext {
@@ -138,7 +144,8 @@ public struct MachineContext: Sendable, Codable, Equatable {
 
     /// Now as "2026-11-22T10:11:12+00:00", the way Google Benchmark writes it: local time, then the offset with a
     /// colon (strftime's %z has none).
-    static func isoDate() -> String {
+    /// Now, as ISO 8601 local time with its UTC offset ("2026-11-22T10:11:12+00:00").
+    public static func isoDate() -> String {
         var now = time(nil)
         var local = tm()
         guard localtime_r(&now, &local) != nil else { return "" }

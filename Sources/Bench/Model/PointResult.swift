@@ -36,7 +36,8 @@ public struct PointResult: Sendable, Codable {
 
     /// One point measured in several processes, a repetition or more each (a workload that `needsFreshEngine`), as
     /// one result under `settings`: the repetitions in order; CPU time and context switches summed, threads and
-    /// memory at their peak; latency percentiles only from a single part (percentiles do not add up). A failed part
+    /// memory at their peak; latency percentiles estimated from the parts' (`LatencyPercentiles.estimate(merging:)`:
+    /// percentiles do not add up). A failed part
     /// fails the point, as a failed trial does: its failure, and no repetitions. `parts` must not be empty.
     public init(merging parts: [PointResult], settings: BenchSettings, seconds: Double) {
         precondition(!parts.isEmpty, "PointResult(merging:): no parts")
@@ -46,7 +47,7 @@ public struct PointResult: Sendable, Codable {
             return
         }
         repetitions = parts.flatMap(\.repetitions)
-        latency = parts.count == 1 ? parts[0].latency : nil
+        latency = parts.count == 1 ? parts[0].latency : LatencyPercentiles.estimate(merging: parts.compactMap(\.latency))
         let usages = parts.compactMap(\.resources)
         if usages.count == parts.count {
             resources = ResourceUsage(
@@ -75,10 +76,14 @@ public struct Repetition: Sendable, Codable, Equatable {
     /// Latency percentiles of this repetition alone.
     public var latency: LatencyPercentiles?
     public var counters: [String: Double]
+    /// The round of the run's schedule this repetition belongs to, from 0: repetitions of several contenders with one
+    /// round were measured one right after another (`PairedPoint`), so their ratio is paired. `nil` for repetitions
+    /// read back from a file that does not keep rounds.
+    public var round: Int?
 
     public init(
         operations: Int, items: Int, wallNanoseconds: UInt64, cpuNanoseconds: UInt64,
-        latency: LatencyPercentiles? = nil, counters: [String: Double] = [:]
+        latency: LatencyPercentiles? = nil, counters: [String: Double] = [:], round: Int? = nil
     ) {
         self.operations = operations
         self.items = items
@@ -86,6 +91,7 @@ public struct Repetition: Sendable, Codable, Equatable {
         self.cpuNanoseconds = cpuNanoseconds
         self.latency = latency
         self.counters = counters
+        self.round = round
     }
 
     /// Wall nanoseconds per operation.

@@ -9,10 +9,14 @@ public struct BenchPlan: Sendable {
         public let engine: String
         public let point: Point
 
-        /// The request a child process gets for this entry.
-        public func request(_ settings: BenchSettings) -> PointRequest {
-            PointRequest(engine: engine, point: point, settings: settings)
-        }
+    }
+
+    /// One point of one workload with every engine that measures it, in lineup order: what a run measures as a unit,
+    /// its contenders' repetitions paired in rounds (`PairedPoint`).
+    public struct Group: Sendable {
+        public let workload: any Workload
+        public let point: Point
+        public let engines: [String]
     }
 
     /// A workload an engine measures none of the points of, and why.
@@ -59,13 +63,34 @@ public struct BenchPlan: Sendable {
         self.entries = entries
         self.omissions = omissions
     }
+
+    /// The entries grouped by point, in plan order: each workload's points in its order, each with the engines that
+    /// measure it in lineup order.
+    public var groups: [Group] {
+        var groups: [Group] = []
+        for entry in entries {
+            if let index = groups.firstIndex(where: { $0.workload.name == entry.workload.name && $0.point == entry.point }) {
+                groups[index] = Group(workload: entry.workload, point: entry.point, engines: groups[index].engines + [entry.engine])
+            } else {
+                groups.append(Group(workload: entry.workload, point: entry.point, engines: [entry.engine]))
+            }
+        }
+        // The plan lists a workload's engines one after another; its points come in the workload's order.
+        return groups.sorted { left, right in
+            let workloads = entries.map(\.workload.name)
+            let (a, b) = (workloads.firstIndex(of: left.workload.name)!, workloads.firstIndex(of: right.workload.name)!)
+            if a != b { return a < b }
+            let points = left.workload.points(settings)
+            return (points.firstIndex(of: left.point) ?? 0) < (points.firstIndex(of: right.point) ?? 0)
+        }
+    }
 }
 
 /// Where a run is, for a progress display.
 public struct BenchProgress: Sendable {
-    /// The entry about to be measured.
-    public let entry: BenchPlan.Entry
-    /// Its position, from 1, and the number of entries.
+    /// The point about to be measured, with its contenders.
+    public let group: BenchPlan.Group
+    /// Its position, from 1, and the number of points.
     public let index: Int
     public let count: Int
     /// Seconds since the run started.
@@ -74,53 +99,49 @@ public struct BenchProgress: Sendable {
     public let remaining: Double?
 }
 
-/// Runs a plan point by point, one child process at a time (two cores: points in parallel would measure each other).
+/// Runs a plan point by point: each point's contenders in paired rounds (`PairedPoint`), one process measuring at a
+/// time (two cores: processes measuring side by side would measure each other).
 public struct BenchSession: Sendable {
     public let plan: BenchPlan
+    public let order: TrialOrder
+    public let lifetime: ProcessLifetime
+    /// The seed every point's round orders come from (`RoundOrder`).
+    public let seed: UInt64
 
-    public init(plan: BenchPlan) { self.plan = plan }
-
-    /// Measures every entry with `measure` (a child process in `arena bench`), tells `progress` before each and hands
-    /// each result to `record` as soon as it is known, so an interrupted run keeps every finished point.
-    public func run(
-        measure: (PointRequest) -> PointResult,
-        progress: (BenchProgress) -> Void,
-        record: (PointResult, any Workload) throws -> Void
-    ) rethrows {
-        let start = Deadline.now()
-        for (offset, entry) in plan.entries.enumerated() {
-            let elapsed = (Deadline.now() - start).seconds
-            let remaining = offset == 0 ? nil : elapsed / Double(offset) * Double(plan.entries.count - offset)
-            progress(BenchProgress(entry: entry, index: offset + 1, count: plan.entries.count, elapsed: elapsed, remaining: remaining))
-            try record(result(of: entry, measure: measure), entry.workload)
-        }
+    public init(plan: BenchPlan, order: TrialOrder = .interleaved, lifetime: ProcessLifetime = .round, seed: UInt64) {
+        self.plan = plan
+        self.order = order
+        self.lifetime = lifetime
+        self.seed = seed
     }
 
-    /// The result of `entry`: one request; or, for a workload that `needsFreshEngine`, one request per repetition
-    /// (each of one repetition and what is left of the point's budget), merged. The first failure ends the point.
-    func result(of entry: BenchPlan.Entry, measure: (PointRequest) -> PointResult) -> PointResult {
-        let settings = plan.settings
-        guard entry.workload.needsFreshEngine, settings.repetitions > 1 else { return measure(entry.request(settings)) }
-        let start = Deadline.now()
-        var parts: [PointResult] = []
-        while parts.count < settings.repetitions {
-            let left = settings.budgetSeconds - (Deadline.now() - start).seconds
-            guard left > 0 else {
-                return PointResult(
-                    engine: entry.engine, point: entry.point, settings: settings,
-                    failure: Failure(
-                        .stopped,
-                        "exceeded the time budget of \(settings.budgetSeconds) s after \(parts.count) of \(settings.repetitions) repetitions"
-                    ),
-                    seconds: (Deadline.now() - start).seconds)
+    /// Measures every point, starting each contender's processes with `start` (a child of this program in `arena
+    /// bench`), tells `progress` before each point and hands each to `record` as soon as it is measured, so an
+    /// interrupted run keeps every finished point.
+    public func run(
+        start: (TrialRequest) -> any TrialProcess,
+        spinner: Spinner,
+        progress: (BenchProgress) -> Void,
+        record: (MeasuredPoint, any Workload) throws -> Void
+    ) rethrows {
+        let began = Deadline.now()
+        let groups = plan.groups
+        for (offset, group) in groups.enumerated() {
+            let elapsed = (Deadline.now() - began).seconds
+            let remaining = offset == 0 ? nil : elapsed / Double(offset) * Double(groups.count - offset)
+            progress(BenchProgress(group: group, index: offset + 1, count: groups.count, elapsed: elapsed, remaining: remaining))
+            let schedule = PairedPoint(
+                point: group.point, workload: group.workload, engines: group.engines, settings: plan.settings, order: order,
+                lifetime: lifetime, seed: seed)
+            let measured = schedule.run { engine, budget in
+                start(
+                    TrialRequest(
+                        engine: engine, point: group.point, settings: plan.settings,
+                        spinnerStepsPerMicrosecond: spinner.stepsPerMicrosecond, budgetSeconds: budget,
+                        // Waiting for the other contenders' turns included, with room to start and answer.
+                        lifetimeSeconds: plan.settings.budgetSeconds * Double(group.engines.count + 1) + 60))
             }
-            var single = settings
-            single.repetitions = 1
-            single.budgetSeconds = left
-            let part = measure(PointRequest(engine: entry.engine, point: entry.point, settings: single))
-            parts.append(part)
-            if !part.succeeded { break }
+            try record(measured, group.workload)
         }
-        return PointResult(merging: parts, settings: settings, seconds: (Deadline.now() - start).seconds)
     }
 }

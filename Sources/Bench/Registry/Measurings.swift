@@ -7,8 +7,8 @@ import ArenaContract
 /// Measuring a point then costs a dictionary lookup and one closure call, and nothing in the timed region goes
 /// through an existential.
 public struct Measurings: Sendable {
-    /// Measures one point of the named workload, with the runner's settings.
-    public typealias Measure = @Sendable (Point, PointRunner) -> PointResult
+    /// A session on one point of the named workload, with the runner's settings and spinner.
+    public typealias Measure = @Sendable (Point, PointRunner) -> PointSession
 
     @usableFromInline var table: [String: Measure]
 
@@ -33,9 +33,16 @@ public struct Measurings: Sendable {
         return merged
     }
 
-    /// Measures `point` (of the workload it names) with `runner`; `nil` when this set has no such workload.
-    public func measure(_ point: Point, with runner: PointRunner) -> PointResult? {
+    /// A session on `point` (of the workload it names) with `runner`'s settings; `nil` when this set has no such
+    /// workload.
+    public func session(_ point: Point, with runner: PointRunner) -> PointSession? {
         table[point.workload].map { $0(point, runner) }
+    }
+
+    /// Measures `point` (of the workload it names) with `runner`, start to end; `nil` when this set has no such
+    /// workload.
+    public func measure(_ point: Point, with runner: PointRunner) -> PointResult? {
+        session(point, with: runner).map(runner.run)
     }
 }
 
@@ -51,6 +58,6 @@ struct MeasuringVisitor<E: Engine>: WorkloadVisitor {
     @inlinable
     mutating func visit<W: Workload>(_ workload: W) {
         let engine = engine
-        table[workload.name] = { point, runner in runner.measure(point, of: workload, on: engine) }
+        table[workload.name] = { point, runner in runner.session(point, of: workload, on: engine) }
     }
 }

@@ -16,6 +16,8 @@ int clinux_eventfd(void);
 /// pidfd_open(pid, 0) through syscall(2) (Glibc's module does not import it): a descriptor that becomes readable
 /// once the process exited; -1 with errno ESRCH when no such process exists (reaped, or never was).
 int clinux_pidfd_open(int pid);
+/// pipe2(ends, O_CLOEXEC): a pipe whose two ends a spawned child does not inherit unless dup2 gives it one.
+int clinux_pipe_cloexec(int ends[2]);
 /// fcntl(F_GETPIPE_SZ): a pipe's capacity in bytes, or -1 for other descriptors.
 int clinux_pipe_capacity(int descriptor);
 /// futex(FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG): sleeps while `*word == expected`, until woken or until the

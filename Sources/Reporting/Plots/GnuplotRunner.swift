@@ -83,6 +83,19 @@ public struct GnuplotRunner: Sendable {
         return named + found.filter { !order.contains($0.workload) }.sorted { $0.workload < $1.workload }
     }
 
+    /// The plots' data of `run`: each workload's CSV as the CSV reporter makes it from the record, written into
+    /// `directory` (a temporary folder: never the results folder) and parsed, in the run's workload order.
+    public func sources(from run: RunAnalysis, into directory: String) throws(FileError) -> [Source] {
+        var sources: [Source] = []
+        for output in CSVReporter().outputs(run) {
+            guard case .file(let name) = output.destination, let table = ResultsCSV(output.text) else { continue }
+            let path = directory + "/" + name
+            try Files.writeWhole(output.text, to: path)
+            sources.append(Source(workload: String(name.dropLast(4)), path: path, table: table))
+        }
+        return sources
+    }
+
     /// The workloads with a results CSV in `directory`, in the order `sources(in:order:)` gives.
     public func plottable(in directory: String, order: [String] = []) -> [String] {
         sources(in: directory, order: order).map(\.workload)
@@ -113,7 +126,8 @@ public struct GnuplotRunner: Sendable {
     /// Draws `sources` (found by `sources(in:order:)`) into `outdir`, creating it when needed; as
     /// `run(directory:outdir:cores:workloads:engineOrder:)`, for a caller that has looked at the folder already.
     public func run(
-        _ sources: [Source], outdir: String, cores: Int, workloads: [any Workload], engineOrder: [String]
+        _ sources: [Source], outdir: String, cores: Int, workloads: [any Workload], engineOrder: [String],
+        references: [String: String] = [:]
     ) throws(FileError) -> [Outcome] {
         try Files.makeDirectories(outdir)
         let order = Self.fullOrder(engineOrder, found: sources.map(\.table.engines))
@@ -125,7 +139,7 @@ public struct GnuplotRunner: Sendable {
             let script = script(for: name)
             var variables = Self.variables(
                 csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
-                scripts: scripts)
+                scripts: scripts, reference: references[name])
             if script == Self.genericScript {
                 guard access("\(scripts)/\(script)", R_OK) == 0 else {
                     outcomes.append(Outcome(workload: name, script: script, errors: "no \(script) in \(scripts)", succeeded: false))
@@ -158,19 +172,21 @@ public struct GnuplotRunner: Sendable {
     }
 
     /// The variables every script gets, as gnuplot assignments: `csv` (`path`), `outdir`, `engines` (those with rows
-    /// in `csv`, in `engineOrder`), `engine_order`, `cores`, `scriptdir`, `params` (the parameters' names, as
+    /// in `csv`, in `engineOrder`), `engine_order`, `cores`, `scriptdir`, `reference` (the contender the workload's
+    /// ratios are to; empty without one), `params` (the parameters' names, as
     /// identifiers), `param_columns` (their CSV columns) and `values_<name>` for each (its values in point order).
     /// Lists are space-separated words; a word holding a blank is double-quoted (gnuplot's `word` and `for [s in …]`
     /// read it as one).
     public static func variables(
         csv: ResultsCSV, path: String, outdir: String, engineOrder: [String], cores: Int,
-        scripts: String
+        scripts: String, reference: String? = nil
     ) -> [String] {
         let present = csv.engines
         let engines = engineOrder.filter(present.contains) + present.filter { !engineOrder.contains($0) }
         var variables = [
             "csv=\(quoted(path))", "outdir=\(quoted(outdir))", "engines=\(quoted(words(engines)))",
             "engine_order=\(quoted(words(engineOrder)))", "cores=\(cores)", "scriptdir=\(quoted(scripts))",
+            "reference=\(quoted(reference ?? ""))",
         ]
         let names = identifiers(csv.parameters.map(\.name))
         variables.append("params=\(quoted(words(names)))")
@@ -237,7 +253,7 @@ public struct GnuplotRunner: Sendable {
     // MARK: Files
 
     /// A fresh folder under `$TMPDIR` (or /tmp) for the generic plots' CSVs; never inside the results folder.
-    static func makeTemporaryDirectory() throws(FileError) -> String {
+    public static func makeTemporaryDirectory() throws(FileError) -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(base)/arena-plot.XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -247,7 +263,7 @@ public struct GnuplotRunner: Sendable {
     }
 
     /// Removes `directory` and the files in it.
-    static func remove(directory: String) {
+    public static func remove(directory: String) {
         for name in Files.names(in: directory) { unlink("\(directory)/\(name)") }
         rmdir(directory)
     }

@@ -13,24 +13,41 @@ public enum CSVReport {
     static let figureColumns = [
         "threads", "metric", "median", "mean", "stddev", "cv", "min", "max", "ci95_low", "ci95_high",
         "real_ns_per_op", "cpu_ns_per_op", "items_per_second", "p50_ns", "p90_ns", "p99_ns", "max_ns",
+        "reference", "ratio", "ratio_low", "ratio_high",
     ]
     /// The columns after the counters.
     static let trailingColumns = [
         "flags", "peak_threads", "user_s", "sys_s", "voluntary_switches", "involuntary_switches", "peak_rss_kib",
     ]
 
-    /// The CSV of `results` (one workload's points) under `headline`.
+    /// The CSV of one workload's points, with each point's ratio to the workload's reference.
+    public static func csv(_ workload: WorkloadAnalysis) -> String {
+        csv(workload.results, headline: workload.headline) { result in
+            guard let reference = workload.reference else { return (nil, nil) }
+            let path = result.point.parameterPath
+            let unstable = workload.isUnstable(result.engine, at: path) || workload.isUnstable(reference, at: path)
+            return (reference, unstable ? nil : workload.ratioToReference(result.engine, at: path))
+        }
+    }
+
+    /// The CSV of `results` (one workload's points) under `headline`; `ratio` gives each point's reference and its
+    /// ratio to it (none by default).
     ///
     /// Columns: `engine`; one per parameter name (the union over the points, in first-seen order; empty where a point
     /// lacks it); `threads`; `metric` (the headline's title) and the headline's median, mean, stddev, cv (a
     /// fraction), min, max and 95% confidence interval of the mean; the medians of real and CPU ns/op and items/s;
-    /// the point's latency percentiles over all repetitions (empty when not recorded); the median of every counter
+    /// the point's latency percentiles over all repetitions (empty when not recorded); the reference, the ratio to it
+    /// and the ratio's 95% interval (empty for the reference itself, an unstable point or a run without one); the
+    /// median of every counter
     /// (the union, sorted by name); the flags joined with "; "; then the process's resource figures.
     ///
     /// A parameter or counter whose name is already a column is written as `param_<name>` or `counter_<name>`, so
     /// every header is unique (contention's `threads` parameter equals the `threads` column anyway). A failed point
     /// has its identity, its flag and empty figures.
-    public static func csv(_ results: [PointResult], headline: Headline) -> String {
+    public static func csv(
+        _ results: [PointResult], headline: Headline,
+        ratio: (PointResult) -> (reference: String?, estimate: RatioEstimate?) = { _ in (nil, nil) }
+    ) -> String {
         let statistics = results.map { PointStatistics($0, headline: headline) }
         var parameterNames: [String] = []
         for result in results {
@@ -67,6 +84,10 @@ public enum CSVReport {
             ].map(number)
             let latency = result.succeeded ? result.latency : nil
             cells += [latency?.p50, latency?.p90, latency?.p99, latency?.max].map(number)
+            let (reference, estimate) = ratio(result)
+            let own = reference == result.engine
+            cells.append(cell(reference ?? ""))
+            cells += [own ? nil : estimate?.value, own ? nil : estimate?.low, own ? nil : estimate?.high].map(number)
             cells += counterNames.map { number(statistics.counters[$0]?.median) }
             cells.append(quoted(statistics.flags.joined(separator: "; ")))
             let resources = result.resources

@@ -1,14 +1,15 @@
 import Bench
 
-/// A `Comparison` as an aligned text table, one row per point, and a closing line with the verdict counts.
+/// A `Comparison` as an aligned text table, one row per point, a line with the verdict counts, and the two runs'
+/// agreement on their answers (`Stability`).
 public enum ComparisonReport {
     public static func table(_ comparison: Comparison, baselineName: String, candidateName: String) -> String {
-        var rows = [["point", "unit", "A", "B", "B/A", "p", "verdict"]]
+        var rows = [["point", "unit", "A", "B", "B/A (95%)", "p", "verdict"]]
         for row in comparison.rows {
             rows.append([
                 row.name, row.unit,
                 row.baseline.map(Figures.format) ?? "-", row.candidate.map(Figures.format) ?? "-",
-                row.ratio.map { Figures.ratio($0) } ?? "-",
+                row.ratio.map(ConsoleReport.ratioText) ?? "-",
                 row.pValue.map { Figures.fixed($0, 3) } ?? "-",
                 row.verdict.rawValue,
             ])
@@ -25,7 +26,8 @@ public enum ComparisonReport {
         text +=
             "\(comparison.rows.count) points: " + summary.joined(separator: ", ")
             + "; threshold \(Figures.fixed(comparison.threshold * 100, 1))% in each headline's direction"
-            + " (p: two-sided Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions))\n"
-        return text
+            + " and beyond the noise (B/A's 95% interval, Welch on the repetitions' logarithms, excludes 1); p: two-sided "
+            + "Mann–Whitney U over the repetitions, where each side has at least \(Comparison.minimumRepetitions)\n"
+        return text + comparison.stability.summary
     }
 }

@@ -1,63 +1,103 @@
 import Bench
 
-/// The summary `arena bench` prints: one table per workload, a row per point, a column per engine, each cell the
-/// headline median with its spread and its ratio to `system` (measured in the same run). Plain text for a terminal
-/// or Markdown for a README; both read the same grid.
+/// The tables of a run: one per workload, a row per point, a column per contender, each cell the headline median
+/// with its spread and its ratio to the workload's reference with the ratio's 95% interval (`RatioEstimate`); then
+/// the speedup over a workload's baseline where it has one, and the workload's own tables (`Workload.extraTables`).
+/// Plain text for a terminal (`arena bench`) or Markdown (report.md, `--format markdown`); both read the same tables.
 public enum ConsoleReport {
     /// Aligned plain-text tables.
-    public static func table(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
-        grids(results, engines: engines).map { grid in
-            let lines = TextTable.lines([grid.header] + grid.rows, leftAligned: grid.leftAligned)
-            return "\(grid.title)\n" + lines.joined(separator: "\n") + "\n" + grid.notes.map { "  \($0)\n" }.joined() + "\n"
+    public static func table(_ workloads: [WorkloadAnalysis]) -> String {
+        tables(workloads).map { table in
+            let lines = TextTable.lines([table.header] + table.rows, leftAligned: table.leftAligned)
+            return "\(table.title)\n" + lines.joined(separator: "\n") + "\n" + table.notes.map { "  \($0)\n" }.joined() + "\n"
         }.joined()
     }
 
     /// GitHub-flavoured Markdown tables.
-    public static func markdown(_ results: [(PointResult, any Workload)], engines: [String]) -> String {
-        grids(results, engines: engines).map { grid in
-            var text = "**\(grid.title)**\n\n| " + grid.header.joined(separator: " | ") + " |\n"
-            text += "|" + grid.header.indices.map { grid.leftAligned.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
-            for row in grid.rows { text += "| " + row.joined(separator: " | ") + " |\n" }
-            return text + grid.notes.map { "\n- \($0)" }.joined() + (grid.notes.isEmpty ? "\n" : "\n\n")
-        }.joined()
+    public static func markdown(_ workloads: [WorkloadAnalysis]) -> String {
+        tables(workloads).map(markdown).joined()
     }
 
-    struct Grid {
-        var title: String
-        var header: [String]
-        var rows: [[String]]
-        var notes: [String]
-        /// The columns aligned left (text); the others are numbers, aligned right.
-        var leftAligned: Set<Int> = [0]
+    /// One table in Markdown: its title in bold, the table, its notes as a list.
+    public static func markdown(_ table: ResultTable) -> String {
+        var text = "**\(table.title)**\n\n| " + table.header.map(escaped).joined(separator: " | ") + " |\n"
+        text += "|" + table.header.indices.map { table.leftAligned.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
+        for row in table.rows { text += "| " + row.map(escaped).joined(separator: " | ") + " |\n" }
+        return text + table.notes.map { "\n- \($0)" }.joined() + (table.notes.isEmpty ? "\n" : "\n\n")
     }
 
-    static func grids(_ results: [(PointResult, any Workload)], engines: [String]) -> [Grid] {
-        var order: [String] = []
-        var byWorkload: [String: (workload: any Workload, results: [PointResult])] = [:]
-        for (result, workload) in results {
-            if byWorkload[workload.name] == nil { order.append(workload.name); byWorkload[workload.name] = (workload, []) }
-            byWorkload[workload.name]!.results.append(result)
-        }
-        return order.flatMap { name in
-            let (workload, results) = byWorkload[name]!
-            var grids = [headlineGrid(workload, results, engines: engines)]
-            if let baseline = baselineGrid(workload, results, engines: engines) { grids.append(baseline) }
-            if workload is PoolRampWorkload, let ramp = PoolRampReport.grid(workload, results, engines: engines) { grids.append(ramp) }
-            if workload is ActorContentionWorkload, let guards = GuardReport.grid(workload, results, engines: engines) {
-                grids.append(guards)
+    /// A cell's text with its pipes escaped, so it stays in one Markdown cell.
+    static func escaped(_ text: String) -> String { text.replacing("|", with: "\\|") }
+
+    /// Every table of `workloads`, in order.
+    public static func tables(_ workloads: [WorkloadAnalysis]) -> [ResultTable] {
+        workloads.flatMap { workload in
+            var tables = [headlineTable(workload)]
+            if let baseline = baselineTable(workload) { tables.append(baseline) }
+            if let code = workload.workload {
+                tables += code.extraTables(
+                    WorkloadResults(results: workload.results, engines: workload.engines, reference: workload.reference))
             }
-            return grids
+            return tables
         }
+    }
+
+    /// The headline per point and contender: median ±CV over the rounds, with the ratio to the reference and its 95%
+    /// interval.
+    static func headlineTable(_ workload: WorkloadAnalysis) -> ResultTable {
+        let shown = workload.engines
+        var notes: [String] = []
+        var noisy = false
+        var unstable = false
+        let rows = workload.paths.map { path in
+            [path.isEmpty ? "-" : path]
+                + shown.map { engine in
+                    guard let result = workload.result(engine, at: path) else { return "" }
+                    if let failure = result.failure {
+                        notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
+                        return failure.kind.rawValue
+                    }
+                    let statistics = PointStatistics(result, headline: workload.headline)
+                    guard let summary = statistics.headlineSummary else { return "" }
+                    var cell = Figures.format(summary.median) + " ±" + Figures.percent(summary.coefficientOfVariation)
+                    if statistics.isNoisy {
+                        cell += "!"
+                        noisy = true
+                    }
+                    guard let reference = workload.reference, engine != reference else { return cell }
+                    if workload.isUnstable(engine, at: path) || workload.isUnstable(reference, at: path) {
+                        unstable = true
+                        return cell + " (unstable)"
+                    }
+                    if let ratio = workload.ratioToReference(engine, at: path) { cell += " " + ratioText(ratio) }
+                    return cell
+                }
+        }
+        let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
+        let against =
+            workload.reference.map { "×\($0) with its 95% interval over paired rounds" }
+            ?? "no ratios: no reference measured this workload (name one with --reference)"
+        let title = "\(workload.name): \(workload.headline.title), median ±CV over rounds, \(against); \(direction)"
+        if noisy {
+            notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the rounds disagree, read that median loosely")
+        }
+        if unstable {
+            notes.append(
+                "unstable: this contender's or the reference's rounds differ by more than ×"
+                    + "\(Figures.fixed(WorkloadAnalysis.unstableSpread, 0)) at this point, so its ratio would not survive a "
+                    + "second run; none is given")
+        }
+        return ResultTable(title: title, header: ["point"] + shown, rows: rows, notes: notes)
     }
 
     /// The speedup over the workload's baseline (the same work without the engine, a plain loop measured in the same
     /// process: `apply`'s loop, `io-throughput`'s blocking copy), median over repetitions; nil when no point has one.
-    static func baselineGrid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> Grid? {
-        let speedups = results.filter { $0.failure == nil }.compactMap { result in
+    static func baselineTable(_ workload: WorkloadAnalysis) -> ResultTable? {
+        let speedups = workload.results.filter { $0.failure == nil }.compactMap { result in
             PointStatistics(result, headline: workload.headline).counters["speedup"].map { (result, $0.median) }
         }
         guard !speedups.isEmpty else { return nil }
-        let shown = engines.filter { engine in speedups.contains { $0.0.engine == engine } }
+        let shown = workload.engines.filter { engine in speedups.contains { $0.0.engine == engine } }
         var points: [String] = []
         for (result, _) in speedups where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
         let rows = points.map { path in
@@ -69,39 +109,12 @@ public enum ConsoleReport {
         let title =
             "\(workload.name): speedup over the baseline without the engine (a plain loop, measured in the same "
             + "process: `baseline_ns_per_op`), median over repetitions; higher is better"
-        return Grid(title: title, header: ["point"] + shown, rows: rows, notes: [])
+        return ResultTable(title: title, header: ["point"] + shown, rows: rows)
     }
 
-    /// The headline per point and engine: median ±CV over repetitions, with the ratio to `system`.
-    static func headlineGrid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> Grid {
-        let shown = engines.filter { engine in results.contains { $0.engine == engine } }
-        var points: [String] = []
-        for result in results where !points.contains(result.point.parameterPath) { points.append(result.point.parameterPath) }
-        var notes: [String] = []
-        var noisy = false
-        let rows = points.map { path in
-            let reference = results.first { $0.engine == "system" && $0.point.parameterPath == path }
-                .map { PointStatistics($0, headline: workload.headline) }?.headlineSummary?.median
-            return [path.isEmpty ? "-" : path]
-                + shown.map { engine in
-                    guard let result = results.first(where: { $0.engine == engine && $0.point.parameterPath == path }) else { return "" }
-                    if let failure = result.failure {
-                        notes.append("\(result.name): \(failure.kind.rawValue): \(failure.message)")
-                        return failure.kind.rawValue
-                    }
-                    let statistics = PointStatistics(result, headline: workload.headline)
-                    guard let summary = statistics.headlineSummary else { return "" }
-                    var cell = Figures.format(summary.median) + " ±" + Figures.percent(summary.coefficientOfVariation)
-                    if statistics.isNoisy { cell += "!"; noisy = true }
-                    if engine != "system", let reference, reference > 0 { cell += " (" + Figures.ratio(summary.median / reference) + ")" }
-                    return cell
-                }
-        }
-        let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
-        let title = "\(workload.name): \(workload.headline.title), median ±CV over repetitions, (×system); \(direction)"
-        if noisy {
-            notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the machine was noisy, read that number loosely")
-        }
-        return Grid(title: title, header: ["point"] + shown, rows: rows, notes: notes)
+    /// A ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval.
+    public static func ratioText(_ ratio: RatioEstimate) -> String {
+        guard let low = ratio.low, let high = ratio.high else { return Figures.ratio(ratio.value) }
+        return Figures.ratio(ratio.value) + " (" + Figures.ratio(low).dropFirst() + "–" + Figures.ratio(high).dropFirst() + ")"
     }
 }

@@ -1,48 +1,50 @@
 import Bench
 
-/// `report.md` of a results folder: a summary computed from the sections below it (`SummaryReport`), the machine,
-/// the conformance matrix, one table per workload with each engine's ratio to `system`, the plots, the engines' peak
-/// threads, the instructions per operation, and every point a reader should not trust at face value. `arena report`
-/// writes it; `scripts/report.sh` runs everything that feeds it first.
+/// `report.md` of a results folder: a summary computed from the record (`SummaryReport`), the machine, the
+/// conformance matrix, one table per workload with each contender's ratio to the workload's reference, the plots,
+/// the engines' peak threads, the instructions per operation, and every point a reader should not trust at face
+/// value. All of it from the run record (`RunAnalysis`); the `report` reporter writes it.
 public struct RunReport: Sendable {
-    /// The folder's results.
-    public let folder: ResultsFolder
-    /// The conformance matrix in Markdown (`arena conform --format markdown`), when it was run.
-    public let conformance: String?
+    /// The run.
+    public let run: RunAnalysis
     /// The file names in the folder's `plots/` (PNG and SVG), found by the caller.
     public let plots: [String]
     /// How the run was made, one line each (commands, mode), shown under the title.
     public let provenance: [String]
-    /// The instructions per operation (`arena instructions`, the folder's `instructions.json`), when counted.
-    public let instructions: InstructionTable?
 
-    public init(
-        folder: ResultsFolder, conformance: String?, plots: [String], provenance: [String],
-        instructions: InstructionTable? = nil
-    ) {
-        self.folder = folder
-        self.conformance = conformance
+    public init(run: RunAnalysis, plots: [String], provenance: [String]) {
+        self.run = run
         self.plots = plots
         self.provenance = provenance
-        self.instructions = instructions
     }
 
     /// The Markdown document.
     public func markdown() -> String {
-        let context = folder.context
+        let context = run.machine
         var text = "# DispatchArena report"
         if let context { text += ": \(context.hostName), \(context.date.prefix(10))" }
         text += "\n\n"
+        if let context, context.libraryBuildType != "release" {
+            text +=
+                "> **Warning: measured by a \(context.libraryBuildType) build.** Its numbers are not worth comparing "
+                + "(a debug build runs many times slower than release): build with `swift build -c release`.\n\n"
+        }
         for line in provenance { text += line + "\n" }
-        if !provenance.isEmpty { text += "\n" }
-        text += "Engines: " + folder.engines.map { "`\($0)`" }.joined(separator: ", ")
+        if let commit = run.record.commit { text += "Built from commit \(commit).\n" }
+        if !provenance.isEmpty || run.record.commit != nil { text += "\n" }
+        let engines = run.engines
+        text += "Contenders: " + engines.map { "`\($0)`" }.joined(separator: ", ")
+        if !run.floorEngines.isEmpty {
+            text +=
+                ". " + run.floorEngines.map { "`\($0)`" }.joined(separator: " and ")
+                + " are the native C floor (measured by Google Benchmark), the distance to the limit"
+        }
         text +=
-            ". `c-dispatch` and `c-mutex` are the native C floor (libdispatch's C API and a pthread mutex, measured by "
-            + "Google Benchmark), the distance to the limit. Cells are the median over repetitions ±CV, with the ratio to "
-            + "`system` measured in the same run; a ratio above 1 is better when higher is better and worse otherwise.\n\n"
+            ". Cells are the median over rounds ±CV, with the ratio to the workload's reference (the reference of its "
+            + "layer, or the one `--reference` named) and that ratio's 95% interval over the paired rounds; a ratio "
+            + "above 1 is better when higher is better and worse otherwise.\n\n"
 
-        text += SummaryReport.markdown(
-            workloads: folder.workloads.map { ($0.workload, $0.results) }, engines: folder.engines, conformance: conformance)
+        text += SummaryReport.markdown(run)
 
         text += "## Machine\n\n"
         if let context {
@@ -66,13 +68,17 @@ public struct RunReport: Sendable {
         }
 
         text += "## Conformance\n\n"
-        text += conformance.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? "Not run for this folder.\n"
+        if let conformance = run.record.conformance {
+            text += "`\(conformance.command)` on \(conformance.date.prefix(10)).\n\n"
+            let matrix = conformance.report.markdown()
+            text += matrix.hasSuffix("\n") ? matrix : matrix + "\n"
+        } else {
+            text += "Not run for this folder (`arena conform --out DIR` records it).\n"
+        }
         text += "\n## Benchmarks\n\n"
-        let engines = folder.engines
-        for entry in folder.workloads {
-            let workload = entry.workload
-            text += "### \(workload.name)\n\n\(workload.summary).\n\n"
-            text += ConsoleReport.markdown(entry.results.map { ($0, workload) }, engines: engines)
+        for workload in run.workloads {
+            text += "### \(workload.name)\n\n\(workload.entry.summary).\n\n"
+            text += ConsoleReport.markdown([workload])
             let views = plots.filter { $0.hasSuffix(".png") && ($0 == "\(workload.name).png" || $0.hasPrefix("\(workload.name)-")) }
             for view in views {
                 let stem = String(view.dropLast(4))
@@ -83,19 +89,18 @@ public struct RunReport: Sendable {
 
         text += "## Threads\n\n"
         text +=
-            context.map { context in
-                ThreadReport.markdown(folder.workloads.map { ($0.workload, $0.results) }, engines: engines, cores: context.numCPUs)
-            } ?? "No machine context, so no core count to hold the threads against.\n"
+            context.map { context in ThreadReport.markdown(run.workloads, engines: engines, cores: context.numCPUs) }
+            ?? "No machine context, so no core count to hold the threads against.\n"
         text += "\n## Instructions per operation\n\n"
         text +=
-            instructions?.markdownSection()
+            run.record.instructions?.markdownSection()
             ?? "Not counted for this folder: `arena instructions --out DIR` counts them under valgrind (`scripts/report.sh "
             + "--full` does; `--quick` skips them to keep within CI's time).\n"
         text += "\n## Warnings\n\n"
         var warnings: [String] = []
-        for entry in folder.workloads {
-            for result in entry.results {
-                for flag in PointStatistics(result, headline: entry.workload.headline).flags {
+        for workload in run.workloads {
+            for result in workload.results {
+                for flag in PointStatistics(result, headline: workload.headline).flags {
                     warnings.append("- `\(result.name)`: \(flag)")
                 }
             }

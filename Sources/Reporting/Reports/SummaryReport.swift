@@ -1,42 +1,37 @@
 import Bench
+import Conformance
 
-/// The summary `report.md` opens with, computed from the same results as the sections below it (nothing in it is
-/// written by hand): per contender, the rules kept, unsupported, failed and not checked, counted from the
-/// conformance matrix; per workload, the leading contender with its ratio to `system` and to the native C floor;
-/// the answer of `actor-contention`'s guards to "queue, actor or lock?"; and how many points were noisy.
+/// The summary `report.md` opens with, computed from the run record like the sections below it (nothing in it is
+/// written by hand): per contender, the rules kept, unsupported, failed and not checked; per workload, the verdict (a
+/// leader, or a tie) with the leader's ratio to the workload's reference and to the native C floor, each with its
+/// 95% interval; each workload's own answer (`Workload.summaryAnswer`: queue, actor or lock?); how the run was
+/// ordered; and how many points were noisy or unstable.
 ///
-/// The leader of a workload is the contender whose median, over the points it shares with `system`, of its headline
-/// ratio to `system` (the `(×…)` of the details tables, every point the table shows) is best in the headline's
-/// direction; `system` itself stands at ×1.00, ties go to the contender shown first. The native C floor (`c-dispatch`,
-/// `c-mutex`) is the limit, never a leader: the leader's ratio to it is the median of the same ratio over the points
-/// the floor measured too.
+/// A workload's standings are each contender's ratio to the reference over the points it shares with it, every
+/// point weighing the same (`WorkloadAnalysis.overall`: the geometric mean of the per-round ratios, points where
+/// either side's rounds differ by more than ×2 left out). The best two are then compared directly, paired round by
+/// round: the best leads only where that interval lies wholly on the better side of 1, and the summary says "tie"
+/// otherwise. The native C floor is the limit, never a leader.
 public enum SummaryReport {
-    /// The contender every ratio is taken against, as in the details tables.
-    public static let reference = "system"
-
-    /// One contender's standing on one workload: the median of its ratio to `reference` over `points` points.
-    public struct Standing: Sendable, Equatable {
-        public let engine: String
-        public let ratio: Double
-        public let points: Int
-    }
-
-    /// The `## Summary` section, Markdown, ending with a blank line. `engines` gives the display order.
-    public static func markdown(
-        workloads: [(workload: any Workload, results: [PointResult])], engines: [String], conformance: String?
-    ) -> String {
+    /// The `## Summary` section, Markdown, ending with a blank line.
+    public static func markdown(_ run: RunAnalysis) -> String {
         var text = "## Summary\n\n"
-        text += conformanceLines(conformance)
-        text += benchmarkLines(workloads, engines: engines)
-        if let guards = guardAnswer(workloads, engines: engines) { text += guards + "\n\n" }
-        text += noiseLine(workloads) + "\n\n"
+        text += conformanceLines(run.record.conformance?.report)
+        text += benchmarkLines(run)
+        for workload in run.workloads {
+            guard let code = workload.workload else { continue }
+            let results = WorkloadResults(results: workload.results, engines: workload.engines, reference: workload.reference)
+            if let answer = code.summaryAnswer(results) { text += answer + "\n\n" }
+        }
+        if let order = orderLine(run) { text += order + "\n\n" }
+        text += noiseLine(run) + "\n\n"
         return text
     }
 
     // MARK: Conformance
 
-    /// Per contender of a matrix (`arena conform --format markdown`), in its column order: how many rules it kept
-    /// (`pass`), could not run (`unsupported`), failed (`fail` or `timeout`) and was not checked on (`-`).
+    /// Per contender of a matrix, in its column order: how many rules it kept (`pass`), could not run
+    /// (`unsupported`), failed (`fail` or `timeout`) and was not checked on (a rule of a layer it does not bring).
     public struct RuleCounts: Sendable, Equatable {
         public var engine: String
         public var kept = 0
@@ -53,46 +48,24 @@ public enum SummaryReport {
         }
     }
 
-    /// The counts read off the matrix's cells: the table whose header starts `| Rule |`, a row per rule; a cell's
-    /// first word is its status (`pass (3/3)` is a pass). Empty when the text holds no matrix.
-    public static func ruleCounts(_ matrix: String) -> [RuleCounts] {
-        func cells(_ line: Substring) -> [String] {
-            line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingSpaces }
+    /// The counts of `report`'s results.
+    public static func ruleCounts(_ report: ConformanceReport) -> [RuleCounts] {
+        report.engines.map { engine in
+            let own = report.results.filter { $0.engine == engine.name }
+            return RuleCounts(
+                engine: engine.name, kept: own.filter { $0.status == .pass }.count,
+                unsupported: own.filter { $0.status == .unsupported }.count, failed: own.filter { $0.status.isFailure }.count,
+                notChecked: report.rules.count - own.count)
         }
-        var counts: [RuleCounts] = []
-        var inTable = false
-        for line in matrix.split(separator: "\n", omittingEmptySubsequences: false) {
-            if !inTable {
-                guard line.hasPrefix("| Rule |") else { continue }
-                counts = cells(line).dropFirst().map { RuleCounts(engine: $0) }
-                inTable = true
-                continue
-            }
-            guard line.hasPrefix("|") else { break }
-            let row = cells(line)
-            guard let rule = row.first, rule.hasPrefix("`") else { continue }
-            for (index, cell) in row.dropFirst().enumerated() where index < counts.count {
-                switch cell.prefix(while: { $0 != " " && $0 != "(" }) {
-                case "pass": counts[index].kept += 1
-                case "unsupported": counts[index].unsupported += 1
-                case "fail", "timeout": counts[index].failed += 1
-                case "-", "": counts[index].notChecked += 1
-                default: break
-                }
-            }
-        }
-        return counts
     }
 
-    static func conformanceLines(_ matrix: String?) -> String {
-        let counts = matrix.map(ruleCounts) ?? []
-        guard !counts.isEmpty else { return "**Conformance**: not run for this folder.\n\n" }
+    static func conformanceLines(_ report: ConformanceReport?) -> String {
+        guard let report else { return "**Conformance**: not run for this folder.\n\n" }
         var text =
             "**Conformance**, rules per contender (the matrix under Conformance; failed: `fail` or `timeout`, not "
             + "checked: `-`, a rule of a layer the contender does not bring):\n\n"
         text += "| contender | kept (pass) | unsupported | failed | not checked |\n| --- | ---: | ---: | ---: | ---: |\n"
-        for count in counts {
+        for count in ruleCounts(report) {
             let failed = count.failed > 0 ? "**\(count.failed)**" : "0"
             text += "| \(count.engine) | \(count.kept) | \(count.unsupported) | \(failed) | \(count.notChecked) |\n"
         }
@@ -101,141 +74,114 @@ public enum SummaryReport {
 
     // MARK: Benchmarks
 
-    /// Each contender's standing on `workload`, best first (`system` at ×1.00 among them); empty when `system` has
-    /// no point with a number. The native floor is left out.
-    public static func standings(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> [Standing] {
-        standings(workload, medians: headlineMedians(workload, results), engines: engines)
-    }
-
-    /// The standings from the headline medians `headlineMedians` made.
-    static func standings(_ workload: any Workload, medians: [String: [String: Double]], engines: [String]) -> [Standing] {
-        guard let references = medians[reference] else { return [] }
-        let shown = [reference] + engines.filter { $0 != reference && !NativeFloor.engines.contains($0) && medians[$0] != nil }
-        let standings = shown.compactMap { engine -> Standing? in
-            ratio(medians[engine] ?? [:], to: references).map { Standing(engine: engine, ratio: $0.ratio, points: $0.points) }
-        }
-        let higher = workload.headline.higherIsBetter
-        // A stable sort: ties keep the display order.
-        return standings.enumerated().sorted { left, right in
-            if left.element.ratio != right.element.ratio {
-                return higher ? left.element.ratio > right.element.ratio : left.element.ratio < right.element.ratio
-            }
-            return left.offset < right.offset
-        }.map(\.element)
-    }
-
-    /// The median of `values[path] / references[path]` over the paths both have (a reference above 0), with the
-    /// number of paths; `nil` when they share none.
-    static func ratio(_ values: [String: Double], to references: [String: Double]) -> (ratio: Double, points: Int)? {
-        let ratios = values.compactMap { path, value in references[path].flatMap { $0 > 0 ? value / $0 : nil } }
-        return Summary(ratios).map { ($0.median, ratios.count) }
-    }
-
-    /// The headline median per engine and point (`parameterPath`), for the points with a number.
-    static func headlineMedians(_ workload: any Workload, _ results: [PointResult]) -> [String: [String: Double]] {
-        var medians: [String: [String: Double]] = [:]
-        for result in results where result.failure == nil {
-            guard let median = PointStatistics(result, headline: workload.headline).headlineSummary?.median else { continue }
-            if medians[result.engine]?[result.point.parameterPath] == nil {
-                medians[result.engine, default: [:]][result.point.parameterPath] = median
-            }
-        }
-        return medians
-    }
-
-    static func benchmarkLines(_ workloads: [(workload: any Workload, results: [PointResult])], engines: [String]) -> String {
-        guard !workloads.isEmpty else { return "" }
-        let floors = NativeFloor.engines.filter(engines.contains)
+    static func benchmarkLines(_ run: RunAnalysis) -> String {
+        guard !run.workloads.isEmpty else { return "" }
+        let floors = run.floorEngines
         var text =
-            "**Benchmarks**, the leader per workload: the contender with the best median, over the points it shares "
-            + "with `system`, of its headline's ratio to `system` (the `(×…)` in the tables below; `system` is ×1.00): "
-            + "above 1 leads where higher is better (↑), below 1 where lower is (↓). (n) is the number of points a "
-            + "median is over"
+            "**Benchmarks**, the verdict per workload: each contender's ratio to the workload's reference over the points "
+            + "it shares with it (the geometric mean of the per-round ratios, every point weighing the same; points where "
+            + "either side is unstable left out), with its 95% interval; the best leads only where its interval against "
+            + "the runner-up (paired round by round) lies wholly on the better side of 1, and it is a tie otherwise. "
+            + "Above 1 leads where higher is better (↑), below 1 where lower is (↓); (n) is the number of points"
         text +=
             floors.isEmpty
             ? "; no native C floor in this folder.\n\n"
             : "; " + floors.map { "×\($0)" }.joined(separator: " and ")
                 + (floors.count > 1 ? " are" : " is")
-                + " the leader's ratio to the native C floor, over the points the floor measured too.\n\n"
-        text += "| workload | headline | leader | ×system (n) | runner-up |" + floors.map { " ×\($0) (n) |" }.joined() + "\n"
-        text += "| --- | --- | --- | ---: | --- |" + String(repeating: " ---: |", count: floors.count) + "\n"
-        for (workload, results) in workloads {
+                + " the best contender's ratio to the native C floor (unpaired: another program measured it), over the "
+                + "points the floor measured too.\n\n"
+        text += "| workload | headline | verdict | best (×reference, n) | runner-up | best ÷ runner-up |"
+        text += floors.map { " ×\($0) (n) |" }.joined() + "\n"
+        text += "| --- | --- | --- | --- | --- | ---: |" + String(repeating: " ---: |", count: floors.count) + "\n"
+        for workload in run.workloads {
             let headline = workload.headline.title + (workload.headline.higherIsBetter ? " ↑" : " ↓")
-            let medians = headlineMedians(workload, results)
-            let standings = standings(workload, medians: medians, engines: engines)
-            guard let leader = standings.first else {
-                text += "| \(workload.name) | \(headline) | no `system` point to compare with |  |  |"
+            let standings = workload.standings
+            guard let best = standings.first, let reference = workload.reference else {
+                text += "| \(workload.name) | \(headline) | no reference measured it |  |  |  |"
                 text += String(repeating: "  |", count: floors.count) + "\n"
                 continue
             }
-            let runnerUp = standings.count > 1 ? "\(standings[1].engine) \(Figures.ratio(standings[1].ratio))" : "-"
+            let verdict: String
+            var margin = "-"
+            switch workload.verdict {
+            case .leader(let leader, _, let ratio):
+                verdict = "**\(leader)** leads"
+                margin = ConsoleReport.ratioText(ratio)
+            case .tie(let first, let second, let ratio):
+                verdict = "tie: \(first), \(second)"
+                margin = ratio.map(ConsoleReport.ratioText) ?? "no interval"
+            case .alone(let engine): verdict = "\(engine) alone"
+            case .noReference: verdict = "no reference"
+            }
+            let bestCell =
+                "\(best.engine) " + (best.engine == reference ? "(the reference)" : ConsoleReport.ratioText(best.ratio))
+                + " ×\(reference), \(best.points)" + (best.unstable > 0 ? ", \(best.unstable) unstable left out" : "")
+            let runnerUp =
+                standings.count > 1
+                ? "\(standings[1].engine) "
+                    + (standings[1].engine == reference ? "(the reference)" : ConsoleReport.ratioText(standings[1].ratio))
+                : "-"
             let floorCells = floors.map { floor -> String in
-                guard let ratio = ratio(medians[leader.engine] ?? [:], to: medians[floor] ?? [:]) else { return "-" }
-                return "\(Figures.ratio(ratio.ratio)) (\(ratio.points))"
+                guard let overall = workload.overall(best.engine, to: floor) else { return "-" }
+                return "\(ConsoleReport.ratioText(overall.estimate)) (\(overall.points))"
             }
             text +=
-                "| \(workload.name) | \(headline) | **\(leader.engine)** | \(Figures.ratio(leader.ratio)) (\(leader.points)) | "
-                + "\(runnerUp) |" + floorCells.map { " \($0) |" }.joined() + "\n"
+                "| \(workload.name) | \(headline) | \(verdict) | \(bestCell) | \(runnerUp) | \(margin) |"
+                + floorCells.map { " \($0) |" }.joined() + "\n"
         }
         return text + "\n"
     }
 
-    // MARK: Queue, actor or lock?
+    // MARK: How it was measured
 
-    /// Two sentences from `actor-contention`'s guard table: which guard is fastest in how many of its rows (engine
-    /// and task count), and each guard's increments/s at the largest task count on `system` (or the first engine
-    /// measured there). `nil` without that workload or a number in it.
-    static func guardAnswer(_ workloads: [(workload: any Workload, results: [PointResult])], engines: [String]) -> String? {
-        guard let entry = workloads.first(where: { $0.workload is ActorContentionWorkload }) else { return nil }
-        let rows = GuardReport.rows(entry.workload, entry.results, engines: engines).filter { $0.fastest != nil }
-        guard !rows.isEmpty else { return nil }
-        var wins: [(guarding: String, count: Int)] = []
-        for row in rows {
-            guard let fastest = row.fastest?.guarding else { continue }
-            if let index = wins.firstIndex(where: { $0.guarding == fastest }) { wins[index].count += 1 } else { wins.append((fastest, 1)) }
+    /// How the benchmarks were ordered, and what the waiting processes cost; `nil` without benchmarks.
+    static func orderLine(_ run: RunAnalysis) -> String? {
+        guard let benchmarks = run.record.benchmarks else { return nil }
+        let rounds = benchmarks.settings.repetitions
+        var text = "**Order**: "
+        switch benchmarks.order {
+        case .interleaved:
+            text +=
+                "\(rounds) paired rounds per point: round r ran repetition r of every contender once, one after another, "
+                + "in an order shuffled per round"
+                + (benchmarks.lifetime == .round
+                    ? ", each in a fresh process warmed up before the round" : ", each contender in one process for the point")
+        case .sequential:
+            text += "\(rounds) repetitions per contender back to back, the contenders one after another (`--order sequential`)"
         }
-        // Most rows first; a tie keeps the order the guards were first met in.
-        wins = wins.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
-        var text =
-            "**Queue, actor or lock?** (`actor-contention`) The fastest guard is "
-            + wins.map { "\($0.guarding) in \($0.count)" }.joined(separator: ", ")
-            + " of the \(rows.count) rows of engine and task count."
-        let largest = rows.map(\.tasks).max { (Int($0) ?? 0) < (Int($1) ?? 0) }!
-        let atLargest = rows.filter { $0.tasks == largest }
-        if let row = atLargest.first(where: { $0.engine == reference }) ?? atLargest.first, let fastest = row.fastest {
-            let ordered = row.medians.sorted { $0.value > $1.value }
-            let figures = ordered.map { guarding, median in
-                "\(guarding) \(Figures.format(median))"
-                    + (guarding == fastest.guarding || median <= 0 ? "" : " (÷\(Figures.format(fastest.median / median)))")
-            }
-            text += " At \(largest) tasks on \(row.engine): " + figures.joined(separator: ", ") + " increments/s."
+        if let seed = benchmarks.seed { text += "; seed \(seed) (`arena bench --seed \(seed)` replays the orders)" }
+        let waits = benchmarks.points.flatMap(\.rounds).filter { $0.waitingProcesses > 0 }
+        let cpu = waits.compactMap(\.waitingCPUSeconds)
+        if !cpu.isEmpty {
+            let trials = waits.map(\.trialSeconds).reduce(0, +)
+            let used = cpu.reduce(0, +)
+            text +=
+                ". While a contender's trial ran, the others' processes waited: they used \(Figures.fixed(used * 1000, 1)) ms "
+                + "of CPU over \(Figures.fixed(trials, 1)) s of trials (\(Figures.percent(trials > 0 ? used / trials : 0)) of "
+                + "one core; the most in one round: \(Figures.fixed((cpu.max() ?? 0) * 1000, 1)) ms)"
         }
-        return text
+        return text + "."
     }
 
     // MARK: Noise
 
-    static func noiseLine(_ workloads: [(workload: any Workload, results: [PointResult])]) -> String {
+    static func noiseLine(_ run: RunAnalysis) -> String {
         var total = 0
         var noisy = 0
         var without = 0
-        for (workload, results) in workloads {
-            for result in results {
+        var unstable = 0
+        for workload in run.workloads {
+            for result in workload.results {
                 total += 1
                 let statistics = PointStatistics(result, headline: workload.headline)
                 if statistics.headlineSummary == nil { without += 1 } else if statistics.isNoisy { noisy += 1 }
+                if workload.isUnstable(result.engine, at: result.point.parameterPath) { unstable += 1 }
             }
         }
         return
             "**Noise**: \(noisy) of \(total) points have a CV above \(Int(Summary.cvThreshold * 100))% (marked ! in the "
-            + "tables, listed under Warnings: read them loosely); \(without) "
+            + "tables, listed under Warnings: read them loosely); \(unstable) are unstable (their rounds differ by more "
+            + "than ×\(Figures.fixed(WorkloadAnalysis.unstableSpread, 0)): no ratio is given for them); \(without) "
             + (without == 1 ? "has" : "have") + " no number (an error or a stop)."
-    }
-}
-
-extension Substring {
-    /// Without the leading and trailing spaces.
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -9,10 +9,7 @@ public enum ThreadReport {
     public static func bound(cores: Int) -> Int { cores + 2 }
 
     /// The Markdown section body: the table, its notes, and the points over the bound.
-    public static func markdown(
-        _ workloads: [(workload: any Workload, results: [PointResult])], engines: [String],
-        cores: Int
-    ) -> String {
+    public static func markdown(_ workloads: [WorkloadAnalysis], engines: [String], cores: Int) -> String {
         let bound = bound(cores: cores)
         let shown = engines.filter { engine in
             workloads.contains { $0.results.contains { $0.engine == engine && peak(of: $0) != nil } }
@@ -27,11 +24,12 @@ public enum ThreadReport {
         text += "| --- | --- |" + String(repeating: " ---: |", count: shown.count) + "\n"
         var over: [String] = []
         var blockingPoints = false
-        for (workload, results) in workloads {
-            let limit = workload.blocksInBlocks ? nil : bound
+        for workload in workloads {
+            let results = workload.results
+            let limit = workload.entry.blocksInBlocks ? nil : bound
             // A point that needs blocking-in-blocks waits inside the engine's threads on purpose (a task in `sync`):
             // an engine rightly starts threads for it, so the bound holds for the workload's other points only.
-            let bounded = { (result: PointResult) in !workload.requirements(of: result.point).contains(.blockingInBlocks) }
+            let bounded = { (result: PointResult) in !workload.entry.blockingPoints.contains(result.point.parameterPath) }
             if limit != nil && results.contains(where: { !bounded($0) }) { blockingPoints = true }
             let cells = shown.map { engine -> String in
                 let mine = results.filter { $0.engine == engine }

@@ -157,13 +157,7 @@ public enum GoogleBenchmarkReader {
         }
         settings.repetitions = repetitions.count
         let latencies = repetitions.compactMap(\.latency)
-        let merged =
-            latencies.count == repetitions.count && !latencies.isEmpty
-            ? LatencyPercentiles(
-                count: latencies.reduce(0) { $0 + $1.count }, p50: median(latencies.map(\.p50)),
-                p90: median(latencies.map(\.p90)), p99: median(latencies.map(\.p99)),
-                max: latencies.map(\.max).max()!)
-            : nil
+        let merged = latencies.count == repetitions.count ? LatencyPercentiles.estimate(merging: latencies) : nil
         return PointResult(engine: engine, point: point, settings: settings, repetitions: repetitions, latency: merged)
     }
 
@@ -176,8 +170,6 @@ public enum GoogleBenchmarkReader {
         default: throw ReadError("'\(name)': unknown time_unit '\(unit)'")
         }
     }
-
-    static func median(_ values: [Double]) -> Double { Summary(values)?.median ?? 0 }
 }
 
 /// Any JSON value, for reading documents whose fields are not known in advance (counters are extra fields).

@@ -8,6 +8,13 @@ public enum NativeFloor {
     /// The engine names the floor's benchmarks use.
     public static let engines = ["c-dispatch", "c-mutex"]
 
+    /// What each of the floor's engines is, for the run record.
+    public static func summary(_ engine: String) -> String {
+        engine == engines[0]
+            ? "the native C floor: libdispatch's C API, measured by Google Benchmark (scripts/native)"
+            : "the native C floor: a pthread mutex, measured by Google Benchmark (scripts/native)"
+    }
+
     /// The floor's points of `workload` that match a point the run measures under `settings`; the others (another
     /// thread list, another size) are returned apart, by name, so the caller can say they were left out.
     public static func points(

@@ -1,9 +1,14 @@
-import Bench
-
 /// The table `pool-ramp` gets beside its headline: per number of blocks and engine, the round's figures (medians over
 /// repetitions), whether they meet the target the workload recorded, and how the pool met its blocked workers. It
 /// formats counters `PoolRampWorkload` measured and judges them; it measures nothing.
-enum PoolRampReport {
+extension PoolRampWorkload {
+    public func extraTables(_ results: WorkloadResults) -> [ResultTable] {
+        PoolRampTable.table(self, results.results, engines: results.engines).map { [$0] } ?? []
+    }
+}
+
+/// `pool-ramp`'s table and its verdicts.
+enum PoolRampTable {
     /// How an engine's pool met K blocked workers, judged from one point's medians.
     enum Verdict: String {
         /// Faster than a pool that never grows, within the thread bound: it added threads for the blocked workers.
@@ -27,7 +32,7 @@ enum PoolRampReport {
     }
 
     /// The grid: a row per point and engine (engines in `engines` order), or `nil` when no point has a row.
-    static func grid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ConsoleReport.Grid? {
+    static func table(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ResultTable? {
         var paths: [String] = []
         for result in results where !paths.contains(result.point.parameterPath) { paths.append(result.point.parameterPath) }
         var rows: [[String]] = []
@@ -47,7 +52,7 @@ enum PoolRampReport {
             "pool: explodes = more engine threads than K + cores + 2; starves = no faster than the fixed pool; "
                 + "ramps = faster, within the thread bound",
         ]
-        return ConsoleReport.Grid(
+        return ResultTable(
             title: "\(workload.name): the round's figures, median over repetitions, against the target",
             header: [
                 "blocks", "engine", "finish (ms)", "first start (ms)", "engine threads", "target", "meets target",

@@ -1,10 +1,19 @@
-import Bench
-
 /// The table `actor-contention` gets beside its headline, answering "queue, actor or lock?": per task count and
 /// engine, each guard's increments per second (median over repetitions), how many times slower than the engine's
-/// fastest guard at that task count it is, and which guard that is. It formats what `ActorContentionWorkload` measured; it
-/// measures nothing.
-enum GuardReport {
+/// fastest guard at that task count it is, and which guard that is; and the summary's answer from it. It formats
+/// what the workload measured; it measures nothing.
+extension ActorContentionWorkload {
+    public func extraTables(_ results: WorkloadResults) -> [ResultTable] {
+        GuardTable.table(self, results.results, engines: results.engines).map { [$0] } ?? []
+    }
+
+    public func summaryAnswer(_ results: WorkloadResults) -> String? {
+        GuardTable.answer(self, results.results, engines: results.engines, reference: results.reference)
+    }
+}
+
+/// The guard rows of `actor-contention` and their renderings.
+enum GuardTable {
     /// One engine at one task count: its points there, each guard's median and the fastest of them.
     struct Row {
         var tasks: String
@@ -42,7 +51,7 @@ enum GuardReport {
     }
 
     /// The grid: a row per task count and engine (engines in `engines` order), or `nil` when no point has a row.
-    static func grid(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ConsoleReport.Grid? {
+    static func table(_ workload: any Workload, _ results: [PointResult], engines: [String]) -> ResultTable? {
         let guards = ActorContentionWorkload.guards
         let rows = rows(workload, results, engines: engines).map { row in
             let cells = guards.map { guarding -> String in
@@ -61,8 +70,38 @@ enum GuardReport {
             "an empty cell: not measured there; queue-sync needs dispatch-objects and blocking-in-blocks (a task waiting "
                 + "in sync blocks a thread of the engine's pool), which swift and actor lack",
         ]
-        return ConsoleReport.Grid(
+        return ResultTable(
             title: "\(workload.name): queue, actor or lock? Each guard's increments/s per engine and task count",
             header: ["tasks", "engine"] + guards + ["fastest"], rows: rows, notes: notes, leftAligned: [1, 2 + guards.count])
+    }
+
+    /// Two sentences from the guard table: which guard is fastest in how many of its rows (engine and task count), and
+    /// each guard's increments/s at the largest task count on `reference` (or the first engine measured there).
+    /// `nil` without a number.
+    static func answer(_ workload: any Workload, _ results: [PointResult], engines: [String], reference: String?) -> String? {
+        let rows = rows(workload, results, engines: engines).filter { $0.fastest != nil }
+        guard !rows.isEmpty else { return nil }
+        var wins: [(guarding: String, count: Int)] = []
+        for row in rows {
+            guard let fastest = row.fastest?.guarding else { continue }
+            if let index = wins.firstIndex(where: { $0.guarding == fastest }) { wins[index].count += 1 } else { wins.append((fastest, 1)) }
+        }
+        // Most rows first; a tie keeps the order the guards were first met in.
+        wins = wins.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
+        var text =
+            "**Queue, actor or lock?** (`actor-contention`) The fastest guard is "
+            + wins.map { "\($0.guarding) in \($0.count)" }.joined(separator: ", ")
+            + " of the \(rows.count) rows of engine and task count."
+        let largest = rows.map(\.tasks).max { (Int($0) ?? 0) < (Int($1) ?? 0) }!
+        let atLargest = rows.filter { $0.tasks == largest }
+        if let row = atLargest.first(where: { $0.engine == reference }) ?? atLargest.first, let fastest = row.fastest {
+            let ordered = row.medians.sorted { $0.value > $1.value }
+            let figures = ordered.map { guarding, median in
+                "\(guarding) \(Figures.format(median))"
+                    + (guarding == fastest.guarding || median <= 0 ? "" : " (÷\(Figures.format(fastest.median / median)))")
+            }
+            text += " At \(largest) tasks on \(row.engine): " + figures.joined(separator: ", ") + " increments/s."
+        }
+        return text
     }
 }

@@ -1,0 +1,250 @@
+import ArenaContract
+import Bench
+
+/// A run record read for reporting: each workload's points with its reference resolved, and the ratios and verdicts
+/// every reporter shows. Reporters read this, never a file another reporter wrote, so the console, report.md, the
+/// CSV and the plots agree. Making one costs a pass over the record; each ratio is computed when asked.
+public struct RunAnalysis: Sendable {
+    /// The record.
+    public let record: RunRecord
+    /// The benchmarks' workloads, in run order (those `restricted(to:)` kept).
+    public let workloads: [WorkloadAnalysis]
+    /// The contender named to take every ratio against (`--reference`), if one was.
+    public let reference: String?
+
+    /// The analysis of `record`. `known` are the workloads this program has the code of (their extra tables come
+    /// from it; a workload the record has and the program lacks gets the generic tables). `reference` overrides the
+    /// record's own choice; it must be a contender of the record (`ReferenceError` otherwise).
+    public init(record: RunRecord, known: [any Workload] = [], reference: String? = nil) throws(ReferenceError) {
+        let chosen = reference ?? record.benchmarks?.reference
+        if let chosen, record.contender(named: chosen) == nil {
+            throw ReferenceError(
+                name: chosen, known: record.contenders.filter { !$0.native }.map(\.name))
+        }
+        self.record = record
+        self.reference = chosen
+        let benchmarks = record.benchmarks
+        let floor = record.floor?.results ?? []
+        let order = record.contenders.filter { !$0.native }.map(\.name) + record.contenders.filter(\.native).map(\.name)
+        workloads = (benchmarks?.workloads ?? []).map { entry in
+            let points = benchmarks!.points.filter { $0.point.workload == entry.name }
+            let measured = Set(points.flatMap { $0.results.map(\.engine) })
+            let floors = floor.filter { $0.point.workload == entry.name }
+            let present = measured.union(floors.map(\.engine))
+            let engines = order.filter(present.contains) + present.subtracting(order).sorted()
+            // The reference: the one named, where it measured the workload; else the contender holding the role of
+            // the workload's layer, where it did.
+            let resolved =
+                chosen.flatMap { measured.contains($0) ? $0 : nil }
+                ?? entry.layer.flatMap { layer in
+                    record.contenders.first { $0.roles.contains(layer) && measured.contains($0.name) }?.name
+                }
+            return WorkloadAnalysis(
+                entry: entry, workload: known.first { $0.name == entry.name }, points: points, floor: floors,
+                engines: engines, reference: resolved)
+        }
+    }
+
+    private init(record: RunRecord, workloads: [WorkloadAnalysis], reference: String?) {
+        self.record = record
+        self.workloads = workloads
+        self.reference = reference
+    }
+
+    /// The same analysis with only the workloads named in `names`: what a reporter rewriting one workload's files
+    /// after a point is handed.
+    public func restricted(to names: Set<String>) -> RunAnalysis {
+        RunAnalysis(record: record, workloads: workloads.filter { names.contains($0.name) }, reference: reference)
+    }
+
+    /// Every contender and floor with a point, in display order: the lineup's order, the C floor last.
+    public var engines: [String] {
+        var seen: [String] = []
+        for workload in workloads { for engine in workload.engines where !seen.contains(engine) { seen.append(engine) } }
+        let native = Set(record.contenders.filter(\.native).map(\.name))
+        return seen.filter { !native.contains($0) } + seen.filter(native.contains)
+    }
+
+    /// The names of the native floor's engines in the record.
+    public var floorEngines: [String] { record.contenders.filter(\.native).map(\.name) }
+
+    /// The machine the benchmarks ran on.
+    public var machine: MachineContext? { record.machine }
+
+    /// Whether the record holds a failed or timed-out rule, or a point without a number.
+    public var hasFailures: Bool {
+        (record.conformance?.report.hasFailures ?? false) || workloads.contains { $0.results.contains { !$0.succeeded } }
+    }
+}
+
+/// A `--reference` that names no contender of the run.
+public struct ReferenceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let known: [String]
+
+    public var description: String {
+        "--reference: '\(name)' is not a contender of this run (its contenders: \(known.joined(separator: ", ")))"
+    }
+}
+
+/// One workload of a run, with its reference: the contender its ratios are taken against.
+public struct WorkloadAnalysis: Sendable {
+    /// A contender's ratios at one point are marked unstable, rather than given, when its own rounds differ by more
+    /// than this factor (largest over smallest): a contender that flips between modes, whose ratio would flip too.
+    public static let unstableSpread = 2.0
+
+    /// What the record says of the workload.
+    public let entry: WorkloadRecord
+    /// The workload's code, when this program has it (its extra tables).
+    public let workload: (any Workload)?
+    /// Its points, in run order, each with its contenders' results and rounds.
+    public let points: [MeasuredPoint]
+    /// The native floor's points of this workload.
+    public let floor: [PointResult]
+    /// The contenders and floors with a point here, in display order.
+    public let engines: [String]
+    /// The contender every ratio of the workload is to, or `nil` when the run has none (no `--reference`, and the
+    /// layer's reference did not measure it).
+    public let reference: String?
+
+    /// The workload's name.
+    public var name: String { entry.name }
+    /// Its headline.
+    public var headline: Headline { entry.headline }
+
+    /// Every result: the measured points' and the floor's, in that order.
+    public var results: [PointResult] { points.flatMap(\.results) + floor }
+
+    /// The parameter paths of the points, in run order (the floor's after, where it has others).
+    public var paths: [String] {
+        var paths: [String] = []
+        for result in results where !paths.contains(result.point.parameterPath) { paths.append(result.point.parameterPath) }
+        return paths
+    }
+
+    /// The result of `engine` at `path`, if it measured it.
+    public func result(_ engine: String, at path: String) -> PointResult? {
+        results.first { $0.engine == engine && $0.point.parameterPath == path }
+    }
+
+    /// The headline of each of `engine`'s repetitions at `path`, by round (a repetition without a round counts as its
+    /// position); empty when it failed or did not measure there.
+    public func values(_ engine: String, at path: String) -> [Int: Double] {
+        guard let result = result(engine, at: path), result.failure == nil else { return [:] }
+        var values: [Int: Double] = [:]
+        for (index, repetition) in result.repetitions.enumerated() {
+            if let value = PointStatistics.headlineValue(of: repetition, under: headline) { values[repetition.round ?? index] = value }
+        }
+        return values
+    }
+
+    /// Whether `engine`'s rounds at `path` differ by more than `unstableSpread`.
+    public func isUnstable(_ engine: String, at path: String) -> Bool {
+        let values = values(engine, at: path).values
+        guard let low = values.min(), let high = values.max(), low > 0 else { return false }
+        return high / low > Self.unstableSpread
+    }
+
+    /// Whether `engine` is the native floor's (measured by another program, so never paired).
+    func isFloor(_ engine: String) -> Bool { floor.contains { $0.engine == engine } }
+
+    /// `engine`'s headline over `other`'s at `path`: paired by round between two contenders, unpaired (Welch) where
+    /// either is the floor. `nil` when either has no number there, or a value is not positive.
+    public func ratio(_ engine: String, to other: String, at path: String) -> RatioEstimate? {
+        let a = values(engine, at: path), b = values(other, at: path)
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        if isFloor(engine) || isFloor(other) { return RatioEstimate.unpaired(Array(a.values), Array(b.values)) }
+        return RatioEstimate.paired(a, b)
+    }
+
+    /// `engine`'s ratio to the reference at `path`; `nil` without a reference or a number.
+    public func ratioToReference(_ engine: String, at path: String) -> RatioEstimate? {
+        reference.flatMap { ratio(engine, to: $0, at: path) }
+    }
+
+    // MARK: Over the workload
+
+    /// `engine` over `other` across the points both measured and neither is unstable at: each point's paired (or,
+    /// with the floor, unpaired) logarithms combined, every point weighing the same (`RatioEstimate.combined`), with
+    /// how many stable points it rests on and how many unstable ones were left out.
+    public func overall(_ engine: String, to other: String) -> (estimate: RatioEstimate, points: Int, unstable: Int)? {
+        var parts: [LogMean] = []
+        var unstable = 0
+        for path in paths {
+            let a = values(engine, at: path), b = values(other, at: path)
+            guard !a.isEmpty, !b.isEmpty else { continue }
+            if isUnstable(engine, at: path) || isUnstable(other, at: path) {
+                unstable += 1
+                continue
+            }
+            let part: LogMean?
+            if isFloor(engine) || isFloor(other) {
+                part = RatioEstimate.unpairedLogs(Array(a.values), Array(b.values))
+            } else {
+                part = RatioEstimate.pairedLogs(a, b)
+            }
+            if let part { parts.append(part) }
+        }
+        return RatioEstimate.combined(parts).map { ($0, parts.count, unstable) }
+    }
+
+    /// One contender's standing: its ratio to the reference over the workload.
+    public struct Standing: Sendable, Equatable {
+        public let engine: String
+        /// Over the reference; the reference's own is exactly 1, without an interval.
+        public let ratio: RatioEstimate
+        public let points: Int
+        /// Points left out because this contender or the reference was unstable there.
+        public let unstable: Int
+    }
+
+    /// Each contender's standing, best first in the headline's direction (the reference among them at ×1); the
+    /// floor is left out. Empty without a reference.
+    public var standings: [Standing] {
+        guard let reference else { return [] }
+        let floors = Set(floor.map(\.engine))
+        let pointCount = paths.filter { !values(reference, at: $0).isEmpty }.count
+        var standings = [Standing(engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount, unstable: 0)]
+        for engine in engines where engine != reference && !floors.contains(engine) {
+            if let overall = overall(engine, to: reference) {
+                standings.append(Standing(engine: engine, ratio: overall.estimate, points: overall.points, unstable: overall.unstable))
+            }
+        }
+        let higher = headline.higherIsBetter
+        // A stable sort: equal ratios keep the display order.
+        return standings.enumerated().sorted { left, right in
+            if left.element.ratio.value != right.element.ratio.value {
+                return higher ? left.element.ratio.value > right.element.ratio.value : left.element.ratio.value < right.element.ratio.value
+            }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// The workload's answer: the leading contender when its interval against the runner-up (their paired ratio over
+    /// the points both measured) lies wholly on the better side of 1, a tie otherwise.
+    public enum Verdict: Sendable, Equatable {
+        /// `leader` leads `runnerUp` by `margin` (leader over runner-up, beyond the noise).
+        case leader(String, runnerUp: String, margin: RatioEstimate)
+        /// The best two cannot be told apart: `margin` (best over second) has an interval that includes 1, or none.
+        case tie(String, String, margin: RatioEstimate?)
+        /// A single contender stands: nothing to compare.
+        case alone(String)
+        /// No reference measured the workload, so there are no standings.
+        case noReference
+
+        /// The leader, when there is one.
+        public var leader: String? { if case .leader(let leader, _, _) = self { leader } else { nil } }
+    }
+
+    /// The verdict from `standings`.
+    public var verdict: Verdict {
+        let standings = standings
+        guard let best = standings.first else { return .noReference }
+        guard standings.count > 1 else { return .alone(best.engine) }
+        let second = standings[1]
+        let margin = overall(best.engine, to: second.engine)?.estimate
+        guard let margin else { return .tie(best.engine, second.engine, margin: nil) }
+        let ahead = headline.higherIsBetter ? (margin.low ?? 0) > 1 : (margin.high ?? .infinity) < 1
+        return ahead ? .leader(best.engine, runnerUp: second.engine, margin: margin) : .tie(best.engine, second.engine, margin: margin)
+    }
+}
