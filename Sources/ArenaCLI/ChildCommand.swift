@@ -9,7 +9,9 @@ import Harness
 /// request in its envelope (`ChildRequests`): a rule's runs (`RuleRequest`), a benchmark point (`PointRequest`) or an
 /// instruction path (`PathRequest`). The child finds the contender the request names and hands the request to the
 /// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run. A rule
-/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`.
+/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`. A point request whose point its
+/// workload does not declare under the request's settings (`BenchChild.check`) is a usage error, one line and exit 64,
+/// before anything is measured.
 struct ChildCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildRequests.command,
@@ -37,7 +39,12 @@ struct ChildCommand: LineupCommand {
             contender.conform(rule, rule: chosen)
         case PointRequest.kind:
             let point = try Self.decode(PointRequest.self, from: request)
-            BenchChild.main(point, measure: try Self.contender(point.engine, in: lineup).measure)
+            let contender = try Self.contender(point.engine, in: lineup)
+            // A point its workload does not declare is one line and exit 64, never a measurement of a default branch.
+            do { try BenchChild.check(point, among: lineup.workloads) } catch {
+                throw ValidationError("point request: \(error.message)")
+            }
+            BenchChild.main(point, measure: contender.measure)
         default:
             let path = try Self.decode(PathRequest.self, from: request)
             let contender = try Self.contender(path.engine, in: lineup)

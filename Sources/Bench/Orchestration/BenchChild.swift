@@ -34,6 +34,17 @@ public enum BenchChild {
         channel.leave()
     }
 
+    /// Throws unless the request's point is one its workload, found by name among `workloads`, declares under the
+    /// request's settings (`Workload.check(_:settings:)`): the child says so in one line instead of measuring. Costs
+    /// the workload's `points` and `parameters` once.
+    public static func check(_ request: PointRequest, among workloads: [any Workload]) throws(UndeclaredPoint) {
+        let name = request.point.workload
+        guard let workload = workloads.first(where: { $0.name == name }) else {
+            throw UndeclaredPoint("no workload '\(name)' (known: \(workloads.map(\.name).joined(separator: ", ")))")
+        }
+        try workload.check(request.point, settings: request.settings)
+    }
+
     /// Runs `request` in a child process of this program and reads its result.
     public static func run(_ request: PointRequest) -> PointResult {
         let start = Deadline.now()
