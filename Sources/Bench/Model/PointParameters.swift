@@ -150,8 +150,10 @@ public struct UndeclaredPoint: Error, Sendable, Equatable, CustomStringConvertib
     /// The whole explanation, one line.
     public let message: String
 
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }
 

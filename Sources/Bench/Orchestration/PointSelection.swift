@@ -5,7 +5,9 @@
 public struct PointSelection: Sendable, Equatable, CustomStringConvertible {
     /// One name and the values it may have, in the order given.
     public struct Condition: Sendable, Equatable {
+        /// The parameter's name (`mode`).
         public let name: String
+        /// The values it may have, any one of them (`sync`, `async-write`).
         public let values: [String]
     }
 

@@ -16,7 +16,9 @@ public struct ContentionWorkload: Workload {
     /// How the threads enter the queue: every section a `sync`, or `async` writes with every second operation a
     /// `sync` read.
     public enum Mode: String, ParameterChoice {
+        /// Every critical section a `sync`.
         case sync
+        /// Writes `async`, every second operation a `sync` read.
         case asyncWrite = "async-write"
         public static let parameterName = "mode"
     }
