@@ -8,9 +8,12 @@ import Reporting
 /// `arena bench`: measures workloads on engines, each point's contenders in paired rounds (`PairedPoint`: a round
 /// runs one repetition of every contender, one after another, in a shuffled order, each in a fresh process), and
 /// keeps the run's record (`run.json`) and the chosen reporters' files (Google Benchmark JSON, CSV, pytest-benchmark
-/// JSON per workload by default; `--results-format` chooses) in `--out`, rewritten after every point. Exit 0 when
-/// every point has a number, 1 when one has an error or was stopped, 64 on a usage error (nothing written), such as
-/// engines lacking what every chosen workload needs, so that nothing would be measured.
+/// JSON per workload by default; `--results-format` chooses) in `--out`, rewritten after every point. `--point
+/// NAME:VALUE` keeps the points whose parameter has that value (`PointSelection`), checked against what the chosen
+/// workloads declare (`Workload.parameters(_:)`). Exit 0 when every point has a number, 1 when one has an error or
+/// was stopped, 64 on a usage error (nothing written), such as engines lacking what every chosen workload needs, so
+/// that nothing would be measured, or a `--point` naming a parameter or value no chosen workload declares, or keeping
+/// no point.
 struct BenchCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -24,6 +27,13 @@ struct BenchCommand: LineupCommand {
 
     @Option(help: "Thread counts for the workloads that take one, comma-separated (default 1,2,4,8,16; quick 1,2,4,8).")
     var threads: String?
+
+    @Option(
+        name: .customLong("point"),
+        help: ArgumentHelp(
+            "Keep the points whose parameter NAME has VALUE, written as in benchmark names (mode:sync; repeatable: values of one name are alternatives, different names must all hold; 'list --workloads --format markdown' names them).",
+            valueName: "NAME:VALUE"))
+    var pointItems: [String] = []
 
     @Option(help: "Measured repetitions per point: rounds, one repetition of every contender each (default 5; quick 3).")
     var repetitions: Int?
@@ -80,6 +90,7 @@ struct BenchCommand: LineupCommand {
 
     func validate() throws {
         if let threads { _ = try Self.threadList(threads) }
+        _ = try Self.selection(pointItems)
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
         if let minimumSeconds, !(minimumSeconds > 0 && minimumSeconds.isFinite) {
             throw ValidationError("--min-time must be a positive number of seconds")
@@ -98,6 +109,12 @@ struct BenchCommand: LineupCommand {
         do { return try GoogleBenchmarkReader.read(text) } catch {
             throw ValidationError("--floor: '\(path)': \(error)")
         }
+    }
+
+    /// The `--point` items as a selection; an item that is not `NAME:VALUE` is a usage error. Whether the names and
+    /// values are declared is checked against the chosen workloads when the run starts (`run(on:)`).
+    static func selection(_ items: [String]) throws -> PointSelection {
+        do { return try PointSelection(parsing: items) } catch { throw ValidationError(error.message) }
     }
 
     /// `1,2,4` as thread counts: positive, at most 256, no repeats.
@@ -139,7 +156,10 @@ struct BenchCommand: LineupCommand {
             workloads.isEmpty || workloads.contains("all")
             ? lineup.workloads : lineup.workloads.filter { workloads.contains($0.name) }
         let settings = settings
-        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosen.map(\.profile), settings: settings)
+        // Validated above; an undeclared name or value, or a selection that keeps no point, is a usage error here.
+        let selection = try Self.selection(pointItems)
+        do { try selection.check(against: chosenWorkloads, settings: settings) } catch { throw ValidationError(error.message) }
+        let plan = BenchPlan(workloads: chosenWorkloads, engines: chosen.map(\.profile), settings: settings, selection: selection)
         guard !plan.entries.isEmpty else {
             // Every chosen engine lacks what every chosen workload needs: a usage error, found before anything is written.
             let reasons = plan.omissions.map { String(describing: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
@@ -201,7 +221,8 @@ struct BenchCommand: LineupCommand {
                 var matching: [PointResult] = []
                 for workload in chosenWorkloads {
                     let found = NativeFloor.points(of: workload, in: document, settings: settings)
-                    matching += found.matching
+                    // The floor's points that `--point` left out of the run are not in it: neither joined nor reported.
+                    matching += found.matching.filter { selection.keeps($0.point) }
                     if !found.unmatched.isEmpty {
                         writeError(
                             "\(Program.name): --floor: \(found.unmatched.count) \(workload.name) points not in this run left out "

@@ -10,7 +10,9 @@ import Harness
 /// (`TrialRequest`, a conversation with its parent: `TrialChild`) or an
 /// instruction path (`PathRequest`). The child finds the contender the request names and hands the request to the
 /// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run. A rule
-/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`.
+/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`. A trial request whose point its
+/// workload does not declare under the request's settings (`TrialChild.check`) is a usage error, one line and exit 64,
+/// before anything is measured; the parent's point gets that line as its error.
 struct ChildCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildRequests.command,
@@ -38,7 +40,12 @@ struct ChildCommand: LineupCommand {
             contender.conform(rule, rule: chosen)
         case TrialRequest.kind:
             let trials = try Self.decode(TrialRequest.self, from: request)
-            TrialChild.main(trials, session: try Self.contender(trials.engine, in: lineup).measurings.session)
+            let contender = try Self.contender(trials.engine, in: lineup)
+            // A point its workload does not declare is one line and exit 64, never a measurement of a default branch.
+            do { try TrialChild.check(trials, among: lineup.workloads) } catch {
+                throw ValidationError("point request: \(error.message)")
+            }
+            TrialChild.main(trials, session: contender.measurings.session)
         default:
             let path = try Self.decode(PathRequest.self, from: request)
             let contender = try Self.contender(path.engine, in: lineup)

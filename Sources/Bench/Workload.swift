@@ -19,6 +19,12 @@ public protocol Workload: Sendable {
     /// The points to measure under `settings`.
     func points(_ settings: BenchSettings) -> [Point]
 
+    /// The parameters of the points under `settings`, in the order the points list them, each with its kind and
+    /// the values the points take (`.choice(Mode.self)`, `.integer("threads", settings.threads)`,
+    /// `.duration("work", …)`): what `arena bench --point` and a child's point request are checked against, and what
+    /// `arena list --workloads` shows. The default derives them from `points(settings)`.
+    func parameters(_ settings: BenchSettings) -> [ParameterDeclaration]
+
     /// Whether the workload measures `engine` (most measure every engine).
     func measures(engine: String) -> Bool
 
@@ -68,6 +74,9 @@ public protocol Workload: Sendable {
 }
 
 extension Workload {
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        ParameterDeclaration.derived(from: points(settings))
+    }
     public func measures(engine: String) -> Bool { true }
     public var requirements: Set<Capability> { [.dispatchObjects] }
     public func requirements(of point: Point) -> Set<Capability> { requirements }

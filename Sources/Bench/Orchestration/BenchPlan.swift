@@ -36,21 +36,25 @@ public struct BenchPlan: Sendable {
     /// Each workload and engine pair with no entry, in plan order: what a run that measures nothing says.
     public let omissions: [Omission]
 
-    /// The plan for `workloads` on the engines `engines` describe, in the order given, leaving out a point on an
-    /// engine that lacks one of the point's requirements (`Workload.requirements(of:)`, checked by
-    /// `EngineProfile.missing`).
-    public init(workloads: [any Workload], engines: [EngineProfile], settings: BenchSettings) {
+    /// The plan for `workloads` on the engines `engines` describe, in the order given, at the points `selection`
+    /// keeps (every point by default), leaving out a point on an engine that lacks one of the point's requirements
+    /// (`Workload.requirements(of:)`, checked by `EngineProfile.missing`). A workload the selection keeps no point of
+    /// is left out with no omission: the caller chose so (`PointSelection.check` says when that leaves nothing).
+    public init(
+        workloads: [any Workload], engines: [EngineProfile], settings: BenchSettings, selection: PointSelection = .all
+    ) {
         self.settings = settings
         var entries: [Entry] = []
         var omissions: [Omission] = []
         for workload in workloads {
+            let points = workload.points(settings).filter(selection.keeps)
+            if points.isEmpty && !selection.conditions.isEmpty { continue }
             for engine in engines {
                 guard workload.measures(engine: engine.name) else {
                     omissions.append(
                         Omission(workload: workload.name, engine: engine.name, reason: "the workload does not measure this engine"))
                     continue
                 }
-                let points = workload.points(settings)
                 let kept = points.filter { engine.has(workload.requirements(of: $0)) }
                 entries += kept.map { Entry(workload: workload, engine: engine.name, point: $0) }
                 if kept.isEmpty {

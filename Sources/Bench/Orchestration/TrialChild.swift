@@ -98,6 +98,17 @@ public enum TrialChild {
         channel.leave()
     }
 
+    /// Throws unless the request's point is one its workload, found by name among `workloads`, declares under the
+    /// request's settings (`Workload.check(_:settings:)`): the child says so in one line instead of measuring. Costs
+    /// the workload's `points` and `parameters` once.
+    public static func check(_ request: TrialRequest, among workloads: [any Workload]) throws(UndeclaredPoint) {
+        let name = request.point.workload
+        guard let workload = workloads.first(where: { $0.name == name }) else {
+            throw UndeclaredPoint("no workload '\(name)' (known: \(workloads.map(\.name).joined(separator: ", ")))")
+        }
+        try workload.check(request.point, settings: request.settings)
+    }
+
     private static func send(_ answer: Answer) {
         ChildSession.answer(String(decoding: try! JSONEncoder().encode(answer), as: UTF8.self))
     }

@@ -26,23 +26,48 @@ public struct ActorContentionWorkload: Workload {
     public let headline = Headline.throughput(unit: "increments/s")
     public var requirements: Set<Capability> { [.executors] }
 
-    /// The guards, in the order tables and plots list them.
-    public static let guards = ["actor", "queue-sync", "mutex", "pthread"]
+    /// What guards the counter, in the order tables and plots list them.
+    public enum Guard: String, ParameterChoice {
+        /// An actor on one of the layer's serial executors (a default actor on `swift`).
+        case actor
+        /// A serial queue of the engine, entered with `sync`.
+        case queueSync = "queue-sync"
+        /// `Synchronization.Mutex`.
+        case mutex
+        /// A pthread mutex.
+        case pthread
+        public static let parameterName = "guard"
+    }
+
+    /// The guards' names, in the order tables and plots list them.
+    public static let guards = Guard.allCases.map(\.rawValue)
+
+    /// The task counts: one task (the guard uncontended), 4 and 16.
+    static let taskCounts = [1, 4, 16]
 
     public init() {}
 
+    /// guard × tasks.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.choice(Guard.self), .integer("tasks", Self.taskCounts)]
+    }
+
     /// guard × tasks: each guard at 1, 4 and 16 tasks (one task: the guard uncontended).
     public func points(_ settings: BenchSettings) -> [Point] {
-        Self.guards.flatMap { guarding in
-            [1, 4, 16].map { tasks in
-                Point(workload: name, parameters: [Parameter("guard", guarding), Parameter("tasks", tasks)])
+        Guard.allCases.flatMap { guarding in
+            Self.taskCounts.map { tasks in
+                Point(workload: name, parameters: [Parameter(guarding), Parameter("tasks", tasks)])
             }
         }
     }
 
-    /// The serial queue's points need the engine's own queues, and a pool that may block in them.
+    /// The serial queue's points need the engine's own queues, and a pool that may block in them. (A point read back
+    /// from results may carry a guard no longer declared: it needs what the workload needs.)
     public func requirements(of point: Point) -> Set<Capability> {
-        point["guard"] == "queue-sync" ? requirements.union([.dispatchObjects, .blockingInBlocks]) : requirements
+        switch Guard(point) {
+        case .queueSync: requirements.union([.dispatchObjects, .blockingInBlocks])
+        case .actor, .mutex, .pthread, nil: requirements
+        }
     }
 
     /// 1,000 increments: about 10 µs behind a lock, 0.2–20 ms behind an actor (a job per call).
@@ -58,19 +83,19 @@ public struct ActorContentionWorkload: Workload {
         let layer = engine.executors
         let pool = layer.poolExecutor
         let counted: (elapsed: Stopwatch.Reading, total: Int)
-        switch point["guard"] {
-        case "actor":
+        switch point.choice(Guard.self) {
+        case .actor:
             if let executor = layer.makeActorExecutor(label: "actor-contention") {
                 counted = try Self.contend(ExecutorCounter(executor), tasks, each, on: pool, context: context)
             } else {
                 counted = try Self.contend(DefaultCounter(), tasks, each, on: pool, context: context)
             }
-        case "mutex":
+        case .mutex:
             let counter = MutexCounter()
             counted = try Self.race(tasks, each, on: pool, context: context, total: { counter.mutex.withLock { $0 } }) { count in
                 for _ in 0..<count { counter.mutex.withLock { $0 &+= 1 } }
             }
-        case "pthread":
+        case .pthread:
             let lock = Lock()
             let counter = SharedCounter()
             counted = try Self.race(tasks, each, on: pool, context: context, total: { lock.withLock { counter.value } }) { count in
@@ -80,7 +105,7 @@ public struct ActorContentionWorkload: Workload {
                     pthread_mutex_unlock(lock.pointer)
                 }
             }
-        default:
+        case .queueSync:
             let queue = engine.makeQueue(label: "actor-contention", kind: .serial)
             let counter = SharedCounter()
             counted = try Self.race(tasks, each, on: pool, context: context, total: { queue.sync { counter.value } }) { count in

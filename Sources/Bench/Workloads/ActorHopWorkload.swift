@@ -26,16 +26,32 @@ public struct ActorHopWorkload: Workload {
     public init() {}
 
     /// Where the calling task runs, in the order tables and plots list them.
-    public static let callers = ["pool", "co-located"]
+    public enum Caller: String, ParameterChoice {
+        /// On the engine's task executor: two hand-offs per round trip.
+        case pool
+        /// On a task executor beside the actor's executor: no hand-off to another thread.
+        case colocated = "co-located"
+        public static let parameterName = "caller"
+    }
+
+    /// The callers' names, in the order tables and plots list them.
+    public static let callers = Caller.allCases.map(\.rawValue)
+
+    /// One parameter, the caller.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.choice(Caller.self)] }
 
     /// One point per caller: the pattern has no size but the round-trip count, which the runner chooses.
     public func points(_ settings: BenchSettings) -> [Point] {
-        Self.callers.map { Point(workload: name, parameters: [Parameter("caller", $0)]) }
+        Caller.allCases.map { Point(workload: name, parameters: [Parameter($0)]) }
     }
 
-    /// The co-located caller needs a serial executor and a task executor beside it.
+    /// The co-located caller needs a serial executor and a task executor beside it. (A point read back from results
+    /// may carry a caller no longer declared: it needs what the workload needs.)
     public func requirements(of point: Point) -> Set<Capability> {
-        point["caller"] == "co-located" ? requirements.union([.serialExecutors, .colocatedExecutors]) : requirements
+        switch Caller(point) {
+        case .colocated: requirements.union([.serialExecutors, .colocatedExecutors])
+        case .pool, nil: requirements
+        }
     }
 
     /// 500 round trips, as pingpong: two hand-offs each, a few µs.
@@ -47,7 +63,8 @@ public struct ActorHopWorkload: Workload {
         context: TrialContext
     ) throws(WorkloadError) -> Trial {
         let layer = engine.executors
-        if point["caller"] == "co-located" {
+        switch point.choice(Caller.self) {
+        case .colocated:
             guard let executor = layer.makeActorExecutor(label: "actor-hop"), let caller = layer.colocatedExecutor(for: executor)
             else {
                 throw WorkloadError(
@@ -55,11 +72,12 @@ public struct ActorHopWorkload: Workload {
                 )
             }
             return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: caller, context: context)
+        case .pool:
+            if let executor = layer.makeActorExecutor(label: "actor-hop") {
+                return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: layer.poolExecutor, context: context)
+            }
+            return try Self.roundTrips(operations, to: DefaultCounter(), from: layer.poolExecutor, context: context)
         }
-        if let executor = layer.makeActorExecutor(label: "actor-hop") {
-            return try Self.roundTrips(operations, to: ExecutorCounter(executor), from: layer.poolExecutor, context: context)
-        }
-        return try Self.roundTrips(operations, to: DefaultCounter(), from: layer.poolExecutor, context: context)
     }
 
     /// `count` round trips from a task preferring `pool` (the layer's pool, or a task executor beside the actor) into

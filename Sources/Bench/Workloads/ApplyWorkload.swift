@@ -12,24 +12,35 @@ public struct ApplyWorkload: Workload {
     public let summary = "apply over n iterations of w busy work each, with the speedup over a plain loop"
     public let headline = Headline.throughput(unit: "iterations/s")
 
-    /// Work per iteration, in nanoseconds, with the label names and CSV cells use.
-    @usableFromInline static let works: [(label: String, nanoseconds: Int)] = [
-        ("0ns", 0), ("100ns", 100), ("1us", 1_000), ("10us", 10_000),
-    ]
+    /// Work per iteration (names and CSV cells write it `0ns`, `100ns`, `1us`, `10us`).
+    static let works: [Duration] = [.zero, .nanoseconds(100), .microseconds(1), .microseconds(10)]
 
     public init() {}
 
+    /// n × work: iteration counts and work per iteration (a quick run measures fewer of each).
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.integer("n", Self.sizes(settings)), .duration("work", Self.works(settings))]
+    }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        let sizes = settings.quick ? [1_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
-        let works = settings.quick ? Self.works.filter { $0.nanoseconds != 100 } : Self.works
-        return sizes.flatMap { n in
-            works.compactMap { work in
+        Self.sizes(settings).flatMap { n in
+            Self.works(settings).compactMap { work in
                 // A quick run skips the one point that would take seconds per call.
-                settings.quick && n * work.nanoseconds > 100_000_000
+                settings.quick && Int64(n) * work.nanosecondsClamped > 100_000_000
                     ? nil
-                    : Point(workload: name, parameters: [Parameter("n", n), Parameter("work", work.label)])
+                    : Point(workload: name, parameters: [Parameter("n", n), Parameter("work", work)])
             }
         }
+    }
+
+    /// The iteration counts under `settings`.
+    static func sizes(_ settings: BenchSettings) -> [Int] {
+        settings.quick ? [1_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+    }
+
+    /// The work per iteration under `settings`: a quick run leaves out 100 ns.
+    static func works(_ settings: BenchSettings) -> [Duration] {
+        settings.quick ? works.filter { $0 != .nanoseconds(100) } : works
     }
 
     @inlinable
@@ -70,9 +81,9 @@ public struct ApplyWorkload: Workload {
         return Double(elapsed.wallNanoseconds) / Double(operations)
     }
 
+    /// The point's iteration count, and its work per iteration in spinner steps: read once, before the timed loop.
     @inlinable func size(of point: Point, _ context: TrialContext) -> (n: Int, steps: Int) {
-        let label = point["work"] ?? "0ns"
-        let nanoseconds = Self.works.first { $0.label == label }?.nanoseconds ?? 0
+        let nanoseconds = Int(point.duration("work").nanosecondsClamped)
         return (point.integer("n"), context.spinner.steps(forNanoseconds: nanoseconds))
     }
 }

@@ -15,15 +15,29 @@ public struct AsyncDrainWorkload: Workload {
     public let summary = "producers async empty blocks to a serial or concurrent queue and wait for the drain"
     public let headline = Headline.throughput(unit: "blocks/s")
 
+    /// The queue the producers submit to.
+    public enum Queue: String, ParameterChoice {
+        /// A serial queue, with one producer.
+        case serial
+        /// A concurrent queue, with a producer per thread count of the run.
+        case concurrent
+        public static let parameterName = "queue"
+    }
+
     public init() {}
+
+    /// queue, and producers: 1 and the run's thread counts.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.choice(Queue.self), .integer("producers", [1] + settings.threads)]
+    }
 
     /// `queue:serial/producers:1`, then `queue:concurrent/producers:P` for every thread count. The concurrent queue
     /// keeps P = 1 too: next to the serial point it shows what the queue kind alone costs.
     public func points(_ settings: BenchSettings) -> [Point] {
-        [Point(workload: name, parameters: [Parameter("queue", "serial"), Parameter("producers", 1)], threads: 1)]
+        [Point(workload: name, parameters: [Parameter(Queue.serial), Parameter("producers", 1)], threads: 1)]
             + settings.threads.map { producers in
                 Point(
-                    workload: name, parameters: [Parameter("queue", "concurrent"), Parameter("producers", producers)],
+                    workload: name, parameters: [Parameter(Queue.concurrent), Parameter("producers", producers)],
                     threads: producers)
             }
     }
@@ -39,7 +53,11 @@ public struct AsyncDrainWorkload: Workload {
         let producers = point.integer("producers")
         let perProducer = max(1, (operations + producers - 1) / producers)
         let total = perProducer * producers
-        let serial = point["queue"] == "serial"
+        let serial =
+            switch point.choice(Queue.self) {
+            case .serial: true
+            case .concurrent: false
+            }
         let queue = engine.makeQueue(label: "async-drain", kind: serial ? .serial : .concurrent)
         let counters = DrainCounters(producers)
         let drained = Latch()

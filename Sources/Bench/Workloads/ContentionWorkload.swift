@@ -13,12 +13,27 @@ public struct ContentionWorkload: Workload {
     public let summary = "T threads through one serial queue: sync critical sections, or async writes with sync reads"
     public let headline = Headline.throughput(unit: "ops/s")
 
+    /// How the threads enter the queue: every section a `sync`, or `async` writes with every second operation a
+    /// `sync` read.
+    public enum Mode: String, ParameterChoice {
+        /// Every critical section a `sync`.
+        case sync
+        /// Writes `async`, every second operation a `sync` read.
+        case asyncWrite = "async-write"
+        public static let parameterName = "mode"
+    }
+
     public init() {}
 
+    /// mode × threads: each mode at every thread count of the run.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.choice(Mode.self), .integer("threads", settings.threads)]
+    }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["sync", "async-write"].flatMap { mode in
+        Mode.allCases.flatMap { mode in
             settings.threads.map { threads in
-                Point(workload: name, parameters: [Parameter("mode", mode), Parameter("threads", threads)], threads: threads)
+                Point(workload: name, parameters: [Parameter(mode), Parameter("threads", threads)], threads: threads)
             }
         }
     }
@@ -36,13 +51,13 @@ public struct ContentionWorkload: Workload {
         let state = SharedCounter()
         let violations = SharedCounter()
         let elapsed: Stopwatch.Reading
-        switch point["mode"] {
-        case "sync":
+        switch point.choice(Mode.self) {
+        case .sync:
             elapsed = try Crew.run(threads, until: context.deadline) { _ in
                 for _ in 0..<perThread { queue.sync { state.value &+= 1 } }
             }
             try WorkloadError.check("the counter", queue.sync { state.value }, expected: perThread * threads)
-        default:
+        case .asyncWrite:
             // The drain of the last async writes is part of the measured work.
             elapsed = try Crew.run(threads, until: context.deadline, finish: { queue.sync {} }) { _ in
                 var written = 0

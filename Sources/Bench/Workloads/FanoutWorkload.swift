@@ -16,12 +16,20 @@ public struct FanoutWorkload: Workload {
 
     public init() {}
 
+    /// blocks: M ∈ {100, 10,000} (quick: 100 and 1,000).
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.integer("blocks", Self.blockCounts(settings))]
+    }
+
     /// M ∈ {100, 10,000}: a round dominated by the group's fixed costs, and one dominated by the blocks.
     public func points(_ settings: BenchSettings) -> [Point] {
-        (settings.quick ? [100, 1_000] : [100, 10_000]).map { blocks in
+        Self.blockCounts(settings).map { blocks in
             Point(workload: name, parameters: [Parameter("blocks", blocks)])
         }
     }
+
+    /// The blocks per round under `settings`.
+    static func blockCounts(_ settings: BenchSettings) -> [Int] { settings.quick ? [100, 1_000] : [100, 10_000] }
 
     /// About 2,000 blocks in all, at least one round: 1–10 ms at 1–6 µs a block (group included).
     public func initialOperations(_ point: Point) -> Int { max(1, 2_000 / point.integer("blocks")) }

@@ -32,16 +32,34 @@ public struct IOThroughputWorkload: Workload {
     /// Bytes of one operation and of one write: one period of the pattern.
     @usableFromInline static let chunk = 1 << 20
 
+    /// What carries the bytes.
+    public enum Transport: String, ParameterChoice {
+        /// A pipe.
+        case pipe
+        /// A loopback TCP connection (127.0.0.1).
+        case tcp
+        public static let parameterName = "transport"
+    }
+
     public init() {}
+
+    /// transport × read_size (bytes).
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.choice(Transport.self), .integer("read_size", Self.readSizes(settings))]
+    }
 
     /// Both transports at 4 KiB, 64 KiB and 1 MiB reads (quick), or every power of four between (full).
     public func points(_ settings: BenchSettings) -> [Point] {
-        let sizes = settings.quick ? [4 << 10, 64 << 10, 1 << 20] : [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20]
-        return ["pipe", "tcp"].flatMap { transport in
-            sizes.map { size in
-                Point(workload: name, parameters: [Parameter("transport", transport), Parameter("read_size", size)])
+        Transport.allCases.flatMap { transport in
+            Self.readSizes(settings).map { size in
+                Point(workload: name, parameters: [Parameter(transport), Parameter("read_size", size)])
             }
         }
+    }
+
+    /// The read sizes under `settings`, in bytes.
+    static func readSizes(_ settings: BenchSettings) -> [Int] {
+        settings.quick ? [4 << 10, 64 << 10, 1 << 20] : [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20]
     }
 
     /// 8 MiB: 4 to 80 ms at 100 MB/s to 2 GB/s.
@@ -154,12 +172,14 @@ public struct IOThroughputWorkload: Workload {
     @usableFromInline static func connect(_ point: Point, until deadline: Deadline)
         throws(WorkloadError) -> (read: Int32, write: Int32, socket: Bool)
     {
-        if point["transport"] == "tcp" {
+        switch point.choice(Transport.self) {
+        case .tcp:
             let (client, server) = try IODescriptors.tcpPair(until: deadline)
             return (server, client, true)
+        case .pipe:
+            let (read, write) = try IODescriptors.pipe()
+            return (read, write, false)
         }
-        let (read, write) = try IODescriptors.pipe()
-        return (read, write, false)
     }
 }
 

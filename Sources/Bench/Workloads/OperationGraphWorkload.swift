@@ -16,15 +16,39 @@ public struct OperationGraphWorkload: Workload {
     public let headline = Headline.throughput(unit: "operations/s")
     public var requirements: Set<Capability> { [.operationQueues] }
 
+    /// The graph's shape; the trial builds either from its width and depth alone.
+    public enum Shape: String, ParameterChoice {
+        /// W operations per layer, D layers, each depending on two of the layer before.
+        case layered
+        /// Width 1: each operation depends on the one before.
+        case chain
+        public static let parameterName = "shape"
+    }
+
     public init() {}
+
+    /// shape, width and depth: the layered graph's and the chain's.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        let (width, depth, chain) = Self.sizes(settings)
+        return [.choice(Shape.self), .integer("width", [width, 1]), .integer("depth", [depth, chain])]
+    }
 
     /// shape:layered (width × depth) and shape:chain (width 1, depth = length).
     public func points(_ settings: BenchSettings) -> [Point] {
-        let (width, depth, chain) = settings.quick ? (8, 8, 100) : (16, 32, 1_000)
-        return [
-            Point(workload: name, parameters: [Parameter("shape", "layered"), Parameter("width", width), Parameter("depth", depth)]),
-            Point(workload: name, parameters: [Parameter("shape", "chain"), Parameter("width", 1), Parameter("depth", chain)]),
-        ]
+        let (width, depth, chain) = Self.sizes(settings)
+        return Shape.allCases.map { shape in
+            switch shape {
+            case .layered:
+                Point(workload: name, parameters: [Parameter(shape), Parameter("width", width), Parameter("depth", depth)])
+            case .chain:
+                Point(workload: name, parameters: [Parameter(shape), Parameter("width", 1), Parameter("depth", chain)])
+            }
+        }
+    }
+
+    /// The layered graph's width and depth, and the chain's length, under `settings`.
+    static func sizes(_ settings: BenchSettings) -> (width: Int, depth: Int, chain: Int) {
+        settings.quick ? (8, 8, 100) : (16, 32, 1_000)
     }
 
     public func initialOperations(_ point: Point) -> Int { 1 }

@@ -19,11 +19,25 @@ public struct OperationThroughputWorkload: Workload {
     public let headline = Headline.throughput(unit: "operations/s")
     public var requirements: Set<Capability> { [.operationQueues] }
 
+    /// The queue's `maxConcurrentOperationCount`.
+    public enum Width: String, ParameterChoice {
+        /// One operation at a time.
+        case one = "1"
+        /// The core count, read when the trial starts.
+        case cores
+        /// The queue's unlimited width.
+        case unlimited
+        public static let parameterName = "width"
+    }
+
     public init() {}
 
     /// width: 1, cores, unlimited.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.choice(Width.self)] }
+
+    /// width: 1, cores, unlimited.
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["1", "cores", "unlimited"].map { Point(workload: name, parameters: [Parameter("width", $0)]) }
+        Width.allCases.map { Point(workload: name, parameters: [Parameter($0)]) }
     }
 
     public func initialOperations(_ point: Point) -> Int { 1_000 }
@@ -36,10 +50,10 @@ public struct OperationThroughputWorkload: Workload {
         let layer = engine.operations
         let queue = layer.makeQueue(label: "op-throughput")
         let width: Int? =
-            switch point["width"] {
-            case "1": 1
-            case "cores": max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-            default: nil
+            switch point.choice(Width.self) {
+            case .one: 1
+            case .cores: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            case .unlimited: nil
             }
         queue.maxConcurrentOperationCount = width ?? E.Operations.Queue.unlimited
         let tally = ThroughputTally()

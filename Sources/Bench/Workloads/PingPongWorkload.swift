@@ -16,6 +16,9 @@ public struct PingPongWorkload: Workload {
 
     public init() {}
 
+    /// No parameters.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [] }
+
     /// One point: the pattern has no size but the round-trip count, which the runner chooses.
     public func points(_ settings: BenchSettings) -> [Point] {
         [Point(workload: name, parameters: [])]

@@ -57,8 +57,14 @@ public struct PoolRampWorkload: Workload {
 
     public init() {}
 
+    /// The blocks K a round submits.
+    static let blockCounts = [4, 16, 64]
+
+    /// blocks: K ∈ {4, 16, 64}.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.integer("blocks", Self.blockCounts)] }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        [4, 16, 64].map { Point(workload: name, parameters: [Parameter("blocks", $0)]) }
+        Self.blockCounts.map { Point(workload: name, parameters: [Parameter("blocks", $0)]) }
     }
 
     /// A trial is one round: with a fresh engine there is no warm-up to grow it, and one round is what is measured.

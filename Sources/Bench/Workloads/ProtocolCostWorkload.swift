@@ -26,8 +26,20 @@ public struct ProtocolCostWorkload: Workload {
     /// Only the system engine has a concrete wrapper over Dispatch to compare with.
     public func measures(engine: String) -> Bool { engine == "system" }
 
+    /// The operation each path repeats.
+    public enum Call: String, ParameterChoice {
+        /// One `sync` of a counting block.
+        case synchronous = "sync"
+        /// One `async` of a counting block, with its share of the drain.
+        case asynchronous = "async"
+        public static let parameterName = "op"
+    }
+
+    /// op: sync or async.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.choice(Call.self)] }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["sync", "async"].map { Point(workload: name, parameters: [Parameter("op", $0)]) }
+        Call.allCases.map { Point(workload: name, parameters: [Parameter($0)]) }
     }
 
     /// A few ms: a serial sync costs 150 to 300 ns by path, an async with its share of the drain 600 to 1,000 ns.
@@ -40,7 +52,11 @@ public struct ProtocolCostWorkload: Workload {
         _ point: Point, operations: Int, on engine: E,
         context: TrialContext
     ) throws(WorkloadError) -> Trial {
-        let asynchronous = point["op"] == "async"
+        let asynchronous =
+            switch point.choice(Call.self) {
+            case .synchronous: false
+            case .asynchronous: true
+            }
         let rounds = 10
         let share = max(1, operations / (rounds * Path.allCases.count))
         let counter = SharedCounter()

@@ -26,8 +26,20 @@ public struct QoSInversionWorkload: Workload {
 
     public init() {}
 
+    /// The pool the sync waits in.
+    public enum Pool: String, ParameterChoice {
+        /// Nothing else submitted.
+        case idle
+        /// Flooded with `floodPerCore` background blocks per core, submitted before the backlog.
+        case saturated
+        public static let parameterName = "pool"
+    }
+
+    /// pool: idle or saturated.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.choice(Pool.self)] }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["idle", "saturated"].map { Point(workload: name, parameters: [Parameter("pool", $0)]) }
+        Pool.allCases.map { Point(workload: name, parameters: [Parameter($0)]) }
     }
 
     /// A sync costs 0.4 ms (idle) to a few ms (saturated): 10 make a first trial of 4 to 40 ms.
@@ -39,7 +51,11 @@ public struct QoSInversionWorkload: Workload {
         context: TrialContext
     ) throws(WorkloadError) -> Trial {
         let steps = context.spinner.steps(forNanoseconds: Self.blockMicroseconds * 1000)
-        let flood = point["pool"] == "saturated" ? StressLoad.cores * Self.floodPerCore : 0
+        let flood =
+            switch point.choice(Pool.self) {
+            case .idle: 0
+            case .saturated: StressLoad.cores * Self.floodPerCore
+            }
         let low = engine.makeQueue(label: "qos-inversion.low", kind: .serial, qos: .background, startsInactive: false, target: nil)
         let floodQueue = engine.globalQueue(qos: .background)
         let high = engine.globalQueue(qos: .userInitiated)

@@ -21,6 +21,11 @@ public struct ReaderWriterWorkload: Workload {
 
     public init() {}
 
+    /// reads (percent) × threads.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.integer("reads", Self.readPercents), .integer("threads", settings.threads)]
+    }
+
     public func points(_ settings: BenchSettings) -> [Point] {
         Self.readPercents.flatMap { reads in
             settings.threads.map { threads in

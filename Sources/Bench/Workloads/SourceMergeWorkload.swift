@@ -16,6 +16,9 @@ public struct SourceMergeWorkload: Workload {
 
     public init() {}
 
+    /// threads: the run's thread counts.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.integer("threads", settings.threads)] }
+
     public func points(_ settings: BenchSettings) -> [Point] {
         settings.threads.map { threads in
             Point(workload: name, parameters: [Parameter("threads", threads)], threads: threads)

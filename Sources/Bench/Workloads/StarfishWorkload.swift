@@ -19,10 +19,18 @@ public struct StarfishWorkload: Workload {
 
     public init() {}
 
+    /// queues: 16, 8 in a quick run.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.integer("queues", [Self.queueCount(settings)])]
+    }
+
     /// One point: 16 queues, 8 in a quick run.
     public func points(_ settings: BenchSettings) -> [Point] {
-        [Point(workload: name, parameters: [Parameter("queues", settings.quick ? 8 : 16)])]
+        [Point(workload: name, parameters: [Parameter("queues", Self.queueCount(settings))])]
     }
+
+    /// The queues under `settings`.
+    static func queueCount(_ settings: BenchSettings) -> Int { settings.quick ? 8 : 16 }
 
     /// 2,000 hops: a hop costs 0.3–4 µs, so the first trial lasts 1–10 ms.
     public func initialOperations(_ point: Point) -> Int { 2_000 }

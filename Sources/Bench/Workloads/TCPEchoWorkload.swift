@@ -35,11 +35,18 @@ public struct TCPEchoWorkload: Workload {
 
     public init() {}
 
+    /// clients: 1, 8 and 64 (quick), or 1, 4, 16 and 64 (full).
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.integer("clients", Self.clientCounts(settings))]
+    }
+
     /// Clients 1, 8 and 64 (quick), or 1, 4, 16 and 64 (full).
     public func points(_ settings: BenchSettings) -> [Point] {
-        let clients = settings.quick ? [1, 8, 64] : [1, 4, 16, 64]
-        return clients.map { Point(workload: name, parameters: [Parameter("clients", $0)], threads: $0) }
+        Self.clientCounts(settings).map { Point(workload: name, parameters: [Parameter("clients", $0)], threads: $0) }
     }
+
+    /// The client counts under `settings`.
+    static func clientCounts(_ settings: BenchSettings) -> [Int] { settings.quick ? [1, 8, 64] : [1, 4, 16, 64] }
 
     /// 20 round trips per client: a round trip costs some tens of µs alone and a few hundred µs among 64 clients,
     /// so the first trial lasts about 1 to 10 ms.

@@ -17,9 +17,15 @@ public struct TaskFanoutWorkload: Workload {
 
     public init() {}
 
+    /// The child tasks M per round.
+    static let childCounts = [100, 10_000]
+
+    /// children: M ∈ {100, 10,000}.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] { [.integer("children", Self.childCounts)] }
+
     /// M ∈ {100, 10,000}: a round dominated by the group's fixed costs, and one dominated by the children.
     public func points(_ settings: BenchSettings) -> [Point] {
-        [100, 10_000].map { children in Point(workload: name, parameters: [Parameter("children", children)]) }
+        Self.childCounts.map { children in Point(workload: name, parameters: [Parameter("children", children)]) }
     }
 
     /// About 2,000 children in all, at least one round, as fanout.

@@ -15,15 +15,29 @@ public struct TimerAccuracyWorkload: Workload {
     public let summary = "lateness of one-shot timer sources and asyncAfter at 1 ms and 10 ms, zero leeway"
     public let headline = Headline.counter(name: "lateness_p50_us", unit: "µs", lowerIsBetter: true)
 
-    /// The intervals measured, with the label names and CSV cells use.
-    @usableFromInline static let intervals: [(label: String, milliseconds: Int64)] = [("1ms", 1), ("10ms", 10)]
+    /// What arms the timer.
+    public enum Kind: String, ParameterChoice {
+        /// A fresh timer source per timer.
+        case timer
+        /// `asyncAfter` on the serial queue.
+        case after
+        public static let parameterName = "kind"
+    }
+
+    /// The intervals measured (names and CSV cells write them `1ms`, `10ms`).
+    static let intervals: [Duration] = [.milliseconds(1), .milliseconds(10)]
 
     public init() {}
 
+    /// kind × interval.
+    public func parameters(_ settings: BenchSettings) -> [ParameterDeclaration] {
+        [.choice(Kind.self), .duration("interval", Self.intervals)]
+    }
+
     public func points(_ settings: BenchSettings) -> [Point] {
-        ["timer", "after"].flatMap { kind in
+        Kind.allCases.flatMap { kind in
             Self.intervals.map { interval in
-                Point(workload: name, parameters: [Parameter("kind", kind), Parameter("interval", interval.label)])
+                Point(workload: name, parameters: [Parameter(kind), Parameter("interval", interval)])
             }
         }
     }
@@ -36,9 +50,12 @@ public struct TimerAccuracyWorkload: Workload {
         _ point: Point, operations: Int, on engine: E,
         context: TrialContext
     ) throws(WorkloadError) -> Trial {
-        let label = point["interval"] ?? "1ms"
-        let interval = Duration.milliseconds(Self.intervals.first { $0.label == label }?.milliseconds ?? 1)
-        let usesSource = point["kind"] == "timer"
+        let interval = point.duration("interval")
+        let usesSource =
+            switch point.choice(Kind.self) {
+            case .timer: true
+            case .after: false
+            }
         let queue = engine.makeQueue(label: "timer-accuracy", kind: .serial)
         let log = TimerFireLog(operations)
         var timers: [E.TimerSource] = []

@@ -2,6 +2,7 @@ import ArenaContract
 import Bench
 import Contenders
 import Foundation
+import Harness
 import Reporting
 import Testing
 
@@ -25,6 +26,12 @@ extension ArenaTests {
                 ["bench", "--min-time", "nan"],
                 ["bench", "--budget", "0"],
                 ["bench", "--format", "html"],
+                ["bench", "contention", "--point", "mode:snyc"],
+                ["bench", "contention", "--point", "mdoe:sync"],
+                ["bench", "--point", "threads:3"],
+                ["bench", "--quick", "apply", "--point", "work:100ns"],
+                ["bench", "contention", "apply", "--point", "mode:sync", "--point", "n:1000"],
+                ["bench", "--point", "mode"],
             ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()
@@ -40,6 +47,72 @@ extension ArenaTests {
             ArenaExecutable.expectUsageError(run, arguments)
             #expect(run.errors.contains("nothing to measure: contention on foundation: needs dispatch-objects: "), "\(run.errors)")
             #expect(!FileManager.default.fileExists(atPath: out), "created \(out)")
+        }
+
+        @Test("a misspelled --point value or name is a usage error naming the workload and what it takes, and nothing is written")
+        func misspelledPoint() throws {
+            let cases = [
+                (
+                    "mode:snyc",
+                    "arena: --point mode:snyc: no chosen workload declares that value of mode (contention takes sync, async-write)"
+                ),
+                ("mdoe:sync", "arena: --point mdoe:sync: no chosen workload has a parameter 'mdoe' (contention takes mode, threads)"),
+            ]
+            for (item, message) in cases {
+                let out = Self.freshPath()
+                let arguments = ["bench", "contention", "--engine", "system", "--point", item, "--out", out]
+                let run = try ArenaExecutable.run(arguments)
+                ArenaExecutable.expectUsageError(run, arguments)
+                #expect(run.errors == message + "\n")
+                #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
+            }
+        }
+
+        @Test("--point keeps the points whose parameters have the given values: one name's values are alternatives, names must all hold")
+        func pointSelection() throws {
+            let out = Self.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let run = try ArenaExecutable.run([
+                "bench", "contention", "source-merge", "--engine", "system", "--quick", "--threads", "1,2,4",
+                "--point", "threads:1", "--point", "threads:4", "--point", "mode:sync",
+                "--repetitions", "1", "--min-time", "0.001", "--quiet", "--out", out,
+            ])
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: "\(out)/contention.json"))
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let benchmarks = try #require(json["benchmarks"] as? [[String: Any]])
+            let names = Set(benchmarks.compactMap { $0["run_name"] as? String })
+            #expect(names == ["contention/system/mode:sync/threads:1", "contention/system/mode:sync/threads:4"])
+            // source-merge has no mode: none of its points is kept, and no file of it is written.
+            #expect(!FileManager.default.fileExists(atPath: "\(out)/source-merge.json"))
+            let rows = try String(contentsOfFile: "\(out)/contention.csv", encoding: .utf8).split(separator: "\n")
+            #expect(rows.count == 3, "header plus two points: \(rows)")
+        }
+
+        @Test("a child asked to measure a point its workload does not declare says so in one line and measures nothing")
+        func childRefusesUndeclaredPoint() throws {
+            let settings = BenchSettings(repetitions: 1, minimumSeconds: 0.001, budgetSeconds: 10, threads: [2], quick: true)
+            func request(mode: String) -> PointRequest {
+                PointRequest(
+                    engine: "system",
+                    point: Point(workload: "contention", parameters: [Parameter("mode", mode), Parameter("threads", 2)], threads: 2),
+                    settings: settings)
+            }
+            let bad = request(mode: "snyc")
+            let run = try ArenaExecutable.run(ChildRequests.arguments(for: bad))
+            #expect(run.status == 64, "exit \(run.status): \(run.errors)")
+            #expect(
+                run.errors == "arena: point request: contention's mode is one of sync, async-write, not 'snyc'\n", "\(run.errors)")
+            // As the parent reads it: an error with that line, no repetitions.
+            let start = Deadline.now()
+            let result = BenchChild.result(
+                of: ChildRequests.run(bad, executable: ArenaExecutable.url.path), for: bad, seconds: (Deadline.now() - start).seconds)
+            #expect(!result.succeeded && result.repetitions.isEmpty)
+            #expect(result.failure?.message.contains("contention's mode is one of sync, async-write, not 'snyc'") == true)
+            // The same request spelled right is measured.
+            let good = request(mode: "sync")
+            let measured = BenchChild.result(of: ChildRequests.run(good, executable: ArenaExecutable.url.path), for: good, seconds: 0)
+            #expect(measured.succeeded, "\(measured.failure?.message ?? "")")
         }
 
         @Test("an --out that cannot be a directory is a usage error, and nothing is written")
