@@ -82,7 +82,7 @@ struct BenchCommand: LineupCommand {
     )
     var floor: String?
 
-    @Flag(help: "No progress line or seed on standard error.")
+    @Flag(help: "No progress line, seed or debug-build warning on standard error (the tables still open with the warning).")
     var quiet = false
 
     @Option(help: "Output format of the tables: table (default) or markdown.")
@@ -167,7 +167,7 @@ struct BenchCommand: LineupCommand {
             throw ExitCode(64)
         }
         let context = MachineContext.current(executable: CommandLine.arguments[0])
-        if context.libraryBuildType != "release" {
+        if !quiet && context.libraryBuildType == "debug" {
             writeError(
                 "\(Program.name): warning: this is a \(context.libraryBuildType) build: its numbers are not worth comparing "
                     + "(many times slower than release); build with 'swift build -c release'")
@@ -177,7 +177,7 @@ struct BenchCommand: LineupCommand {
         let spinner = Spinner.calibrated()
         let measured = Set(plan.entries.map(\.engine))
         var record: RunRecord
-        do { record = try RunRecord.load(out, workloads: [], lineup: []).record } catch where error.kind == .missing {
+        do { record = try RunRecord.load(out, workloads: [], lineup: []).record } catch  where error.kind == .missing {
             record = RunRecord()
         } catch {
             writeError("\(Program.name): \(error)")

@@ -28,7 +28,10 @@ struct InstructionsCommand: LineupCommand {
     @Option(help: "Children under callgrind at once (default: the number of CPUs; counts do not depend on it).")
     var jobs: Int?
 
-    @Option(help: "A results folder whose run record (run.json) keeps the counts, with instructions.md beside it (created if needed); default: print only.")
+    @Option(
+        help:
+            "A results folder whose run record (run.json) keeps the counts, with instructions.md beside it (created if needed); default: print only."
+    )
     var out: String?
 
     @Flag(help: "No progress lines on standard error.")

@@ -58,7 +58,8 @@ struct ReportCommand: LineupCommand {
                 }
             }
         }
-        print("wrote \(written.count) files to \(directory)" + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
+        print(
+            "wrote \(written.count) files to \(directory)" + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
         if strict && run.hasFailures { throw ExitCode.failure }
     }
 }

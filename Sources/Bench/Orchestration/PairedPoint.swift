@@ -98,7 +98,11 @@ public struct PairedPoint {
                 trialSeconds += (Deadline.now() - trialStart).seconds
                 for (process, first) in zip(others, before) {
                     // A thread that exits takes its time out of the sum: a drop counts as nothing.
-                    if let first, let last = process.cpuNanoseconds() { waitingCPU += last > first ? last - first : 0 } else { readable = false }
+                    if let first, let last = process.cpuNanoseconds() {
+                        waitingCPU += last > first ? last - first : 0
+                    } else {
+                        readable = false
+                    }
                 }
             }
             rounds.append(

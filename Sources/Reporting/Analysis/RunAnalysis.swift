@@ -204,7 +204,11 @@ public struct WorkloadAnalysis: Sendable {
         guard let reference else { return [] }
         let floors = Set(floor.map(\.engine))
         let pointCount = paths.filter { !values(reference, at: $0).isEmpty }.count
-        var standings = [Standing(engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount, unstable: 0)]
+        var standings = [
+            Standing(
+                engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount, unstable: 0
+            )
+        ]
         for engine in engines where engine != reference && !floors.contains(engine) {
             if let overall = overall(engine, to: reference) {
                 standings.append(Standing(engine: engine, ratio: overall.estimate, points: overall.points, unstable: overall.unstable))

@@ -50,7 +50,10 @@ public final class RecordWriter {
     /// The analysis of the record so far: its own reference, when that is still one of its contenders.
     public func analysis() -> RunAnalysis {
         (try? RunAnalysis(record: record, known: known))
-            ?? (try! RunAnalysis(record: { var plain = record; plain.benchmarks?.reference = nil; return plain }(), known: known))
+            ?? (try! RunAnalysis(
+                record: {
+                    var plain = record; plain.benchmarks?.reference = nil; return plain
+                }(), known: known))
     }
 
     private func writeRecord() throws(FileError) {

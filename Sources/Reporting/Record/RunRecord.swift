@@ -73,6 +73,36 @@ public struct ContenderRecord: Sendable, Codable, Equatable {
 
     /// The contender's name.
     public var name: String { profile.name }
+
+    // A profile's limits are a dictionary keyed by capability, which JSON would write as an array of pairs in hash
+    // order: written here as an object keyed by the capability's name, so a record's bytes repeat.
+    enum CodingKeys: String, CodingKey { case name, summary, limits, roles, native }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var limits: [Capability: String] = [:]
+        for (name, reason) in try container.decode([String: String].self, forKey: .limits) {
+            guard let capability = Capability(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .limits, in: container, debugDescription: "'\(name)' is not a capability")
+            }
+            limits[capability] = reason
+        }
+        profile = EngineProfile(
+            name: try container.decode(String.self, forKey: .name), summary: try container.decode(String.self, forKey: .summary),
+            limits: limits)
+        roles = try container.decode([Capability].self, forKey: .roles)
+        native = try container.decode(Bool.self, forKey: .native)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile.name, forKey: .name)
+        try container.encode(profile.summary, forKey: .summary)
+        try container.encode(Dictionary(uniqueKeysWithValues: profile.limits.map { ($0.key.rawValue, $0.value) }), forKey: .limits)
+        try container.encode(roles, forKey: .roles)
+        try container.encode(native, forKey: .native)
+    }
 }
 
 /// The conformance matrix of a run and how it was made.
@@ -169,7 +199,8 @@ public struct WorkloadRecord: Sendable, Codable, Equatable {
     public init(_ workload: any Workload, settings: BenchSettings) {
         self.init(
             name: workload.name, summary: workload.summary, headline: workload.headline,
-            layer: workload.requirements.first { $0.layer == nil },
+            // The most specific layer it needs: executors and operation queues stand on GCD where they need it.
+            layer: [Capability.executors, .operationQueues, .dispatchObjects].first(where: workload.requirements.contains),
             blocksInBlocks: workload.blocksInBlocks,
             blockingPoints: workload.points(settings).filter { workload.requirements(of: $0).contains(.blockingInBlocks) }
                 .map(\.parameterPath))

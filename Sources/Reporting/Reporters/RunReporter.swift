@@ -181,9 +181,12 @@ public struct TableReporter: RunReporter {
 
     public var name: String { markdown ? "markdown" : "table" }
     public var writesFiles: Bool { false }
-    public var summary: String { markdown ? "the tables as Markdown, on standard output" : "the tables as aligned text, on standard output" }
+    public var summary: String {
+        markdown ? "the tables as Markdown, on standard output" : "the tables as aligned text, on standard output"
+    }
 
     public func outputs(_ run: RunAnalysis) -> [ReportOutput] {
-        [ReportOutput(.terminal, markdown ? ConsoleReport.markdown(run.workloads) : ConsoleReport.table(run.workloads))]
+        let warning = ConsoleReport.buildWarning(run.machine).map { markdown ? "> **\($0)**\n\n" : $0 + "\n\n" } ?? ""
+        return [ReportOutput(.terminal, warning + (markdown ? ConsoleReport.markdown(run.workloads) : ConsoleReport.table(run.workloads)))]
     }
 }

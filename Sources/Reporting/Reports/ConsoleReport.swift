@@ -5,6 +5,13 @@ import Bench
 /// the speedup over a workload's baseline where it has one, and the workload's own tables (`Workload.extraTables`).
 /// Plain text for a terminal (`arena bench`) or Markdown (report.md, `--format markdown`); both read the same tables.
 public enum ConsoleReport {
+    /// The line that opens the tables of a run a debug build measured; `nil` for a release build or an unknown one.
+    public static func buildWarning(_ machine: MachineContext?) -> String? {
+        guard let build = machine?.libraryBuildType, build == "debug" else { return nil }
+        return "Warning: measured by a debug build. Its numbers are not worth comparing (a debug build runs many times "
+            + "slower than release): build with `swift build -c release`."
+    }
+
     /// Aligned plain-text tables.
     public static func table(_ workloads: [WorkloadAnalysis]) -> String {
         tables(workloads).map { table in

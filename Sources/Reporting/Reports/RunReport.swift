@@ -24,11 +24,7 @@ public struct RunReport: Sendable {
         var text = "# DispatchArena report"
         if let context { text += ": \(context.hostName), \(context.date.prefix(10))" }
         text += "\n\n"
-        if let context, context.libraryBuildType != "release" {
-            text +=
-                "> **Warning: measured by a \(context.libraryBuildType) build.** Its numbers are not worth comparing "
-                + "(a debug build runs many times slower than release): build with `swift build -c release`.\n\n"
-        }
+        if let warning = ConsoleReport.buildWarning(context) { text += "> **\(warning)**\n\n" }
         for line in provenance { text += line + "\n" }
         if let commit = run.record.commit { text += "Built from commit \(commit).\n" }
         if !provenance.isEmpty || run.record.commit != nil { text += "\n" }

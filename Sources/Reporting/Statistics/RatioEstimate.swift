@@ -91,7 +91,11 @@ public struct RatioEstimate: Sendable, Equatable, Codable {
             return RatioEstimate(value: exp(mean), low: nil, high: nil, samples: points.count)
         }
         let scale = 1 / Double(points.count)
-        let scaled = points.map { LogMean(mean: $0.mean, varianceOfMean: $0.varianceOfMean * scale * scale, count: $0.count) }
+        let scaled = points.map {
+            LogMean(
+                mean: $0.mean, varianceOfMean: $0.varianceOfMean * scale * scale, count: $0.count,
+                degreesOfFreedom: $0.degreesOfFreedom)
+        }
         return LogMean.combine(difference: mean, parts: scaled)?.estimate(samples: points.count)
     }
 }

@@ -140,13 +140,18 @@ extension ArenaTests {
         @Test("a child's point request is checked against its workload by name; an unknown workload is named too")
         func childRequestCheck() {
             let settings = BenchSettings(threads: [2], quick: true)
-            let good = PointRequest(engine: "system", point: ContentionWorkload().points(settings)[0], settings: settings)
-            #expect(throws: Never.self) { try BenchChild.check(good, among: BuiltInWorkloads.all) }
-            let bad = PointRequest(engine: "system", point: Self.undeclared[0].point, settings: settings)
-            #expect(throws: UndeclaredPoint.self) { try BenchChild.check(bad, among: BuiltInWorkloads.all) }
-            let unknown = PointRequest(engine: "system", point: Point(workload: "nope", parameters: []), settings: settings)
+            func request(_ point: Point) -> TrialRequest {
+                TrialRequest(
+                    engine: "system", point: point, settings: settings, spinnerStepsPerMicrosecond: 1, budgetSeconds: 1,
+                    lifetimeSeconds: 1)
+            }
+            let good = request(ContentionWorkload().points(settings)[0])
+            #expect(throws: Never.self) { try TrialChild.check(good, among: BuiltInWorkloads.all) }
+            let bad = request(Self.undeclared[0].point)
+            #expect(throws: UndeclaredPoint.self) { try TrialChild.check(bad, among: BuiltInWorkloads.all) }
+            let unknown = request(Point(workload: "nope", parameters: []))
             #expect(throws: UndeclaredPoint("no workload 'nope' (known: contention)")) {
-                try BenchChild.check(unknown, among: [ContentionWorkload()])
+                try TrialChild.check(unknown, among: [ContentionWorkload()])
             }
         }
 

@@ -1,4 +1,6 @@
+import ArenaContract
 import Bench
+import Conformance
 import Foundation
 import Reporting
 import Testing
@@ -99,10 +101,10 @@ extension ArenaTests {
                 engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100],
                 counters: ["speedup": [2.0, 4.0, 3.0]])
             let plain = Self.result(engine: "mutex", parameters: [Parameter("n", 8)], perOperation: [100, 100, 100])
-            let text = ConsoleReport.markdown([(withBaseline, ApplyWorkload())], engines: ["mutex"])
+            let text = ConsoleReport.markdown(TestRuns.workloads(ApplyWorkload(), [withBaseline]))
             #expect(text.contains("speedup over the baseline"))
             #expect(text.contains("| n:8 | ×3.00 |"))
-            #expect(!ConsoleReport.markdown([(plain, ApplyWorkload())], engines: ["mutex"]).contains("speedup over the baseline"))
+            #expect(!ConsoleReport.markdown(TestRuns.workloads(ApplyWorkload(), [plain])).contains("speedup over the baseline"))
         }
 
         @Test("Markdown: pool-ramp gets a table of the round's figures per engine, the target met or not, and the pool's verdict")
@@ -123,8 +125,7 @@ extension ArenaTests {
                 ramp("actor", finish: 1600.4, start: 1600.3, threads: 3),
                 Self.failed(engine: "other", parameters: [Parameter("blocks", 64)], kind: .stopped, message: "budget"),
             ]
-            let text = ConsoleReport.markdown(
-                results.map { ($0, PoolRampWorkload()) }, engines: ["system", "mutex", "lockfree", "actor", "other"])
+            let text = ConsoleReport.markdown(TestRuns.workloads(PoolRampWorkload(), results))
             #expect(
                 text.contains(
                     "| blocks | engine | finish (ms) | first start (ms) | engine threads | target | meets target | fixed pool (ms) | pool |"
@@ -134,7 +135,7 @@ extension ArenaTests {
             #expect(text.contains("| 64 | lockfree | 120 | 70.0 | 90 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | explodes |"))
             #expect(text.contains("| 64 | actor | 1.60k | 1.60k | 3 | ≤ 150 ms, ≤ 68 threads | no | 1.60k | starves |"))
             #expect(text.contains("| 64 | other |  |  |  |  |  |  | stopped |"))
-            #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("meets target"))
+            #expect(!ConsoleReport.markdown(TestRuns.workloads(ApplyWorkload(), [results[0]])).contains("meets target"))
         }
 
         @Test(
@@ -152,25 +153,28 @@ extension ArenaTests {
                 Self.failed(
                     engine: "swift", parameters: [Parameter("guard", "actor"), Parameter("tasks", 16)], kind: .stopped, message: "budget"),
             ]
-            let text = ConsoleReport.markdown(results.map { ($0, ActorContentionWorkload()) }, engines: ["system", "swift"])
+            let text = ConsoleReport.markdown(TestRuns.workloads(ActorContentionWorkload(), results))
             #expect(text.contains("| tasks | engine | actor | queue-sync | mutex | pthread | fastest |"))
             #expect(text.contains("| 4 | system | 1.00M (÷100) | 2.00M (÷50.0) | 100M (fastest) | 50.0M (÷2.00) | mutex |"))
             #expect(text.contains("| 4 | swift | 500k (÷100) |  | 40.0M (÷1.25) | 50.0M (fastest) | pthread |"))
             #expect(text.contains("| 16 | swift | stopped |  |  |  |  |"))
-            #expect(!ConsoleReport.markdown([(results[0], ApplyWorkload())], engines: ["system"]).contains("queue, actor or lock?"))
+            #expect(!ConsoleReport.markdown(TestRuns.workloads(ApplyWorkload(), [results[0]])).contains("queue, actor or lock?"))
         }
 
         @Test(
-            "summary: rules per contender from the matrix, the leader per workload with its ratios to system and the floor, the guards' answer, the noisy points"
+            "summary: rules per contender from the record's matrix, each workload's verdict (a leader beyond the noise, or a tie) with the ratios to its layer's reference and the floor and their intervals, the guards' answer, the noisy and unstable points"
         )
-        func summary() {
+        func summary() throws {
             func point(_ engine: String, _ parameters: [Parameter], _ ns: [UInt64]) -> PointResult {
                 Self.result(engine: engine, parameters: parameters, perOperation: ns)
             }
             func threads(_ count: Int) -> [Parameter] { [Parameter("threads", count)] }
             func guarding(_ name: String, _ tasks: Int) -> [Parameter] { [Parameter("guard", name), Parameter("tasks", tasks)] }
-            // ops/s: system 10M, 10M, 5M (noisy); mutex 20M, 10M, 10M (×2, ×1, ×2: median ×2.00 over 3 points);
-            // lockfree ×1.25, ×1.25, ×0.50 and a failed point; c-dispatch 40M at 1 thread, c-mutex 5M at 2 and 4.
+            // ops/s: system 10M, 10M and at 4 threads 5M, 3.3M, 8.3M (its rounds differ by ×2.5: unstable, left out);
+            // mutex ×2, ×1 (×1.41 over 2 points); lockfree ×1.25, ×1.25 and a failed point. Every other side holds
+            // still, so the intervals are points; mutex leads lockfree by ×1.72 over the three points both measured (×1.6,
+            // ×0.8, ×4: neither is unstable at 4 threads, only the reference is). c-dispatch 40M at 1 thread, c-mutex
+            // 5M at 2 and 4.
             let contention = [
                 point("system", threads(1), [100, 100, 100]), point("system", threads(2), [100, 100, 100]),
                 point("system", threads(4), [200, 300, 120]),
@@ -182,9 +186,11 @@ extension ArenaTests {
                 point("c-dispatch", threads(1), [25, 25, 25]),
                 point("c-mutex", threads(2), [200, 200, 200]), point("c-mutex", threads(4), [200, 200, 200]),
             ]
-            // ns/op, lower is better: actor at ×0.80 leads system.
-            let pingpong = [point("system", [], [100, 100, 100]), point("actor", [], [80, 80, 80])]
+            // ns/op, lower is better: actor's rounds ×0.8, ×1.2, ×1.0 of system's: no lead beyond the noise.
+            let pingpong = [point("system", [], [100, 100, 100]), point("actor", [], [80, 120, 100])]
+            // An executor workload: swift, the executors' reference, alone.
             let fanout = [point("swift", [], [10, 10, 10])]
+            // Against swift, the executors' reference: system ×2, ×2.5, ×1 where both measured.
             let guards = [
                 point("system", guarding("actor", 4), [1000, 1000, 1000]),
                 point("system", guarding("queue-sync", 4), [500, 500, 500]),
@@ -194,41 +200,53 @@ extension ArenaTests {
                 point("system", guarding("actor", 16), [1000, 1000, 1000]),
                 point("system", guarding("mutex", 16), [40, 40, 40]), point("system", guarding("pthread", 16), [20, 20, 20]),
             ]
-            let matrix = """
-                | Rule | system | mutex | foundation |
-                | --- | --- | --- | --- |
-                | `a.one` | pass (3/3) | fail (2/3) | - |
-                | `a.two` | unsupported | pass | timeout |
-                | `a.three` | pass | pass | pass |
-
-                - **system**: 2 pass, 1 unsupported
-                | Rule | not | a | matrix |
-                """
+            let rules = Array(Catalog.builtIn.rules.filter { $0.layer == .dispatchObjects }.prefix(3))
+            let (one, two, three) = (rules[0].id, rules[1].id, rules[2].id)
+            let matrix = ConformanceReport(
+                engines: ["system", "mutex", "foundation"].map { EngineDescription(EngineProfile(name: $0)) }, rules: rules,
+                results: [
+                    RuleResult(engine: "system", rule: one, outcomes: [RunOutcome(.pass)], seconds: 0),
+                    RuleResult(engine: "system", rule: two, unsupported: "needs something"),
+                    RuleResult(engine: "system", rule: three, outcomes: [RunOutcome(.pass)], seconds: 0),
+                    RuleResult(engine: "mutex", rule: one, outcomes: [RunOutcome(.fail, "lost")], seconds: 0),
+                    RuleResult(engine: "mutex", rule: two, outcomes: [RunOutcome(.pass)], seconds: 0),
+                    RuleResult(engine: "mutex", rule: three, outcomes: [RunOutcome(.pass)], seconds: 0),
+                    RuleResult(engine: "foundation", rule: two, outcomes: [RunOutcome(.timeout, "stuck")], seconds: 0),
+                    RuleResult(engine: "foundation", rule: three, outcomes: [RunOutcome(.pass)], seconds: 0),
+                ])
             let text = SummaryReport.markdown(
-                workloads: [
-                    (ContentionWorkload(), contention), (PingPongWorkload(), pingpong), (TaskFanoutWorkload(), fanout),
-                    (ActorContentionWorkload(), guards),
-                ],
-                engines: ["system", "mutex", "lockfree", "actor", "swift", "c-dispatch", "c-mutex"], conformance: matrix)
+                TestRuns.analysis(
+                    [
+                        (ContentionWorkload(), contention), (PingPongWorkload(), pingpong), (TaskFanoutWorkload(), fanout),
+                        (ActorContentionWorkload(), guards),
+                    ], conformance: matrix))
             for line in [
                 "| contender | kept (pass) | unsupported | failed | not checked |\n",
                 "| system | 2 | 1 | 0 | 0 |\n", "| mutex | 2 | 0 | **1** | 0 |\n", "| foundation | 1 | 0 | **1** | 1 |\n",
-                "| workload | headline | leader | ×system (n) | runner-up | ×c-dispatch (n) | ×c-mutex (n) |\n",
-                "| contention | ops/s ↑ | **mutex** | ×2.00 (3) | lockfree ×1.25 | ×0.50 (1) | ×2.00 (2) |\n",
-                "| pingpong | ns/op ↓ | **actor** | ×0.80 (1) | system ×1.00 | - | - |\n",
-                "| task-fanout | child tasks/s ↑ | no `system` point to compare with |  |  |  |  |\n",
-                "| actor-contention | increments/s ↑ | **system** | ×1.00 (7) | swift ×0.50 | - | - |\n",
+                "| workload | headline | verdict | best (×reference, n) | runner-up | best ÷ runner-up | ×c-dispatch (n) | ×c-mutex (n) |\n",
+                "| contention | ops/s ↑ | **mutex** leads | mutex ×1.41 (1.41–1.41) ×system, 2, 1 unstable left out | "
+                    + "lockfree ×1.25 (1.25–1.25) | ×1.72 (1.72–1.72) | ×0.50 (0.50–0.50) (1) | ×2.00 (2.00–2.00) (2) |\n",
+                "| pingpong | ns/op ↓ | tie: actor, system | actor ×0.99 (0.60–1.63) ×system, 1 | system (the reference) | "
+                    + "×0.99 (0.60–1.63) | - | - |\n",
+                "| task-fanout | child tasks/s ↑ | swift alone | swift (the reference) ×swift, 1 | - | - | - | - |\n",
+                "| actor-contention | increments/s ↑ | **system** leads | system ×1.71 (1.71–1.71) ×swift, 3 | "
+                    + "swift (the reference) | ×1.71 (1.71–1.71) | - | - |\n",
                 "The fastest guard is pthread in 2, mutex in 1 of the 3 rows of engine and task count. "
                     + "At 16 tasks on system: pthread 50.0M, mutex 25.0M (÷2.00), actor 1.00M (÷50.0) increments/s.",
-                "**Noise**: 1 of 26 points have a CV above 10%", "1 has no number (an error or a stop).",
+                "**Order**: 3 paired rounds per point", "seed 7 (`arena bench --seed 7` replays the orders)",
+                "**Noise**: 2 of 26 points have a CV above 10%", "1 are unstable", "1 has no number (an error or a stop).",
             ] {
-                #expect(text.contains(line), "the summary lacks \(line)")
+                #expect(text.contains(line), "the summary lacks \(line)\n\(text)")
             }
-            #expect(!text.contains("| not |"))
-            let bare = SummaryReport.markdown(workloads: [(PingPongWorkload(), pingpong)], engines: ["system", "actor"], conformance: nil)
+            let bare = SummaryReport.markdown(TestRuns.analysis([(PingPongWorkload(), pingpong)]))
             #expect(bare.contains("**Conformance**: not run for this folder."))
             #expect(bare.contains("no native C floor in this folder") && !bare.contains("Queue, actor or lock?"))
-            #expect(bare.contains("**Noise**: 0 of 2 points have a CV above 10%") && bare.contains("0 have no number"))
+            #expect(bare.contains("**Noise**: 1 of 2 points have a CV above 10%") && bare.contains("0 have no number"))
+            // Another reference, named: every ratio is to it.
+            let toMutex = SummaryReport.markdown(TestRuns.analysis([(ContentionWorkload(), contention)], reference: "mutex"))
+            #expect(toMutex.contains("| contention | ops/s ↑ | "), "\(toMutex)")
+            #expect(toMutex.contains("×mutex"), "\(toMutex)")
+            #expect(!toMutex.contains("×system"), "\(toMutex)")
         }
 
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
@@ -245,7 +263,7 @@ extension ArenaTests {
             ]
             let ramp = [point("system", 64, 0, counted: 70), point("lockfree", 64, 0, counted: 66)]
             let text = ThreadReport.markdown(
-                [(ContentionWorkload(), contention), (PoolRampWorkload(), ramp)],
+                TestRuns.analysis([(ContentionWorkload(), contention), (PoolRampWorkload(), ramp)]).workloads,
                 engines: ["system", "lockfree", "c-mutex"], cores: 2)
             #expect(text.contains("| workload | bound | system | lockfree |\n"))  // c-mutex counted nothing
             #expect(text.contains("| contention | ≤ 4 | **9** | **5** |\n"))
@@ -253,11 +271,10 @@ extension ArenaTests {
             #expect(text.contains("- `contention/system/threads:2`: 9\n- `contention/lockfree/threads:4`: 5\n"))
             #expect(!text.contains("threads:64`"))
             let within = ThreadReport.markdown(
-                [(ContentionWorkload(), [point("lockfree", 2, 0, counted: 4)])],
-                engines: ["lockfree"], cores: 2)
+                TestRuns.workloads(ContentionWorkload(), [point("lockfree", 2, 0, counted: 4)]), engines: ["lockfree"], cores: 2)
             #expect(within.contains("| contention | ≤ 4 | 4 |") && within.contains("No point of a workload"))
             #expect(
-                ThreadReport.markdown([(ContentionWorkload(), [contention[4]])], engines: ["c-mutex"], cores: 2)
+                ThreadReport.markdown(TestRuns.workloads(ContentionWorkload(), [contention[4]]), engines: ["c-mutex"], cores: 2)
                     == "Not counted in this folder's results.\n")
         }
 
@@ -372,8 +389,8 @@ extension ArenaTests {
                 rows[0] == [
                     "engine", "mode", "param_threads", "batch", "threads", "metric", "median", "mean", "stddev", "cv", "min", "max",
                     "ci95_low", "ci95_high", "real_ns_per_op", "cpu_ns_per_op", "items_per_second", "p50_ns", "p90_ns",
-                    "p99_ns", "max_ns", "handoffs", "flags", "peak_threads", "user_s", "sys_s", "voluntary_switches",
-                    "involuntary_switches", "peak_rss_kib",
+                    "p99_ns", "max_ns", "reference", "ratio", "ratio_low", "ratio_high", "handoffs", "flags", "peak_threads",
+                    "user_s", "sys_s", "voluntary_switches", "involuntary_switches", "peak_rss_kib",
                 ])
             #expect(rows.allSatisfy { $0.count == rows[0].count })
             func row(_ index: Int) -> [String: String] { Dictionary(uniqueKeysWithValues: zip(rows[0], rows[index + 1])) }
@@ -397,6 +414,19 @@ extension ArenaTests {
             #expect(failed["flags"] == "error: total is \"3\",\nexpected\t4 — ü")
             let odd = row(4)
             #expect(odd["engine"] == "odd, \"engine\"" && odd["mode"] == "a,b" && odd["batch"] == "8" && odd["param_threads"] == "")
+            #expect(quiet["reference"] == "" && quiet["ratio"] == "", "no reference without a run")
+
+            // From a run: each point's reference and its ratio to it, with the interval where there are rounds to pair.
+            let ratios = Self.parseCSV(CSVReport.csv(TestRuns.workloads(ContentionWorkload(), Self.sampleResults())[0]))
+            let byName = Dictionary(
+                uniqueKeysWithValues: ratios.dropFirst().map { row in
+                    let cells = Dictionary(uniqueKeysWithValues: zip(ratios[0], row))
+                    return ("\(cells["engine"]!)/\(cells["param_threads"]!)", cells)
+                })
+            #expect(byName["system/2"]?["reference"] == "system" && byName["system/2"]?["ratio"] == "")
+            // mutex at 2 threads: one repetition, paired with system's round 0: 100 / 150 ns, no interval.
+            #expect(byName["mutex/2"]?["reference"] == "system" && close(Double(byName["mutex/2"]?["ratio"] ?? "") ?? 0, 100.0 / 150))
+            #expect(byName["mutex/2"]?["ratio_low"] == "" && byName["mutex/4"]?["ratio"] == "")
 
             // The raw text: quoted cells, doubled quotes, the flags always quoted.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

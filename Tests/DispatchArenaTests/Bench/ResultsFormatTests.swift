@@ -5,99 +5,172 @@ import Testing
 @testable import Reporting
 
 extension ArenaTests {
-    /// The results-format seam: the registry, every format through `ResultsWriter`, the format that reads back, the
-    /// pytest-benchmark mapping, pytest-benchmark itself reading our files, and `arena bench --results-format`.
+    /// The reporters' seam and the run record: the registry, every reporter through `RecordWriter`, the record's file
+    /// (its round trip, and the one-line errors of a missing, malformed or other-version record), a folder written
+    /// before records read through its Google Benchmark JSON, the pytest-benchmark mapping, pytest-benchmark itself
+    /// reading our files, and `arena bench --results-format`.
     @Suite
     struct ResultsFormatTests {
         typealias Sample = BenchReportTests
 
+        /// A fresh folder path that does not exist yet.
+        static func freshFolder() -> String {
+            NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        }
+
         // MARK: The registry
 
-        @Test("The registry: distinct names and file names, lists parsed in registry order, unknown names refused")
+        @Test("The registry: distinct names, the files bench writes by default, lists parsed in registry order, unknown names refused")
         func registry() throws {
-            let names = ResultsFormats.names
-            #expect(names == ["json", "csv", "pytest-benchmark"])
+            let names = Reporters.builtIn.map(\.name)
+            #expect(names == ["json", "csv", "pytest-benchmark", "report", "instructions", "table", "markdown"])
             #expect(Set(names).count == names.count)
-            let files = ResultsFormats.all.map { $0.fileName(for: "contention") }
-            #expect(Set(files).count == files.count, "\(files)")
-            #expect(files.allSatisfy { $0.hasPrefix("contention.") })
-            #expect(ResultsFormats.format(named: "csv")?.name == "csv")
-            #expect(ResultsFormats.format(named: "jmh") == nil)
-            #expect(try ResultsFormats.parse("csv,json").map(\.name) == ["json", "csv"])
-            #expect(try ResultsFormats.parse(["pytest-benchmark", "csv, csv"]).map(\.name) == ["csv", "pytest-benchmark"])
-            #expect(ResultsFormats.readBack.name == "json")
-            #expect(throws: UnknownResultsFormat(name: "jmh", known: names)) { try ResultsFormats.parse("json,jmh") }
-            #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("json,,csv") }
-            #expect(throws: UnknownResultsFormat(name: "", known: names)) { try ResultsFormats.parse("") }
+            #expect(Reporters.builtIn.filter(\.writtenByBench).map(\.name) == ["json", "csv", "pytest-benchmark"])
+            #expect(Reporters.builtIn.filter { !$0.writesFiles }.map(\.name) == ["table", "markdown"])
+            let all = Reporters.builtIn
+            #expect(try Reporters.parse(["csv,json"], from: all).map(\.name) == ["json", "csv"])
+            #expect(try Reporters.parse(["pytest-benchmark", "csv, csv"], from: all).map(\.name) == ["csv", "pytest-benchmark"])
+            #expect(throws: UnknownReporter(name: "jmh", known: names)) { try Reporters.parse(["json,jmh"], from: all) }
+            #expect(throws: UnknownReporter(name: "", known: names)) { try Reporters.parse(["json,,csv"], from: all) }
+            #expect(throws: UnknownReporter(name: "", known: names)) { try Reporters.parse([""], from: all) }
             #expect(
-                "\(UnknownResultsFormat(name: "jmh", known: names))" == "unknown results format 'jmh' (known: json, csv, pytest-benchmark)")
+                "\(UnknownReporter(name: "jmh", known: ["json", "csv"]))" == "unknown reporter 'jmh' (known: json, csv)")
         }
 
-        // MARK: Every format through the seam
+        // MARK: Every reporter through the seam
 
-        @Test("Every registered format renders the sample, the same way twice, and ResultsWriter writes exactly that")
-        func everyFormatRenders() throws {
+        @Test("Every file reporter renders the run the same way twice, and RecordWriter writes exactly that beside run.json")
+        func everyReporterRenders() throws {
             let results = Sample.sampleResults()
-            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let directory = Self.freshFolder()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let writer = try ResultsWriter(directory: directory, context: Sample.context)
-            #expect(writer.formats.map(\.name) == ResultsFormats.names, "every registered format by default")
-            let workload = try #require(BuiltInWorkloads.workload(named: "contention"))
-            for result in results { try writer.record(result, of: workload) }
-            #expect(writer.files == ResultsFormats.all.map { directory + "/" + $0.fileName(for: "contention") })
-            for format in ResultsFormats.all {
-                let text = format.render(results, headline: workload.headline, context: Sample.context)
-                #expect(text == format.render(results, headline: workload.headline, context: Sample.context), "\(format.name)")
-                #expect(text.hasSuffix("\n") && text.split(separator: "\n").count > 1, "\(format.name)")
-                for engine in ["system", "mutex"] { #expect(text.contains(engine), "\(format.name): no \(engine)") }
-                let written = try String(contentsOfFile: directory + "/" + format.fileName(for: "contention"), encoding: .utf8)
-                #expect(written == text, "\(format.name): the file is not what the format renders")
-                if format.fileName(for: "contention").hasSuffix(".json") {
-                    #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(format.name): not JSON")
+            let record = TestRuns.record([(ContentionWorkload(), results)], machine: Sample.context)
+            let chosen = Reporters.builtIn.filter(\.writtenByBench)
+            var start = record
+            start.benchmarks?.points = []
+            let writer = try RecordWriter(directory: directory, record: start, reporters: chosen, known: BuiltInWorkloads.all)
+            for point in record.benchmarks!.points { try writer.add(point, seconds: 1) }
+            try writer.finish()
+            #expect(
+                writer.files
+                    == [directory + "/run.json"]
+                    + ["contention.json", "contention.csv", "contention.pytest-benchmark.json"].map {
+                        directory + "/" + $0
+                    })
+            let run = writer.analysis()
+            for reporter in Reporters.builtIn {
+                let outputs = reporter.outputs(run)
+                #expect(outputs == reporter.outputs(run), "\(reporter.name): not a pure function of the run")
+                for output in outputs {
+                    #expect(output.text.hasSuffix("\n") && output.text.split(separator: "\n").count > 1, "\(reporter.name)")
+                    for engine in ["system", "mutex"] { #expect(output.text.contains(engine), "\(reporter.name): no \(engine)") }
+                    guard case .file(let name) = output.destination, chosen.contains(where: { $0.name == reporter.name }) else { continue }
+                    let written = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+                    #expect(written == output.text, "\(reporter.name): the file is not what the reporter makes")
+                    if name.hasSuffix(".json") {
+                        #expect((try? JSONSerialization.jsonObject(with: Data(output.text.utf8))) != nil, "\(name): not JSON")
+                    }
                 }
             }
+            // The record on disk is the writer's, point for point.
+            let read = try RunRecord.read(from: directory)
+            #expect(read.benchmarks?.points.flatMap { $0.results.map(\.name) }.sorted() == results.map(\.name).sorted())
         }
 
-        @Test("ResultsWriter writes only the formats it is given")
+        @Test("RecordWriter writes only the reporters it is given, and always the record")
         func writerSubset() throws {
-            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let directory = Self.freshFolder()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let writer = try ResultsWriter(directory: directory, context: Sample.context, formats: [ResultsFormats.csv])
-            try writer.record(Sample.sampleResults()[0], of: try #require(BuiltInWorkloads.workload(named: "contention")))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["contention.csv"])
+            let record = TestRuns.record([(ContentionWorkload(), Sample.sampleResults())], machine: Sample.context)
+            let writer = try RecordWriter(directory: directory, record: record, reporters: [CSVReporter()], known: [])
+            try writer.finish()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["contention.csv", "run.json"])
         }
 
-        @Test("The reading format round-trips: points, repetitions and failures come back; the folder looks for the workloads it is given")
-        func readBack() throws {
-            let results = Sample.sampleResults()
-            let readable = ResultsFormats.all.compactMap { $0 as? any ReadableResultsFormat }
-            #expect(readable.map(\.name) == ["json"])
-            for format in readable {
-                let document = try format.read(format.render(results, headline: .timePerOperation, context: Sample.context))
-                #expect(document.context == Sample.context)
-                #expect(document.results.map(\.name) == results.map(\.name))
-                #expect(document.results.map(\.repetitions.count) == results.map(\.repetitions.count))
-                #expect(document.results.map(\.failure) == results.map(\.failure))
-                for (before, after) in zip(results, document.results) {
-                    #expect(after.repetitions.map(\.wallNanoseconds) == before.repetitions.map(\.wallNanoseconds))
-                }
+        // MARK: The record
+
+        @Test("The record round-trips: points, repetitions with their rounds, failures, roles and the conformance matrix come back")
+        func recordRoundTrip() throws {
+            var results = Sample.sampleResults()
+            for index in results.indices {
+                for repetition in results[index].repetitions.indices { results[index].repetitions[repetition].round = repetition }
             }
-            let directory = NSTemporaryDirectory() + "arena-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let record = TestRuns.record([(ContentionWorkload(), results)], machine: Sample.context)
+            let text = record.encoded()
+            #expect(text.contains("\"schema\" : \"dispatch-arena-run\"") && text.contains("\"version\" : 1"))
+            let read = try RunRecord.decode(text, path: "run.json")
+            #expect(read.encoded() == text)
+            #expect(read.machine == Sample.context)
+            let points = try #require(read.benchmarks?.points)
+            let written = Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
+            #expect(points.flatMap { $0.results.map(\.name) }.sorted() == written.keys.sorted())
+            for result in points.flatMap(\.results) {
+                #expect(result.failure == written[result.name]?.failure)
+                #expect(result.repetitions == written[result.name]?.repetitions, "\(result.name)")
+            }
+            #expect(read.contender(named: "system")?.roles == [.dispatchObjects])
+            #expect(read.contender(named: "mutex")?.roles == [])
+            #expect(read.benchmarks?.workloads.first?.layer == .dispatchObjects)
+        }
+
+        @Test(
+            "A record that cannot be used is one line: missing, not JSON, not a record, another schema version, a field missing",
+            arguments: [
+                (nil, RecordError.Kind.missing, "holds no run record (run.json)"),
+                ("not json", .malformed, "is not a run record (not JSON with a schema and version)"),
+                (#"{"schema": "something-else", "version": 1}"#, .malformed, "its schema is 'something-else', not 'dispatch-arena-run'"),
+                (#"{"schema": "dispatch-arena-run", "version": 2}"#, .otherVersion, "schema version 2; this program reads version 1"),
+                (#"{"schema": "dispatch-arena-run", "version": 1}"#, .malformed, "a malformed run record: .contenders is missing"),
+            ] as [(String?, RecordError.Kind, String)])
+        func recordErrors(_ text: String?, _ kind: RecordError.Kind, _ message: String) throws {
+            let directory = Self.freshFolder()
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let contention = try #require(BuiltInWorkloads.workload(named: "contention"))
-            let pingpong = try #require(BuiltInWorkloads.workload(named: "pingpong"))
-            let apply = try #require(BuiltInWorkloads.workload(named: "apply"))
-            let writer = try ResultsWriter(directory: directory, context: Sample.context)
-            for result in results { try writer.record(result, of: contention) }
-            try writer.record(Self.point("pingpong", "system", perOperation: [900, 950, 1000]), of: pingpong)
-            let folder = try ResultsFolder.load(directory, workloads: [pingpong, contention, apply])
-            #expect(folder.workloads.map(\.workload.name) == ["pingpong", "contention"], "in the order asked, apply has no file")
-            #expect(folder.workloads[1].results.map(\.name) == results.map(\.name))
-            #expect(folder.context == Sample.context)
-            #expect(try ResultsFolder.load(directory, workloads: [pingpong]).workloads.map(\.workload.name) == ["pingpong"])
-            #expect(try ResultsFolder.load(directory, workloads: []).workloads.isEmpty)
+            if let text { try text.write(toFile: directory + "/run.json", atomically: true, encoding: .utf8) }
+            do {
+                _ = try RunRecord.read(from: directory)
+                Issue.record("read a record from \(text ?? "nothing")")
+            } catch {
+                #expect(error.kind == kind)
+                #expect(error.description.contains(message) && !error.description.contains("\n"), "\(error)")
+            }
+        }
+
+        @Test("A folder written before records is read from its Google Benchmark JSON, as the workloads asked for it")
+        func legacyFolder() throws {
+            let results = Sample.sampleResults()
+            let directory = Self.freshFolder()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let record = TestRuns.record(
+                [
+                    (ContentionWorkload(), results),
+                    (PingPongWorkload(), [Self.point("pingpong", "system", perOperation: [900, 950, 1000])]),
+                ],
+                machine: Sample.context)
+            let writer = try RecordWriter(
+                directory: directory, record: record, reporters: [GoogleBenchmarkReporter()], known: BuiltInWorkloads.all)
+            try writer.finish()
+            try FileManager.default.removeItem(atPath: directory + "/run.json")
+            let loaded = try RunRecord.load(
+                directory, workloads: [PingPongWorkload(), ContentionWorkload(), ApplyWorkload()], lineup: TestRuns.contenders)
+            #expect(loaded.legacy)
+            let legacy = loaded.record
+            #expect(legacy.benchmarks?.workloads.map(\.name) == ["pingpong", "contention"], "in the order asked, apply has no file")
+            #expect(
+                legacy.benchmarks?.points.flatMap { $0.results.map(\.name) }.filter { $0.hasPrefix("contention") }.sorted()
+                    == results.map(\.name).sorted())
+            #expect(legacy.machine == Sample.context && legacy.benchmarks?.seed == nil && legacy.benchmarks?.order == .sequential)
+            #expect(legacy.contender(named: "system")?.roles == [.dispatchObjects], "roles from the lineup, by name")
+            let run = try RunAnalysis(record: legacy, known: BuiltInWorkloads.all)
+            #expect(run.workloads.first { $0.name == "contention" }?.reference == "system")
             try "not json".write(toFile: directory + "/apply.json", atomically: true, encoding: .utf8)
-            #expect(throws: ResultsReadError.self) { try ResultsFolder.load(directory, workloads: [apply]) }
+            #expect(throws: RecordError.self) { try RunRecord.load(directory, workloads: [ApplyWorkload()], lineup: []) }
+            let empty = Self.freshFolder()
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: empty) }
+            #expect(throws: RecordError(.missing, "'\(empty)' holds no run record (run.json) and no workload results (<workload>.json)")) {
+                try RunRecord.load(empty, workloads: BuiltInWorkloads.all, lineup: [])
+            }
         }
 
         /// A point of `workload` on `engine` whose repetitions took `perOperation` wall ns per operation (1000 operations,
@@ -262,12 +335,11 @@ extension ArenaTests {
             let directory = NSTemporaryDirectory() + "arena-pytest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let format = ResultsFormats.pytestBenchmark
             var files: [String] = []
             var expected: [String: (parameters: [String: String], seconds: [Double])] = [:]
             for (name, headline, results) in Self.toolSample() {
-                let path = directory + "/" + format.fileName(for: name)
-                try format.render(results, headline: headline, context: Sample.context).write(
+                let path = directory + "/" + name + ".pytest-benchmark.json"
+                try PytestBenchmarkReport.json(results, headline: headline, context: Sample.context).write(
                     toFile: path, atomically: true, encoding: .utf8)
                 files.append(path)
                 for result in results where result.succeeded {
@@ -363,7 +435,9 @@ extension ArenaTests {
             let out = BenchCLITests.freshPath()
             let run = try ArenaExecutable.run(arguments + ["--out", out])
             ArenaExecutable.expectUsageError(run, arguments)
-            #expect(run.errors.contains("--results-format") && run.errors.contains("known: json, csv, pytest-benchmark"), "\(run.errors)")
+            #expect(
+                run.errors.contains("--results-format") && run.errors.contains("known: json, csv, pytest-benchmark, report"),
+                "\(run.errors)")
             #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
         }
 
@@ -378,8 +452,10 @@ extension ArenaTests {
             ])
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
             #expect(
-                try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pingpong.csv", "pingpong.pytest-benchmark.json"])
-            #expect(run.output.contains("wrote 2 files"), "\(run.output)")
+                try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [
+                    "pingpong.csv", "pingpong.pytest-benchmark.json", "run.json",
+                ])
+            #expect(run.output.contains("wrote 3 files"), "\(run.output)")
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/pingpong.pytest-benchmark.json"))
             let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let benchmarks = try #require(document["benchmarks"] as? [[String: Any]])

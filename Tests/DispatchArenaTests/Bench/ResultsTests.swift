@@ -1,4 +1,6 @@
+import ArenaContract
 import Bench
+import Conformance
 import Foundation
 import Reporting
 import Testing
@@ -119,10 +121,6 @@ extension ArenaTests {
             #expect(unmatched.isEmpty)
             let fewer = NativeFloor.points(of: contention, in: document, settings: BenchSettings(threads: [1]))
             #expect(fewer.unmatched == ["contention/c-dispatch/mode:sync/threads:2"])
-            // Engines in the order the run met them (its lineup's), the floors last in their own order.
-            #expect(
-                EngineOrder.sorted(["c-mutex", "system", "zeta", "mutex", "c-dispatch", "system", "zeta"])
-                    == ["system", "zeta", "mutex", "c-dispatch", "c-mutex"])
         }
 
         // MARK: The U test
@@ -165,14 +163,15 @@ extension ArenaTests {
 
         // MARK: Folders, compare, report
 
-        /// A results folder holding `results` (contention points), written as `arena bench` writes it.
-        static func folder(_ results: [PointResult]) throws -> String {
+        /// A results folder holding `results` (contention points) in its run record, as `arena bench` writes it.
+        static func folder(_ results: [PointResult], conformance: ConformanceReport? = nil, instructions: InstructionTable? = nil) throws
+            -> String
+        {
             let path = BenchCLITests.freshPath()
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            let headline = Headline.throughput(unit: "ops/s")
-            try GoogleBenchmarkReport.json(results, headline: headline, context: Sample.context)
-                .write(toFile: path + "/contention.json", atomically: true, encoding: .utf8)
-            try CSVReport.csv(results, headline: headline).write(toFile: path + "/contention.csv", atomically: true, encoding: .utf8)
+            var record = TestRuns.record([(ContentionWorkload(), results)], conformance: conformance, machine: Sample.context)
+            record.instructions = instructions
+            try record.write(to: path)
             return path
         }
 
@@ -192,15 +191,21 @@ extension ArenaTests {
 
         @Test("Comparison: verdicts in the headline's direction, the threshold, significance, failures")
         func comparison() throws {
-            let before = try ResultsFolder.load(try Self.folder(Self.run(scales: [1, 1, 1, 1])), workloads: BuiltInWorkloads.all)
+            let before = TestRuns.analysis([(ContentionWorkload(), Self.run(scales: [1, 1, 1, 1]))])
             // Throughput: 1.25× the time per operation is 20% fewer ops/s (a regression); 0.8× is 25% more.
-            let after = try ResultsFolder.load(
-                try Self.folder(Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3)),
-                workloads: BuiltInWorkloads.all)
-            defer { for folder in [before, after] { try? FileManager.default.removeItem(atPath: folder.directory) } }
+            let after = TestRuns.analysis([(ContentionWorkload(), Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3))])
             let comparison = Comparison(baseline: before, candidate: after, threshold: 0.10)
             #expect(comparison.rows.map(\.verdict) == [.regressed, .improved, .same, .failed])
-            #expect(Sample.close(try #require(comparison.rows[0].ratio), 0.8))
+            let ratio = try #require(comparison.rows[0].ratio)
+            #expect(abs(ratio.value - 0.8) < 0.005 && ratio.separatesFromOne, "\(ratio)")
+            // Beyond the threshold but not beyond the noise: the same.
+            let noisy = TestRuns.analysis([
+                (
+                    ContentionWorkload(),
+                    [Sample.result(engine: "system", parameters: Self.run(scales: [1])[0].point.parameters, perOperation: [60, 160, 100])]
+                )
+            ])
+            #expect(Comparison(baseline: before, candidate: noisy, threshold: 0.10).rows[0].verdict == .same)
             // Five repetitions a side, completely separated: the exact two-sided p is 2/252.
             #expect(Sample.close(try #require(comparison.rows[0].pValue), 2.0 / 252))
             #expect(comparison.regressions.count == 2)
@@ -222,30 +227,43 @@ extension ArenaTests {
             let same = try ArenaExecutable.run(["compare", a, b])
             #expect(same.status == 0, "\(same.output)\(same.errors)")
             #expect(same.output.contains("contention/system/mode:sync/threads:1") && same.output.contains("2 points: 2 same"))
+            #expect(same.output.contains("Verdicts: 1 of 1 workloads agree"), "\(same.output)")
             let worse = try ArenaExecutable.run(["compare", a, c])
             #expect(worse.status == 1, "\(worse.output)\(worse.errors)")
             #expect(worse.output.contains("regressed"))
             #expect(try ArenaExecutable.run(["compare", a, c, "--threshold", "60"]).status == 0)
             for arguments in [
                 ["compare", a], ["compare", a, "/nonexistent"], ["compare", a, b, "--threshold", "-1"],
-                ["compare", a, b, "--significance", "2"], ["compare", "/tmp", b],
+                ["compare", a, b, "--significance", "2"], ["compare", a, b, "--reference", "nope"],
             ] {
                 ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
             }
+            // A folder without a record (or older files) is bad data: one line, exit 65.
+            let empty = BenchCLITests.freshPath()
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: empty) }
+            let none = try ArenaExecutable.run(["compare", empty, b])
+            #expect(none.status == 65 && none.output.isEmpty && none.errors.split(separator: "\n").count == 1, "\(none.errors)")
+            #expect(none.errors.contains("holds no run record"), "\(none.errors)")
         }
 
-        @Test("arena report writes report.md with the machine, the matrix, a table per workload, plots, instruction counts and warnings")
+        @Test(
+            "arena report makes report.md from the record: the machine, the matrix, a table per workload with ratios, plots, instruction counts, warnings"
+        )
         func reportCommand() throws {
             let noisy = Sample.result(
                 engine: "system", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
-                threads: 2, perOperation: [100, 150, 60])
+                threads: 2, perOperation: [100, 130, 80])
             let floor = Sample.result(
                 engine: "c-dispatch", parameters: [Parameter("mode", "sync"), Parameter("threads", 2)],
                 threads: 2, perOperation: [50, 50, 50])
-            let path = try Self.folder([noisy, floor])
+            let rule = try #require(Catalog.builtIn.rule(id: "once.exactly"))
+            let matrix = ConformanceReport(
+                engines: [EngineDescription(EngineProfile(name: "system"))], rules: [rule],
+                results: [RuleResult(engine: "system", rule: rule.id, outcomes: [RunOutcome(.pass)], seconds: 0.1)],
+                references: [.dispatchObjects: "system"])
+            let path = try Self.folder([noisy, floor], conformance: matrix)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try "| Rule | system |\n| --- | --- |\n| `once.exactly` | pass |\n".write(
-                toFile: path + "/conformance.md", atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: path + "/plots", withIntermediateDirectories: true)
             for name in ["contention.png", "contention.svg"] {
                 _ = FileManager.default.createFile(atPath: path + "/plots/" + name, contents: Data())
@@ -253,34 +271,63 @@ extension ArenaTests {
             let withoutCounts = try ArenaExecutable.run(["report", path])
             #expect(withoutCounts.status == 0, "\(withoutCounts.errors)")
             #expect(try String(contentsOfFile: path + "/report.md", encoding: .utf8).contains("Not counted for this folder"))
+            // Every file reporter's file, made from the record.
+            for name in ["contention.json", "contention.csv", "contention.pytest-benchmark.json"] {
+                #expect(FileManager.default.fileExists(atPath: path + "/" + name), "\(name)")
+            }
             let counts = InstructionTable(
                 tool: "valgrind-3.19.0", realTime: true, engines: ["system"], paths: [.sync], warmUp: 100,
                 counts: [
                     InstructionCount(
                         engine: "system", path: .sync, lowOperations: 10, highOperations: 20, lowInstructions: 1000, highInstructions: 3000)
                 ])
-            try counts.json().write(toFile: path + "/instructions.json", atomically: true, encoding: .utf8)
+            var record = try RunRecord.read(from: path)
+            record.instructions = counts
+            try record.write(to: path)
             let run = try ArenaExecutable.run(["report", path, "--note", "made by a test"])
             #expect(run.status == 0, "\(run.errors)")
+            #expect(FileManager.default.fileExists(atPath: path + "/instructions.md"))
             let report = try String(contentsOfFile: path + "/report.md", encoding: .utf8)
+            let systemValues = [10e6, 1e9 / 130, 12.5e6]
+            let toFloor = try #require(RatioEstimate.unpaired(systemValues, [20e6, 20e6, 20e6]))
             for expected in [
                 "# DispatchArena report: test-host, 2026-11-22", "made by a test", "## Machine", "| CPUs | 2 at 2500 MHz |",
-                "## Conformance", "`once.exactly` | pass", "### contention", "| point | system | c-dispatch |",
-                "(×2.00)", "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
+                "> **Warning: measured by a debug build.",
+                "## Conformance", "`once.exactly`", "### contention", "| point | system | c-dispatch |",
+                "![contention](plots/contention.png)", "[contention.svg](plots/contention.svg)",
                 "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
                 "## Warnings", "`contention/system/mode:sync/threads:2`: cv",
-                "## Summary", "| system | 1 | 0 | 0 | 0 |", "| contention | ops/s ↑ | **system** | ×1.00 (1) | - | ×0.50 (1) |\n",
+                "## Summary", "| system | 1 | 0 | 0 | 0 |",
+                "| contention | ops/s ↑ | system alone | system (the reference) ×system, 1 | - | - | "
+                    + "\(ConsoleReport.ratioText(toFloor)) (1) |\n",
                 "**Noise**: 1 of 2 points have a CV above 10%",
             ] {
-                #expect(report.contains(expected), "report.md lacks \(expected)")
+                #expect(report.contains(expected), "report.md lacks \(expected)\n\(report)")
             }
             // The summary leads: it comes before the machine and the matrix.
             #expect(
                 (report.range(of: "## Summary")?.lowerBound ?? report.endIndex)
                     < (report.range(of: "## Machine")?.lowerBound ?? report.startIndex))
-            for arguments in [["report", "/nonexistent"], ["report", "/tmp"], ["report", path, "--conformance", "/nonexistent"]] {
+            for arguments in [
+                ["report", "/nonexistent"], ["report", path, "--reference", "nope"], ["report", path, "--reporter", "jmh"],
+                ["report", path, "--conformance", "x"],
+            ] {
                 ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
             }
+        }
+
+        @Test(
+            "arena report on a folder without a record, with a malformed one or one of another version: one line, exit 65, nothing written",
+            arguments: [nil, "{not json", #"{"schema": "dispatch-arena-run", "version": 99}"#])
+        func reportBadRecord(_ text: String?) throws {
+            let path = BenchCLITests.freshPath()
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            if let text { try text.write(toFile: path + "/run.json", atomically: true, encoding: .utf8) }
+            let run = try ArenaExecutable.run(["report", path])
+            #expect(run.status == 65 && run.output.isEmpty, "exit \(run.status): \(run.output)\(run.errors)")
+            #expect(run.errors.split(separator: "\n").count == 1 && run.errors.hasPrefix("arena: "), "\(run.errors)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: path) == (text == nil ? [] : ["run.json"]))
         }
 
         // MARK: plot and bench --floor

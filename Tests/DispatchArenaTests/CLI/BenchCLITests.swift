@@ -32,6 +32,12 @@ extension ArenaTests {
                 ["bench", "--quick", "apply", "--point", "work:100ns"],
                 ["bench", "contention", "apply", "--point", "mode:sync", "--point", "n:1000"],
                 ["bench", "--point", "mode"],
+                ["bench", "contention", "--reference", "nope"],
+                ["bench", "contention", "--engine", "system", "--reference", "mutex"],
+                ["bench", "contention", "--order", "random"],
+                ["bench", "contention", "--process-per", "thread"],
+                ["bench", "contention", "--seed", "-1"],
+                ["bench", "contention", "--results-format", "jmh"],
             ])
         func usageError(_ arguments: [String]) throws {
             let out = Self.freshPath()
@@ -92,11 +98,11 @@ extension ArenaTests {
         @Test("a child asked to measure a point its workload does not declare says so in one line and measures nothing")
         func childRefusesUndeclaredPoint() throws {
             let settings = BenchSettings(repetitions: 1, minimumSeconds: 0.001, budgetSeconds: 10, threads: [2], quick: true)
-            func request(mode: String) -> PointRequest {
-                PointRequest(
+            func request(mode: String) -> TrialRequest {
+                TrialRequest(
                     engine: "system",
                     point: Point(workload: "contention", parameters: [Parameter("mode", mode), Parameter("threads", 2)], threads: 2),
-                    settings: settings)
+                    settings: settings, spinnerStepsPerMicrosecond: 100, budgetSeconds: 10, lifetimeSeconds: 30)
             }
             let bad = request(mode: "snyc")
             let run = try ArenaExecutable.run(ChildRequests.arguments(for: bad))
@@ -104,15 +110,20 @@ extension ArenaTests {
             #expect(
                 run.errors == "arena: point request: contention's mode is one of sync, async-write, not 'snyc'\n", "\(run.errors)")
             // As the parent reads it: an error with that line, no repetitions.
-            let start = Deadline.now()
-            let result = BenchChild.result(
-                of: ChildRequests.run(bad, executable: ArenaExecutable.url.path), for: bad, seconds: (Deadline.now() - start).seconds)
+            let process = ChildTrialProcess(bad, executable: ArenaExecutable.url.path)
+            guard case .failure(let failure) = process.warmUp(operations: nil) else {
+                Issue.record("the child warmed up an undeclared point")
+                return
+            }
+            #expect(failure.message.contains("contention's mode is one of sync, async-write, not 'snyc'"), "\(failure.message)")
+            let result = process.finish()
             #expect(!result.succeeded && result.repetitions.isEmpty)
-            #expect(result.failure?.message.contains("contention's mode is one of sync, async-write, not 'snyc'") == true)
-            // The same request spelled right is measured.
-            let good = request(mode: "sync")
-            let measured = BenchChild.result(of: ChildRequests.run(good, executable: ArenaExecutable.url.path), for: good, seconds: 0)
-            #expect(measured.succeeded, "\(measured.failure?.message ?? "")")
+            // The same request spelled right is measured, round by round as its parent asks.
+            let good = ChildTrialProcess(request(mode: "sync"), executable: ArenaExecutable.url.path)
+            #expect(try good.warmUp(operations: nil).get() > 0)
+            #expect(good.measure(round: 0) == nil && good.measure(round: 1) == nil)
+            let measured = good.finish()
+            #expect(measured.succeeded && measured.repetitions.map(\.round) == [0, 1], "\(measured.failure?.message ?? "")")
         }
 
         @Test("an --out that cannot be a directory is a usage error, and nothing is written")
@@ -159,8 +170,74 @@ extension ArenaTests {
                 #expect(rows.first?.hasPrefix("engine,") == true)
             }
             #expect(run.output.contains("system") && run.output.contains("mutex"))
+            // The tests run a debug build: the tables say so first, --quiet or not.
+            #expect(run.output.hasPrefix("Warning: measured by a debug build."), "\(run.output.prefix(200))")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
             #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+        }
+
+        /// Runs a small two-contender contention bench into a fresh folder with `extra` options; returns the run and
+        /// the record.
+        static func pairedRun(_ extra: [String]) throws -> (run: ArenaExecutable.Run, record: RunRecord) {
+            let out = freshPath()
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let run = try ArenaExecutable.run(
+                [
+                    "bench", "contention", "--engine", "system", "--engine", "mutex", "--engine", "lockfree", "--threads", "1",
+                    "--point", "mode:sync", "--repetitions", "3", "--min-time", "0.005", "--quick", "--out", out,
+                ] + extra)
+            #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+            return (run, try RunRecord.read(from: out))
+        }
+
+        @Test(
+            "bench measures in paired rounds: each round one repetition of every contender, in the seed's order, each in a fresh process; the seed replays it"
+        )
+        func pairedRounds() throws {
+            let (run, record) = try Self.pairedRun(["--seed", "5"])
+            #expect(run.errors.contains("seed 5 (--seed 5 replays the rounds' orders)"), "\(run.errors)")
+            let benchmarks = try #require(record.benchmarks)
+            #expect(benchmarks.seed == 5 && benchmarks.order == .interleaved && benchmarks.lifetime == .round)
+            #expect(benchmarks.spinnerStepsPerMicrosecond.map { $0 > 0 } == true)
+            let point = try #require(benchmarks.points.first)
+            #expect(point.rounds.count == 3)
+            for (round, record) in point.rounds.enumerated() {
+                #expect(
+                    record.order
+                        == RoundOrder.order(
+                            ["system", "mutex", "lockfree"], seed: 5, point: point.point.benchmarkName(engine: ""), round: round))
+                #expect(record.waitingProcesses == 2 && record.waitingCPUSeconds != nil)
+            }
+            #expect(point.results.map(\.engine) == ["system", "mutex", "lockfree"])
+            #expect(point.results.allSatisfy { $0.succeeded && $0.repetitions.map(\.round) == [0, 1, 2] })
+            #expect(record.contender(named: "system")?.roles == [.dispatchObjects])
+            #expect(record.commit != nil, "the build's commit, from its checkout")
+            // The same seed, the same orders.
+            let again = try Self.pairedRun(["--seed", "5", "--quiet"])
+            #expect(again.record.benchmarks?.points.first?.rounds.map(\.order) == point.rounds.map(\.order))
+            #expect(again.run.errors.isEmpty, "--quiet printed: \(again.run.errors)")
+        }
+
+        @Test(
+            "bench --order sequential measures each contender's repetitions back to back; --process-per point keeps one process a contender"
+        )
+        func otherOrders() throws {
+            let sequential = try Self.pairedRun(["--order", "sequential", "--quiet"]).record
+            #expect(sequential.benchmarks?.order == .sequential)
+            #expect(sequential.benchmarks?.points.first?.rounds.isEmpty == true)
+            #expect(sequential.benchmarks?.points.first?.results.allSatisfy { $0.repetitions.map(\.round) == [0, 1, 2] } == true)
+            let persistent = try Self.pairedRun(["--process-per", "point", "--quiet"]).record
+            #expect(persistent.benchmarks?.lifetime == .point && persistent.benchmarks?.points.first?.rounds.count == 3)
+        }
+
+        @Test("bench --reference: every ratio of the run is to the contender named, in the record, the tables and the CSV")
+        func namedReference() throws {
+            let (run, record) = try Self.pairedRun(["--reference", "mutex", "--quiet"])
+            #expect(record.benchmarks?.reference == "mutex")
+            #expect(run.output.contains("×mutex") && !run.output.contains("×system"), "\(run.output)")
+            let analysis = try RunAnalysis(record: record)
+            #expect(analysis.workloads.first?.reference == "mutex")
+            #expect(CSVReport.csv(analysis.workloads[0]).contains(",mutex,"))
         }
     }
 }

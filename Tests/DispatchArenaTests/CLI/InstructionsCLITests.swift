@@ -53,7 +53,7 @@ extension ArenaTests {
         }
 
         @Test(
-            "instructions counts a path on one engine into instructions.md and .json; without valgrind it exits 69 saying how to install it"
+            "instructions counts a path on one engine into the folder's run record and instructions.md; without valgrind it exits 69 saying how to install it"
         )
         func countsOnePath() throws {
             let out = Self.freshPath()
@@ -69,8 +69,7 @@ extension ArenaTests {
             guard try RequiredPackage.valgrind.require() else { return }
             let run = try ArenaExecutable.run(arguments)
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
-            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/instructions.json"))
-            let table = try JSONDecoder().decode(InstructionTable.self, from: data)
+            let table = try #require(try RunRecord.read(from: out).instructions)
             let count = try #require(table.count(.groupEnterLeave, on: "mutex"))
             #expect(count.lowOperations == 1000 && count.highOperations == 2000)
             // A mutex engine's enter and leave: about 380 instructions in release, 2,700 in the debug build the tests
