@@ -23,13 +23,13 @@ import Conformance
 /// exits with the command's status: 0, 1 when something failed, 64 on a usage error.
 public enum ArenaMain {
     /// Runs the command line with `engines` after the built-in ones (`system` first: it is the reference), or alone
-    /// when `includingBuiltIns` is false, `rules` appended to the catalog, and `workloads` after the built-in ones,
-    /// each measured on every contender that has what it requires.
+    /// when `includingBuiltIns` is false, `rules` appended to the catalog, and `workloads` after the built-in ones
+    /// (`ArenaWorkloads`), each measured on every contender that has what it requires.
     @inlinable
     public static func run<OutsideEngines: EngineSet, OutsideWorkloads: WorkloadSet>(
         engines: OutsideEngines, includingBuiltIns: Bool = true, rules: [Rule] = [], workloads: OutsideWorkloads
     ) -> Never {
-        var outside = ContenderMaker(workloads: JoinedWorkloads(BuiltInWorkloads(), workloads))
+        var outside = ContenderMaker(workloads: JoinedWorkloads(ArenaWorkloads(), workloads))
         engines.forEach(&outside)
         let outsideWorkloads = workloads.workloads
         var builtIn: [Contender] = []
@@ -44,7 +44,7 @@ public enum ArenaMain {
         start(
             Lineup(
                 contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
-                workloads: BuiltInWorkloads.all + outsideWorkloads))
+                workloads: ArenaWorkloads.all + outsideWorkloads))
     }
 
     /// Runs the command line with `engines` (of one type) after the built-in ones, or alone when `includingBuiltIns`

@@ -36,9 +36,9 @@ public struct BuiltInEngines: EngineSet {
 }
 
 extension Contender {
-    /// The built-in contenders with the built-in workloads, each compiled for its engine here, once.
+    /// The built-in contenders with the built-in workloads (`ArenaWorkloads`), each compiled for its engine here, once.
     public static let builtIn: [Contender] = {
-        var maker = ContenderMaker(workloads: BuiltInWorkloads())
+        var maker = ContenderMaker(workloads: ArenaWorkloads())
         BuiltInEngines.shared.forEach(&maker)
         return maker.contenders
     }()

@@ -16,7 +16,7 @@ public struct Lineup: Sendable {
 
     /// A lineup of `contenders`, `catalog` and `workloads`; two contenders or two workloads with one name are a
     /// programming error, and stop the process naming it.
-    public init(contenders: [Contender], catalog: Catalog, workloads: [any Workload] = BuiltInWorkloads.all) {
+    public init(contenders: [Contender], catalog: Catalog, workloads: [any Workload] = ArenaWorkloads.all) {
         for contender in contenders where contenders.filter({ $0.name == contender.name }).count > 1 {
             misuse("Lineup: two engines are called '\(contender.name)'")
         }

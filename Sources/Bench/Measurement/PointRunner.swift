@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// Measures one point of a workload on one engine, in this process: the warm-up that sizes a trial, then the
 /// repetitions. A child process runs this for `arena bench`; tests run it directly.

@@ -1,6 +1,5 @@
 import ArenaContract
 import Bench
-import Contenders
 
 /// A results folder read back: every workload file `arena bench` wrote there in the format that reads back
 /// (`ResultsFormats.readBack`, Google Benchmark's `<workload>.json`), with the machine it was measured on.
