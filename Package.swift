@@ -23,6 +23,8 @@ let package = Package(
         // Latches, locks and plain threads that outside rules use beside the catalog's helpers.
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        // The benchmarks an outside workload builds on (the `Workload` protocol and what a trial uses, measurement, the
+        // built-in workloads): on the contract alone, so it compiles none of the home engines either.
         .library(name: "Bench", targets: ["Bench"]),
         // The run record and the reporters that make every output from it (console tables, report.md, the plots' data,
         // Google Benchmark JSON, CSV, pytest-benchmark JSON, comparisons).
@@ -61,9 +63,13 @@ let package = Package(
         // access only, no product: the tests run them, and `arena explain` shows a rule failing on one (in a child
         // process, by name; no mutant is a contender of `list` or `conform`).
         .target(name: "Mutants", dependencies: ["ArenaContract", "Contenders", "Conformance", "Harness"]),
+        // The benchmarks stand on the contract, never on `Contenders`: an outside workload's package
+        // (Examples/MinimalEngine's `ReadMostlyCache`) then builds no home engine, which .ci/run checks. A workload
+        // that names a home engine's own types (protocol-cost: the system engine's `SystemQueue` beside the generic
+        // path) lives in ArenaCLI.
         .target(
             name: "Bench",
-            dependencies: ["ArenaContract", "CLinux", "Contenders", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["ArenaContract", "CLinux", "Harness", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // The run record (`run.json`) and its reporters: what a results folder holds and every file made from it. It
         // reads the conformance results as `Conformance` types and the benchmarks as `Bench` types, and measures nothing.

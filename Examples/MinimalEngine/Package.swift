@@ -2,9 +2,10 @@
 import PackageDescription
 
 // An outside author's package, as docs/EXTENDING.md builds it: an engine in a module of its own (it needs only the
-// contract), a workload in another (it needs the contract and the benchmark library), and a three-line executable that
-// runs DispatchArena's command line with both. Here the dependency is the repository itself, by path; in your package
-// it is `.package(url: "<the repository's URL>", branch: "main")`.
+// contract), a workload in another (it needs the contract and the benchmark library, which stands on the contract
+// too: neither compiles a home engine), and a three-line executable that runs DispatchArena's command line with both.
+// Here the dependency is the repository itself, by path; in your package it is
+// `.package(url: "<the repository's URL>", branch: "main")`.
 let package = Package(
     name: "MinimalEngine",
     products: [
@@ -24,7 +25,8 @@ let package = Package(
     targets: [
         // The engine: it needs only the contract (the protocols and the building blocks), none of the home engines.
         .target(name: "MinimalEngine", dependencies: [.product(name: "ArenaContract", package: "DispatchArena")]),
-        // A workload of the user's own: a read-mostly cache behind four guards, measured on every contender.
+        // A workload of the user's own: a read-mostly cache behind four guards, measured on every contender. `Bench`
+        // depends on the contract alone, so building this target builds none of the home engines (.ci/run checks it).
         .target(
             name: "ReadMostlyCache",
             dependencies: [
@@ -79,6 +81,7 @@ let package = Package(
             dependencies: [
                 "MinimalEngine", "MinimalArena", "ReadMostlyCache", "FaultyMinimalEngine", "FaultyArena", "ThreadExecutors",
                 "PriorityBuckets",
+                .product(name: "ArenaCLI", package: "DispatchArena"),
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),
                 .product(name: "Conformance", package: "DispatchArena"),

@@ -25,14 +25,15 @@ import Reporting
 /// exits with the command's status: 0, 1 when something failed, 64 on a usage error.
 public enum ArenaMain {
     /// Runs the command line with `engines` after the built-in ones (which hold the layers' reference roles), or
-    /// alone when `includingBuiltIns` is false, `rules` appended to the catalog, `workloads` after the built-in ones,
-    /// each measured on every contender that has what it requires, and `reporters` after the built-in ones.
+    /// alone when `includingBuiltIns` is false, `rules` appended to the catalog, `workloads` after the built-in ones
+    /// (`ArenaWorkloads`), each measured on every contender that has what it requires, and `reporters` after the
+    /// built-in ones.
     @inlinable
     public static func run<OutsideEngines: EngineSet, OutsideWorkloads: WorkloadSet>(
         engines: OutsideEngines, includingBuiltIns: Bool = true, rules: [Rule] = [], workloads: OutsideWorkloads,
         reporters: [any RunReporter] = []
     ) -> Never {
-        var outside = ContenderMaker(workloads: JoinedWorkloads(BuiltInWorkloads(), workloads))
+        var outside = ContenderMaker(workloads: JoinedWorkloads(ArenaWorkloads(), workloads))
         engines.forEach(&outside)
         let outsideWorkloads = workloads.workloads
         var builtIn: [Contender] = []
@@ -47,7 +48,7 @@ public enum ArenaMain {
         start(
             Lineup(
                 contenders: builtIn + outside.contenders, catalog: Catalog.builtIn.appending(rules),
-                workloads: BuiltInWorkloads.all + outsideWorkloads, reporters: Reporters.builtIn + reporters))
+                workloads: ArenaWorkloads.all + outsideWorkloads, reporters: Reporters.builtIn + reporters))
     }
 
     /// Runs the command line with `engines` (of one type) after the built-in ones, or alone when `includingBuiltIns`

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// A benchmark workload: a pattern of GCD use, measured on any engine, that checks its own answer.
 ///

@@ -45,10 +45,10 @@ extension BuiltInEngines {
 }
 
 extension Contender {
-    /// The built-in contenders with the built-in workloads, each compiled for its engine here, once, each holding the
-    /// reference roles `BuiltInEngines.references` gives it.
+    /// The built-in contenders with the built-in workloads (`ArenaWorkloads`), each compiled for its engine here, once,
+    /// each holding the reference roles `BuiltInEngines.references` gives it.
     public static let builtIn: [Contender] = {
-        var maker = ContenderMaker(workloads: BuiltInWorkloads())
+        var maker = ContenderMaker(workloads: ArenaWorkloads())
         BuiltInEngines.shared.forEach(&maker)
         let references = BuiltInEngines.shared.references
         return maker.contenders.map { contender in

@@ -25,10 +25,10 @@ public struct Contender: Sendable {
     @usableFromInline let runningPath: @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void
     @usableFromInline let conforming: @Sendable (RuleRequest, Rule) -> Never
 
-    /// Enters `engine` with the built-in workloads.
+    /// Enters `engine` with every workload `arena` measures (`ArenaWorkloads`), each compiled for its type.
     @inlinable
     public init<E: Engine>(_ engine: E) {
-        self.init(engine, workloads: BuiltInWorkloads())
+        self.init(engine, workloads: ArenaWorkloads())
     }
 
     /// Enters `engine` with `workloads`, each one's trial compiled for the engine's type.

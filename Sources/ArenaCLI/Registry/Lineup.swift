@@ -21,7 +21,7 @@ public struct Lineup: Sendable {
     /// A lineup of `contenders`, `catalog`, `workloads` and `reporters`; two contenders, two workloads or two
     /// reporters with one name are a programming error, and stop the process naming it.
     public init(
-        contenders: [Contender], catalog: Catalog, workloads: [any Workload] = BuiltInWorkloads.all,
+        contenders: [Contender], catalog: Catalog, workloads: [any Workload] = ArenaWorkloads.all,
         reporters: [any RunReporter] = Reporters.builtIn
     ) {
         for contender in contenders where contenders.filter({ $0.name == contender.name }).count > 1 {

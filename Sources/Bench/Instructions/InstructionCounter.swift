@@ -1,6 +1,5 @@
 import ArenaContract
 import CLinux
-import Contenders
 import Glibc
 import Harness
 

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// A single-threaded path of an engine whose cost `arena instructions` counts, in instructions per operation, under

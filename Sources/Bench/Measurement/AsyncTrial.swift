@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// The async part of a synchronous trial (`Workload.trial` is synchronous; tasks and actors are not), run through

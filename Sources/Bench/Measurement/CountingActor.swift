@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// An actor holding a counter, for the executor workloads: `ExecutorCounter` on a layer's serial executor, or
 /// `DefaultCounter`, a default actor, where the layer has none to make (the `swift` contender). A workload is generic

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// A crew of plain threads that start their work together, for workloads where several callers contend.

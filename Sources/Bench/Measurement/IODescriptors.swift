@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Glibc
 import Harness
 

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// Busy work of a given length, without sleeping and without reading the clock: a dependent chain of
 /// xor-shift-multiply steps whose speed is measured once per process.

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Glibc
 
 /// Wall time and process CPU time of a region: `let watch = Stopwatch()`, the work, then `watch.read()`.

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// What a run measures, in order: each workload, on each engine it measures, at each of its points.
 public struct BenchPlan: Sendable {

@@ -1,7 +1,9 @@
 import ArenaContract
 
-/// The workloads of this package, in the order runs and reports take them: the one list. Adding a workload is its
-/// file under `Workloads/` and one line here (and its sabotage in the tests, and its paragraph in the docs).
+/// The workloads of this module, in the order runs and reports take them: the one list of the workloads built on the
+/// contract alone (this module depends on no home engine). Adding a workload is its file under `Workloads/` and one
+/// line here (and its sabotage in the tests, and its paragraph in the docs). `arena` runs these, then the few that
+/// name a home engine's own types and so live beside the engines (`ArenaWorkloads` in `ArenaCLI`: `protocol-cost`).
 ///
 /// The list is a visit, not an array, so that a visitor holding an engine of a concrete type gets every workload at
 /// its concrete type too: `Contender(engine)` compiles each workload's trial for the engine in the module that names
@@ -24,7 +26,6 @@ public struct BuiltInWorkloads: WorkloadSet {
         visitor.visit(PoolRampWorkload())
         visitor.visit(IOThroughputWorkload())
         visitor.visit(TCPEchoWorkload())
-        visitor.visit(ProtocolCostWorkload())
         visitor.visit(OperationGraphWorkload())
         visitor.visit(OperationThroughputWorkload())
         visitor.visit(ActorHopWorkload())

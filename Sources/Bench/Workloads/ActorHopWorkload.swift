@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `actor-hop`: a task awaits a method of an actor on one of the layer's serial executors, N times, from one of two

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// `apply`: `apply` over n iterations, each doing w of calibrated busy work (never a sleep), against a plain loop
 /// doing the same work on one thread.

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 
 /// `contention`: T threads each run critical sections through one serial queue, the isolation-queue pattern of the
 /// seeds (a serial queue instead of a lock around shared state).

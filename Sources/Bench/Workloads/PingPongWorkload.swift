@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `pingpong`: two serial queues bounce one token back and forth (libdispatch's pingpong test): a block on A asyncs a

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `rw-barrier`: the reader-writer pattern on one concurrent queue. T threads each run a fixed mix of reads (`sync`,

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `source-merge`: P threads merge the value 1 into one add source whose event handler runs on a serial queue, the

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `task-fanout`: a task preferring the engine's task executor (`Engine.executors.poolExecutor`) runs a task group of

@@ -1,5 +1,4 @@
 import ArenaContract
-import Contenders
 import Harness
 
 /// `timer-accuracy`: how late one-shot timers fire: timer sources (`kind:timer`) and `asyncAfter` (`kind:after`),

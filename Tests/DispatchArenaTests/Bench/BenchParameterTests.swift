@@ -1,3 +1,4 @@
+import ArenaCLI
 import ArenaContract
 import Bench
 import Contenders
@@ -33,7 +34,7 @@ extension ArenaTests {
         @Test("every built-in workload declares exactly the parameters and values its points take, in order (full and quick)")
         func declarationsMatchPoints() {
             for settings in Self.settings {
-                for workload in BuiltInWorkloads.all {
+                for workload in ArenaWorkloads.all {
                     let points = workload.points(settings)
                     let declared = workload.parameters(settings)
                     let derived = ParameterDeclaration.derived(from: points)
@@ -58,7 +59,7 @@ extension ArenaTests {
         @Test("the choice parameters are declared by enums, the durations as durations, not derived as words")
         func typedKinds() {
             let kinds = Dictionary(
-                uniqueKeysWithValues: BuiltInWorkloads.all.flatMap { workload in
+                uniqueKeysWithValues: ArenaWorkloads.all.flatMap { workload in
                     workload.parameters(BenchSettings()).map { ("\(workload.name).\($0.name)", $0.kind) }
                 })
             #expect(kinds["contention.mode"] == .choice && kinds["contention.threads"] == .integer)
@@ -84,7 +85,7 @@ extension ArenaTests {
         @Test("every point of every built-in workload passes its workload's check (full and quick)")
         func everyPointDeclared() throws {
             for settings in Self.settings {
-                for workload in BuiltInWorkloads.all {
+                for workload in ArenaWorkloads.all {
                     for point in workload.points(settings) { try workload.check(point, settings: settings) }
                 }
             }
@@ -128,7 +129,7 @@ extension ArenaTests {
         func undeclaredPoints() throws {
             let settings = BenchSettings(threads: [2], quick: true)
             for (point, message) in Self.undeclared {
-                let workload = try #require(BuiltInWorkloads.workload(named: point.workload))
+                let workload = try #require(ArenaWorkloads.workload(named: point.workload))
                 #expect(throws: UndeclaredPoint.self, "\(point.parameterPath)") { try workload.check(point, settings: settings) }
                 do { try workload.check(point, settings: settings) } catch {
                     #expect(error.message.contains(message), "\(error.message)")
@@ -146,9 +147,9 @@ extension ArenaTests {
                     lifetimeSeconds: 1)
             }
             let good = request(ContentionWorkload().points(settings)[0])
-            #expect(throws: Never.self) { try TrialChild.check(good, among: BuiltInWorkloads.all) }
+            #expect(throws: Never.self) { try TrialChild.check(good, among: ArenaWorkloads.all) }
             let bad = request(Self.undeclared[0].point)
-            #expect(throws: UndeclaredPoint.self) { try TrialChild.check(bad, among: BuiltInWorkloads.all) }
+            #expect(throws: UndeclaredPoint.self) { try TrialChild.check(bad, among: ArenaWorkloads.all) }
             let unknown = request(Point(workload: "nope", parameters: []))
             #expect(throws: UndeclaredPoint("no workload 'nope' (known: contention)")) {
                 try TrialChild.check(unknown, among: [ContentionWorkload()])

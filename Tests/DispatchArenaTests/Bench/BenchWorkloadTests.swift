@@ -83,7 +83,7 @@ struct Sabotage: Sendable, CustomTestStringConvertible {
     }
 
     var point: Point? {
-        BuiltInWorkloads.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
+        ArenaWorkloads.workload(named: workload)?.points(ArenaTests.BenchWorkloadTests.settings).first { point in
             parameters.allSatisfy { point[$0.key] == $0.value }
         }
     }
@@ -158,13 +158,13 @@ extension ArenaTests {
 
         @Test("every workload is sabotaged by some broken engine below")
         func everyWorkloadCovered() {
-            #expect(Set(Self.sabotages.map(\.workload)) == Set(BuiltInWorkloads.all.map(\.name)))
+            #expect(Set(Self.sabotages.map(\.workload)) == Set(ArenaWorkloads.all.map(\.name)))
         }
 
         @Test("every built-in contender measures every built-in workload, compiled for its engine")
         func everyContenderMeasuresEveryWorkload() {
             for contender in Contender.builtIn {
-                #expect(contender.measurings.names == Set(BuiltInWorkloads.all.map(\.name)), "\(contender.name)")
+                #expect(contender.measurings.names == Set(ArenaWorkloads.all.map(\.name)), "\(contender.name)")
             }
             let point = Point(workload: "unknown", parameters: [])
             let result = Contender.builtIn[0].measure(point, with: PointRunner(settings: Self.settings))
@@ -206,7 +206,7 @@ extension ArenaTests {
 
         @Test("a broken engine gets an error, not a number; the same point on system gets a number", arguments: sabotages)
         func brokenEngineFails(_ sabotage: Sabotage) async throws {
-            _ = try #require(BuiltInWorkloads.workload(named: sabotage.workload), "no workload \(sabotage.workload)")
+            _ = try #require(ArenaWorkloads.workload(named: sabotage.workload), "no workload \(sabotage.workload)")
             let point = try #require(sabotage.point, "no quick point of \(sabotage.workload) has \(sabotage.parameters)")
             var settings = Self.settings
             if let budget = sabotage.budgetSeconds { settings.budgetSeconds = budget }

@@ -41,7 +41,7 @@ extension ArenaTests {
             "Every registered workload is plotted: the generic layout places each of its points, and its own script, if any, reads its parameters"
         )
         func everyWorkloadIsPlotted() throws {
-            for workload in BuiltInWorkloads.all {
+            for workload in ArenaWorkloads.all {
                 let results = Self.quickResults(of: workload)
                 let table = try #require(ResultsCSV(CSVReport.csv(results, headline: workload.headline)), "\(workload.name)")
                 // The generic path, which draws any workload whose script is missing: a layout that puts every point
@@ -311,14 +311,14 @@ extension ArenaTests {
             for name in ["common.gp", GnuplotRunner.genericScript] {
                 try FileManager.default.copyItem(atPath: "\(Self.scripts)/\(name)", toPath: "\(scripts)/\(name)")
             }
-            for workload in BuiltInWorkloads.all {
+            for workload in ArenaWorkloads.all {
                 try CSVReport.csv(Self.quickResults(of: workload), headline: workload.headline)
                     .write(toFile: "\(folder)/\(workload.name).csv", atomically: true, encoding: .utf8)
             }
             let outcomes = try GnuplotRunner(gnuplot: gnuplot, scripts: scripts).run(
-                directory: folder, outdir: folder + "/plots", cores: 2, workloads: BuiltInWorkloads.all,
+                directory: folder, outdir: folder + "/plots", cores: 2, workloads: ArenaWorkloads.all,
                 engineOrder: Contender.builtIn.map(\.name))
-            #expect(outcomes.map(\.workload) == BuiltInWorkloads.all.map(\.name))
+            #expect(outcomes.map(\.workload) == ArenaWorkloads.all.map(\.name))
             for outcome in outcomes {
                 #expect(outcome.succeeded && outcome.isGeneric && outcome.errors.isEmpty, "\(outcome.workload): \(outcome.errors)")
                 for format in ["png", "svg"] {

@@ -1,3 +1,4 @@
+import ArenaCLI
 import Foundation
 import Testing
 
@@ -202,7 +203,7 @@ extension ArenaTests {
             #expect(Report.measure(of: .counter(name: "protocol_overhead_pct", unit: "%", lowerIsBetter: true)) == .wallTime)
             #expect(Report.measure(of: .counter(name: "odd", unit: "ms", lowerIsBetter: false)) == .wallTime)
             // Every workload of the catalog maps; only a headline in percent falls back.
-            let fallbacks = BuiltInWorkloads.all.filter { Report.measure(of: $0.headline) == .wallTime }.map(\.headline.title)
+            let fallbacks = ArenaWorkloads.all.filter { Report.measure(of: $0.headline) == .wallTime }.map(\.headline.title)
             #expect(fallbacks.allSatisfy { $0.hasSuffix("(%)") }, "\(fallbacks)")
             let repetition = Repetition(
                 operations: 1000, items: 4000, wallNanoseconds: 2_000_000, cpuNanoseconds: 0,

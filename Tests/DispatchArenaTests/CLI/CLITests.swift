@@ -97,8 +97,8 @@ extension ArenaTests {
             let run = try ArenaExecutable.run(["list", "--workloads", "--format", "markdown"])
             #expect(run.status == 0, "exit \(run.status): \(run.errors)")
             let table = run.output.split(separator: "\n").dropFirst(2)
-            #expect(table.count == BuiltInWorkloads.all.count)
-            for (row, workload) in zip(table, BuiltInWorkloads.all) { #expect(row.hasPrefix("| `\(workload.name)` |")) }
+            #expect(table.count == ArenaWorkloads.all.count)
+            for (row, workload) in zip(table, ArenaWorkloads.all) { #expect(row.hasPrefix("| `\(workload.name)` |")) }
             let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/BENCHMARKS.md"), encoding: .utf8)
             let begin = "<!-- BEGIN arena list --workloads --format markdown -->\n", end = "<!-- END arena list -->"
             let start = try #require(document.range(of: begin), "docs/BENCHMARKS.md lacks the line \(begin)")

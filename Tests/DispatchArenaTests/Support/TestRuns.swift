@@ -62,7 +62,7 @@ enum TestRuns {
     ) -> RunAnalysis {
         try! RunAnalysis(
             record: record(workloads, conformance: conformance, reference: reference, machine: machine),
-            known: BuiltInWorkloads.all)
+            known: ArenaWorkloads.all)
     }
 
     /// The workload analyses of one workload's results.

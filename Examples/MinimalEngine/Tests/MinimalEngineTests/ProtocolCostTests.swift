@@ -1,3 +1,4 @@
+import ArenaCLI
 import ArenaContract
 import Bench
 import Contenders
@@ -5,8 +6,9 @@ import Foundation
 import MinimalEngine
 import Testing
 
-/// The `protocol-cost` comparison on an engine from outside the package: the library's generic loop (compiled here,
-/// in another package, for `MinimalQueue`), the same loop kept unspecialised (`witness`), and a loop of our own on
+/// The `protocol-cost` comparison on an engine from outside the package: the library's generic loop
+/// (`ProtocolCostWorkload.generic`, in `ArenaCLI` beside the system engine it measures; compiled here, in another
+/// package, for `MinimalQueue`), the same loop kept unspecialised (`witness`), and a loop of our own on
 /// `MinimalQueue` called directly. Paired in rotating rounds, as `arena bench protocol-cost` pairs them for
 /// `system`. A measurement, not a check (timing belongs to benchmarks): it runs when `ARENA_MEASURE_SPECIALISATION=1`
 /// in an optimised build, and prints medians; docs/EXTENDING.md quotes it.

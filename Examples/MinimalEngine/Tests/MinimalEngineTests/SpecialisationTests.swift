@@ -1,3 +1,4 @@
+import ArenaCLI
 import Bench
 import Contenders
 import Foundation
@@ -32,8 +33,9 @@ import Testing
         .enabled(if: optimised, "specialisation needs an optimised build: swift test -c release"))
     func everyTrialSpecialised() throws {
         let symbols = try Symbols.demangled(in: Symbols.besideTests("minimal-arena"))
-        for workload in BuiltInWorkloads.all {
-            let specialised = Self.trial("Bench.\(type(of: workload))", on: "MinimalEngine.MinimalEngine")
+        // `Bench`'s workloads and the one that names the system engine's types (`ArenaCLI.ProtocolCostWorkload`).
+        for workload in ArenaWorkloads.all {
+            let specialised = Self.trial(String(reflecting: type(of: workload)), on: "MinimalEngine.MinimalEngine")
             #expect(symbols.contains { $0.contains(specialised) }, "no '\(specialised)' in minimal-arena")
         }
     }
