@@ -6,11 +6,12 @@
 #
 # --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
 # 5 repetitions, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
-# --conformance FILE takes the matrix from FILE, what `arena conform --format markdown` wrote on this same build,
-# instead of running it again (CI hands over its quiet `arena conform --repeat 3`); a fail or timeout in it fails
-# the report as one here would. The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever
-# holds a whole report. Exit 0 when every rule held and every point has a number, 1 when something failed (the
-# report is still written and says what), 64 on a usage error, 69 when a package is missing and this is not root.
+# --conformance FILE takes the matrix from FILE, the run record (run.json) `arena conform --out DIR` wrote on this
+# same build, instead of running it again (CI hands over its quiet `arena conform`); a fail or timeout in it fails
+# the report as one here would. Everything lands in DIR's run record (run.json), and every file is made from it.
+# The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever holds a whole report. Exit 0
+# when every rule held and every point has a number, 1 when something failed (the report is still written and says
+# what), 64 on a usage error, 69 when a package is missing and this is not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +27,7 @@ while (($#)); do
         --out=*) out=${1#--out=} ;;
         --conformance) (($# >= 2)) || usage; conformance=$2; shift ;;
         --conformance=*) conformance=${1#--conformance=} ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
     esac
     shift
@@ -34,7 +35,7 @@ done
 out=${out:-results/$(date +%F)-$(hostname -s)}
 [[ -n "$out" && "$out" != "/" ]] || usage
 if [[ -n "$conformance" && ! -s "$conformance" ]]; then
-    echo "scripts/report.sh: --conformance: no matrix in '$conformance' (missing or empty)" >&2
+    echo "scripts/report.sh: --conformance: no run record in '$conformance' (missing or empty)" >&2
     usage
 fi
 
@@ -64,12 +65,13 @@ fi
 
 if [[ -n "$conformance" ]]; then
     step "conformance matrix, from $conformance"
-    cp "$conformance" "$work/conformance.md"
-    ! grep -qE "\| (fail|timeout)\b" "$work/conformance.md" || status=1
-    conform_note="\`arena conform\` before this script (its matrix given with --conformance)"
+    # The folder's record starts from the one given: its matrix stays, the benchmarks below join it. A failed rule in
+    # it fails the report through `arena report --strict` at the end.
+    cp "$conformance" "$work/run.json"
+    conform_note="\`arena conform\` before this script (its record given with --conformance)"
 else
     step "conformance matrix, every engine"
-    "$arena" conform "${conform_flags[@]}" --format markdown >"$work/conformance.md" || status=1
+    "$arena" conform "${conform_flags[@]}" --out "$work" || status=1
     conform_note="\`arena conform${conform_flags[*]:+ ${conform_flags[*]}}\`"
 fi
 
@@ -91,12 +93,14 @@ fi
 step "plots"
 "$arena" plot "$work" || status=1
 
-step "report.md"
+step "report.md and every file, from the run record"
 instructions_note=""
 if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`arena instructions\`"; fi
-"$arena" report "$work" \
+# --strict: exit 1 when the record holds a failed rule or a point without a number (the files are written anyway).
+"$arena" report "$work" --strict \
     --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
-    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}."
+    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}." \
+    || status=1
 
 rm -rf "$out"
 mv "$work" "$out"

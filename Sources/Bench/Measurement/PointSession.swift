@@ -26,7 +26,8 @@ public final class PointSession {
 
     /// The operation count every measured trial runs, once the warm-up chose it.
     public private(set) var operations: Int?
-    private var baseline: Double?
+    /// The workload's baseline (wall ns per operation without the engine), once the warm-up measured or was given it.
+    public private(set) var baseline: Double?
     private var repetitions: [Repetition] = []
     private var latencies: LatencyRecorder?
     private var cpu = (user: 0.0, system: 0.0, voluntary: 0, involuntary: 0)
@@ -56,10 +57,10 @@ public final class PointSession {
     /// does) until one lasts `minimumSeconds`; with it (the count another process of this contender chose), one trial
     /// of that count warms caches, threads and pools. A workload that `needsFreshEngine` gets no trial at all: its
     /// repetitions are to meet the engine as a process starts it, so every one runs `initialOperations`. Then the
-    /// workload's baseline, if it has one, is measured once. Returns the count; throws on a wrong answer or when the
-    /// budget ran out.
+    /// workload's baseline, if it has one, is measured once, unless `knownBaseline` gives the one another process of
+    /// this contender measured. Returns the count; throws on a wrong answer or when the budget ran out.
     @discardableResult
-    public func warmUp(operations known: Int? = nil) throws(WorkloadError) -> Int {
+    public func warmUp(operations known: Int? = nil, baseline knownBaseline: Double? = nil) throws(WorkloadError) -> Int {
         try active { context throws(WorkloadError) in
             let count: Int
             if workload.needsFreshEngine {
@@ -71,7 +72,11 @@ public final class PointSession {
                 count = try grow(context)
             }
             operations = count
-            baseline = try workload.baseline(point, operations: count, context: context)
+            if let knownBaseline {
+                baseline = knownBaseline
+            } else {
+                baseline = try workload.baseline(point, operations: count, context: context)
+            }
             return count
         }
     }

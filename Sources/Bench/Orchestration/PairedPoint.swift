@@ -39,7 +39,8 @@ public struct PairedPoint {
     /// One contender's state across the rounds.
     private struct Contender {
         var process: (any TrialProcess)?
-        var operations: Int?
+        /// The first warm-up's choice, handed to the contender's later processes.
+        var warm: WarmUp?
         var parts: [PointResult] = []
         var failure: Failure?
         var used = 0.0
@@ -68,9 +69,9 @@ public struct PairedPoint {
                 }
                 timed(&state[engine]!) { contender in
                     let process = start(engine, left)
-                    switch process.warmUp(operations: contender.operations) {
-                    case .success(let operations):
-                        contender.operations = contender.operations ?? operations
+                    switch process.warmUp(operations: contender.warm?.operations, baseline: contender.warm?.baseline) {
+                    case .success(let warm):
+                        contender.warm = contender.warm ?? warm
                         contender.process = process
                     case .failure(let failure):
                         contender.failure = failure
@@ -133,7 +134,9 @@ public struct PairedPoint {
                 }
                 timed(&contender) { contender in
                     let process = start(engine, left)
-                    if case .failure(let failure) = process.warmUp(operations: contender.operations) {
+                    let warmed = process.warmUp(operations: contender.warm?.operations, baseline: contender.warm?.baseline)
+                    if case .success(let warm) = warmed { contender.warm = contender.warm ?? warm }
+                    if case .failure(let failure) = warmed {
                         contender.failure = failure
                         _ = process.finish()
                         return

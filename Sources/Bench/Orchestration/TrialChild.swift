@@ -46,14 +46,15 @@ public struct TrialRequest: ChildRequest, Equatable {
 /// answer pipe (`ChildSession`). Between commands the child blocks on its standard input and uses no CPU; the parent
 /// hands the turn to another contender's process meanwhile.
 ///
-/// Commands: `warm-up` (or `warm-up N`: warm with N operations, the count another process of this contender chose),
+/// Commands: `warm-up` (or `warm-up N [B]`: warm with N operations, the count another process of this contender
+/// chose, and take B as the baseline it measured),
 /// `trial R` (measure the repetition of round R), `finish` (send the result and leave). A wrong answer, a budget run
 /// out or an unknown command is answered with `failed` and ends the child.
 public enum TrialChild {
     /// What the child answers.
     public enum Answer: Codable, Sendable {
-        /// Warmed up: every trial runs `operations` operations.
-        case ready(operations: Int)
+        /// Warmed up: every trial runs `operations` operations; the workload's baseline, if it has one.
+        case ready(operations: Int, baseline: Double?)
         /// The repetition of round `round` was measured in `wallNanoseconds`.
         case measured(round: Int, wallNanoseconds: UInt64)
         /// The session's result: every repetition, the resources, the merged latencies.
@@ -77,9 +78,11 @@ public enum TrialChild {
             let words = command.split(separator: " ")
             do throws(WorkloadError) {
                 switch (words.first, words.count) {
-                case ("warm-up", 1): send(.ready(operations: try session.warmUp()))
-                case ("warm-up", 2) where Int(words[1]) != nil:
-                    send(.ready(operations: try session.warmUp(operations: Int(words[1])!)))
+                case ("warm-up", 1):
+                    send(.ready(operations: try session.warmUp(), baseline: session.baseline))
+                case ("warm-up", 2...3) where Int(words[1]) != nil && (words.count == 2 || Double(words[2]) != nil):
+                    let baseline = words.count == 3 ? Double(words[2]) : nil
+                    send(.ready(operations: try session.warmUp(operations: Int(words[1])!, baseline: baseline), baseline: session.baseline))
                 case ("trial", 2) where Int(words[1]) != nil:
                     let repetition = try session.measure(round: Int(words[1])!)
                     send(.measured(round: repetition.round ?? 0, wallNanoseconds: repetition.wallNanoseconds))

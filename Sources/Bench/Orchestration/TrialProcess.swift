@@ -7,8 +7,9 @@ import Harness
 /// drive stand-ins. Each call returns when the process answered, or with a failure when it cannot (a wrong answer, a
 /// crash, the budget); after a failure the process is gone and `finish` returns the failure.
 public protocol TrialProcess: AnyObject {
-    /// Warms the process up: grows the operation count (`known` nil) or warms with `known`; the count, or why not.
-    func warmUp(operations known: Int?) -> Result<Int, Failure>
+    /// Warms the process up: grows the operation count (`known` nil) or warms with `known`, measuring the workload's
+    /// baseline or taking `baseline`; the count and the baseline, or why not.
+    func warmUp(operations known: Int?, baseline: Double?) -> Result<WarmUp, Failure>
     /// Measures the repetition of `round`; `nil` when measured, or why not.
     func measure(round: Int) -> Failure?
     /// The process's result (its repetitions, resources and latencies), or its failure; ends the process.
@@ -18,6 +19,18 @@ public protocol TrialProcess: AnyObject {
 }
 
 extension Failure: Error {}
+
+/// What a warm-up chose: the operation count every trial runs, and the workload's baseline (wall ns per operation
+/// without the engine) where it has one. A contender's later processes are handed both.
+public struct WarmUp: Sendable, Equatable {
+    public var operations: Int
+    public var baseline: Double?
+
+    public init(operations: Int, baseline: Double? = nil) {
+        self.operations = operations
+        self.baseline = baseline
+    }
+}
 
 /// A contender's process as a child of this program (`arena child --request`, `TrialChild` on the other side): each
 /// call sends one command and waits for its answer until the contender's budget is spent, plus 15 seconds to start,
@@ -40,11 +53,13 @@ public final class ChildTrialProcess: TrialProcess {
         }
     }
 
-    public func warmUp(operations known: Int?) -> Result<Int, Failure> {
-        switch exchange(known.map { "warm-up \($0)" } ?? "warm-up") {
-        case .success(.ready(let operations)): .success(operations)
-        case .success(let other): .failure(unexpected(other))
-        case .failure(let failure): .failure(failure)
+    public func warmUp(operations known: Int?, baseline: Double?) -> Result<WarmUp, Failure> {
+        // Shortest round-trip text: the child reads back the very Double measured.
+        let command = known.map { "warm-up \($0)" + (baseline.map { " \($0)" } ?? "") } ?? "warm-up"
+        switch exchange(command) {
+        case .success(.ready(let operations, let measured)): return .success(WarmUp(operations: operations, baseline: measured))
+        case .success(let other): return .failure(unexpected(other))
+        case .failure(let failure): return .failure(failure)
         }
     }
 

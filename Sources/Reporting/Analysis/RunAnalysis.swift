@@ -164,16 +164,19 @@ public struct WorkloadAnalysis: Sendable {
 
     // MARK: Over the workload
 
-    /// `engine` over `other` across the points both measured and neither is unstable at: each point's paired (or,
-    /// with the floor, unpaired) logarithms combined, every point weighing the same (`RatioEstimate.combined`), with
-    /// how many stable points it rests on and how many unstable ones were left out.
-    public func overall(_ engine: String, to other: String) -> (estimate: RatioEstimate, points: Int, unstable: Int)? {
+    /// `engine` over `other` across the points both measured and neither is unstable at (nor any of `alongside`,
+    /// which must have measured them too): each point's paired (or, with the floor, unpaired) logarithms combined,
+    /// every point weighing the same (`RatioEstimate.combined`), with how many stable points it rests on and how many
+    /// unstable ones were left out.
+    public func overall(
+        _ engine: String, to other: String, alongside: [String] = []
+    ) -> (estimate: RatioEstimate, points: Int, unstable: Int)? {
         var parts: [LogMean] = []
         var unstable = 0
         for path in paths {
             let a = values(engine, at: path), b = values(other, at: path)
-            guard !a.isEmpty, !b.isEmpty else { continue }
-            if isUnstable(engine, at: path) || isUnstable(other, at: path) {
+            guard !a.isEmpty, !b.isEmpty, alongside.allSatisfy({ !values($0, at: path).isEmpty }) else { continue }
+            if ([engine, other] + alongside).contains(where: { isUnstable($0, at: path) }) {
                 unstable += 1
                 continue
             }
@@ -225,7 +228,8 @@ public struct WorkloadAnalysis: Sendable {
     }
 
     /// The workload's answer: the leading contender when its interval against the runner-up (their paired ratio over
-    /// the points both measured) lies wholly on the better side of 1, a tie otherwise.
+    /// the points both measured with the reference, none of the three unstable there: the points their standings
+    /// rest on) lies wholly on the better side of 1, a tie otherwise.
     public enum Verdict: Sendable, Equatable {
         /// `leader` leads `runnerUp` by `margin` (leader over runner-up, beyond the noise).
         case leader(String, runnerUp: String, margin: RatioEstimate)
@@ -246,7 +250,8 @@ public struct WorkloadAnalysis: Sendable {
         guard let best = standings.first else { return .noReference }
         guard standings.count > 1 else { return .alone(best.engine) }
         let second = standings[1]
-        let margin = overall(best.engine, to: second.engine)?.estimate
+        let alongside = [reference].compactMap { $0 }.filter { $0 != best.engine && $0 != second.engine }
+        let margin = overall(best.engine, to: second.engine, alongside: alongside)?.estimate
         guard let margin else { return .tie(best.engine, second.engine, margin: nil) }
         let ahead = headline.higherIsBetter ? (margin.low ?? 0) > 1 : (margin.high ?? .infinity) < 1
         return ahead ? .leader(best.engine, runnerUp: second.engine, margin: margin) : .tie(best.engine, second.engine, margin: margin)

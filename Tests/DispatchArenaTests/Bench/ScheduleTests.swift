@@ -52,13 +52,13 @@ extension ArenaTests {
         }
 
         @Test(
-            "a fresh process per contender and round: the first grows the count, later ones warm with it, each started before its warm-up")
+            "a fresh process per contender and round: the first grows the count and measures the baseline, later ones warm with both")
         func freshProcessesPerRound() {
             let (measured, log) = Self.run()
             #expect(log.events.filter { $0.hasPrefix("start ") }.count == 12)
             for engine in Self.engines {
                 let warmUps = log.events.filter { $0.hasPrefix("warm-up \(engine) ") }
-                #expect(warmUps == ["warm-up \(engine) grow"] + Array(repeating: "warm-up \(engine) 1000", count: 3))
+                #expect(warmUps == ["warm-up \(engine) grow"] + Array(repeating: "warm-up \(engine) 1000 2.5", count: 3))
             }
             // No trial starts before every warm-up of its round is done: a round's processes are all ready first.
             let firstTrial = log.events.firstIndex { $0.hasPrefix("trial ") }!
@@ -170,9 +170,9 @@ extension ArenaTests {
                 born = log.trialsRun
             }
 
-            func warmUp(operations known: Int?) -> Result<Int, Failure> {
-                log.events.append("warm-up \(engine) " + (known.map(String.init) ?? "grow"))
-                return .success(known ?? 1000)
+            func warmUp(operations known: Int?, baseline: Double?) -> Result<WarmUp, Failure> {
+                log.events.append("warm-up \(engine) " + (known.map { "\($0) \(baseline ?? 0)" } ?? "grow"))
+                return .success(WarmUp(operations: known ?? 1000, baseline: baseline ?? 2.5))
             }
 
             func measure(round: Int) -> Failure? {

@@ -111,7 +111,7 @@ extension ArenaTests {
                 run.errors == "arena: point request: contention's mode is one of sync, async-write, not 'snyc'\n", "\(run.errors)")
             // As the parent reads it: an error with that line, no repetitions.
             let process = ChildTrialProcess(bad, executable: ArenaExecutable.url.path)
-            guard case .failure(let failure) = process.warmUp(operations: nil) else {
+            guard case .failure(let failure) = process.warmUp(operations: nil, baseline: nil) else {
                 Issue.record("the child warmed up an undeclared point")
                 return
             }
@@ -120,7 +120,7 @@ extension ArenaTests {
             #expect(!result.succeeded && result.repetitions.isEmpty)
             // The same request spelled right is measured, round by round as its parent asks.
             let good = ChildTrialProcess(request(mode: "sync"), executable: ArenaExecutable.url.path)
-            #expect(try good.warmUp(operations: nil).get() > 0)
+            #expect(try good.warmUp(operations: nil, baseline: nil).get().operations > 0)
             #expect(good.measure(round: 0) == nil && good.measure(round: 1) == nil)
             let measured = good.finish()
             #expect(measured.succeeded && measured.repetitions.map(\.round) == [0, 1], "\(measured.failure?.message ?? "")")
