@@ -3,25 +3,29 @@ import Bench
 import Glibc
 import Reporting
 
-/// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`. Exit 0 when every plot was
-/// drawn, 1 when a script failed, 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.
+/// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`, each by its workload's figure,
+/// with the scripts this program carries (or `--scripts`). Exit 0 when every plot was drawn, 1 when a script failed,
+/// 64 on a usage error, 69 (EX_UNAVAILABLE) when gnuplot is not installed.
 struct PlotCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
     @Argument(
         help:
-            "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload without a script gets a generic plot)."
+            "A results folder written by 'arena bench' (its <workload>.csv files are plotted; a workload that declares no figure of its own gets a generic plot)."
     )
     var directory: String
 
-    @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
+    @Option(
+        help:
+            "gnuplot scripts to use instead of those built into this program, to try edits: the folder holding common.gp, or a checkout of DispatchArena (its \(PlotScripts.checkoutPath))."
+    )
     var scripts: String?
 
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
-        if let scripts, access(scripts + "/common.gp", R_OK) != 0 {
-            throw ValidationError("--scripts: '\(scripts)' has no common.gp")
+        if let scripts, PlotScripts.folder(given: scripts) == nil {
+            throw ValidationError("--scripts: '\(scripts)' holds no common.gp, nor does its \(PlotScripts.checkoutPath)")
         }
     }
 
@@ -32,11 +36,7 @@ struct PlotCommand: LineupCommand {
                     + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
             throw ExitCode(69)
         }
-        guard let scripts = scripts ?? GnuplotRunner.findScripts() else {
-            writeError("arena: cannot find scripts/plot; run from the repository or pass --scripts")
-            throw ExitCode(64)
-        }
-        let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
+        let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts.flatMap(PlotScripts.folder(given:)))
         let sources = runner.sources(in: directory, order: lineup.workloads.map(\.name))
         guard let first = sources.first else {
             writeError("arena: '\(directory)' holds no results CSV (<workload>.csv as 'arena bench' writes it)")
@@ -59,7 +59,13 @@ struct PlotCommand: LineupCommand {
         var failed = false
         for outcome in outcomes {
             if outcome.succeeded {
-                print("plotted \(outcome.workload)" + (outcome.isGeneric ? " (generic plot: no \(outcome.workload).gp)" : ""))
+                let how =
+                    switch outcome.figure {
+                    case .generic: " (generic plot)"
+                    case .bundled: ""
+                    case .script: " (its own script)"
+                    }
+                print("plotted \(outcome.workload)\(how)")
             } else {
                 failed = true
                 writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")

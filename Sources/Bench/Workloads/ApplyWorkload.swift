@@ -11,6 +11,7 @@ public struct ApplyWorkload: Workload {
     public let name = "apply"
     public let summary = "apply over n iterations of w busy work each, with the speedup over a plain loop"
     public let headline = Headline.throughput(unit: "iterations/s")
+    public let figure = PlotFigure.bundled("apply.gp")
 
     /// Work per iteration, in nanoseconds, with the label names and CSV cells use.
     @usableFromInline static let works: [(label: String, nanoseconds: Int)] = [

@@ -12,6 +12,7 @@ public struct ContentionWorkload: Workload {
     public let name = "contention"
     public let summary = "T threads through one serial queue: sync critical sections, or async writes with sync reads"
     public let headline = Headline.throughput(unit: "ops/s")
+    public let figure = PlotFigure.bundled("contention.gp")
 
     public init() {}
 

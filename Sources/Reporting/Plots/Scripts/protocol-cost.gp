@@ -6,7 +6,7 @@
 #      against Dispatch): medians over repetitions, a zero line
 #   3. ns per operation on each path (generic_ns, witness_ns, concrete_ns, dispatch_ns): medians over repetitions
 # A failed point is a cross on the axis. Writes outdir/protocol-cost.png and outdir/protocol-cost.svg.
-#   gnuplot -e "csv='DIR/protocol-cost.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" protocol-cost.gp
+#   gnuplot -e "csv='DIR/protocol-cost.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" protocol-cost.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "protocol-cost"
