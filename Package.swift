@@ -73,7 +73,12 @@ let package = Package(
         ),
         // The run record (`run.json`) and its reporters: what a results folder holds and every file made from it. It
         // reads the conformance results as `Conformance` types and the benchmarks as `Bench` types, and measures nothing.
-        .target(name: "Reporting", dependencies: ["ArenaContract", "Bench", "Conformance", "Harness"]),
+        // Its gnuplot scripts (Plots/Scripts) are compiled into the module as byte arrays (`PackageResources`), so
+        // `arena plot` needs no file beside the executable; the folder's README.md is their contract, not a resource.
+        .target(
+            name: "Reporting", dependencies: ["ArenaContract", "Bench", "Conformance", "Harness"],
+            exclude: ["Plots/Scripts/README.md"], resources: [.embedInCode("Plots/Scripts")]
+        ),
         .target(
             name: "ArenaCLI",
             dependencies: [

@@ -4,20 +4,24 @@ import Glibc
 import Reporting
 
 /// `arena plot DIR`: draws the plots of a results folder with gnuplot into `DIR/plots`, from its run record (each
-/// workload's data made by the CSV reporter; the core count from the record's machine). Exit 0 when every plot was
-/// drawn, 1 when a script failed, 64 on a usage error, 65 when the folder holds no readable record, 69
-/// (EX_UNAVAILABLE) when gnuplot is not installed.
+/// workload's data made by the CSV reporter; the core count from the record's machine), each by its workload's figure,
+/// with the scripts this program carries (or `--scripts`). Exit 0 when every plot was drawn, 1 when a script failed,
+/// 64 on a usage error, 65 when the folder holds no readable record, 69 (EX_UNAVAILABLE) when gnuplot is not
+/// installed.
 struct PlotCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw a results folder's plots (PNG and SVG) with gnuplot into DIR/plots.")
 
     @Argument(
         help:
-            "A results folder written by 'arena bench' (its run record is plotted; a workload without a script gets a generic plot)."
+            "A results folder written by 'arena bench' (its run record is plotted; a workload that declares no figure of its own gets a generic plot)."
     )
     var directory: String
 
-    @Option(help: "The folder of gnuplot scripts (default: scripts/plot of this repository).")
+    @Option(
+        help:
+            "gnuplot scripts to use instead of those built into this program, to try edits: the folder holding common.gp, or a checkout of DispatchArena (its \(PlotScripts.checkoutPath))."
+    )
     var scripts: String?
 
     @Option(help: "The contender the plots' ratios are to (default: the run's choice, else each workload's layer's reference).")
@@ -25,8 +29,8 @@ struct PlotCommand: LineupCommand {
 
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
-        if let scripts, access(scripts + "/common.gp", R_OK) != 0 {
-            throw ValidationError("--scripts: '\(scripts)' has no common.gp")
+        if let scripts, PlotScripts.folder(given: scripts) == nil {
+            throw ValidationError("--scripts: '\(scripts)' holds no common.gp, nor does its \(PlotScripts.checkoutPath)")
         }
     }
 
@@ -37,11 +41,7 @@ struct PlotCommand: LineupCommand {
                     + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
             throw ExitCode(69)
         }
-        guard let scripts = scripts ?? GnuplotRunner.findScripts() else {
-            writeError("arena: cannot find scripts/plot; run from the repository or pass --scripts")
-            throw ExitCode(64)
-        }
-        let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts)
+        let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts.flatMap(PlotScripts.folder(given:)))
         let run = try lineup.analysis(of: directory, reference: reference)
         guard !run.workloads.isEmpty else {
             writeError("\(Program.name): '\(directory)' holds no benchmarks to plot")
@@ -66,7 +66,13 @@ struct PlotCommand: LineupCommand {
         var failed = false
         for outcome in outcomes {
             if outcome.succeeded {
-                print("plotted \(outcome.workload)" + (outcome.isGeneric ? " (generic plot: no \(outcome.workload).gp)" : ""))
+                let how =
+                    switch outcome.figure {
+                    case .generic: " (generic plot)"
+                    case .bundled: ""
+                    case .script: " (its own script)"
+                    }
+                print("plotted \(outcome.workload)\(how)")
             } else {
                 failed = true
                 writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")

@@ -50,8 +50,13 @@ public protocol Workload: Sendable {
     /// (`ThreadReport`).
     var blocksInBlocks: Bool { get }
 
-    /// The parameter on the x axis of the generic plot (`arena plot` for a workload without a script of its own in
-    /// `scripts/plot`): a numeric one, such as `threads`. `nil` (the default): the numeric parameter with the most values.
+    /// The figure `arena plot` draws from the workload's results CSV. `.generic` (the default): a layout chosen from
+    /// the points' parameters; a built-in workload names the script it carries (`.bundled("contention.gp")`), and an
+    /// outside one may bring a gnuplot script of its own as text (`.script(…)`).
+    var figure: PlotFigure { get }
+
+    /// The parameter on the x axis of the generic plot (`figure` `.generic`): a numeric one, such as `threads`. `nil`
+    /// (the default): the numeric parameter with the most values.
     var plotAxis: String? { get }
 
     /// Performs about `operations` of the point's operation on `engine`, times the part that matters and checks
@@ -82,6 +87,7 @@ extension Workload {
     public func initialOperations(_ point: Point) -> Int { 1 }
     public var needsFreshEngine: Bool { false }
     public var blocksInBlocks: Bool { false }
+    public var figure: PlotFigure { .generic }
     public var plotAxis: String? { nil }
     public func baseline(_ point: Point, operations: Int, context: TrialContext) throws(WorkloadError) -> Double? { nil }
 }
@@ -112,6 +118,22 @@ public enum Headline: Sendable, Equatable, Codable {
         case .counter(let name, let unit, _): "\(name) (\(unit))"
         }
     }
+}
+
+/// The figure `arena plot` draws from a workload's results CSV (`Workload.figure`); every script it runs gets the
+/// variables Sources/Reporting/Plots/Scripts/README.md lists (the CSV, the output folder, the engines in their order,
+/// the parameters' values, `scriptdir`).
+public enum PlotFigure: Sendable, Equatable {
+    /// The generic plot: `generic.gp` over a layout chosen from the CSV (`PlotLayout`), with `plotAxis` as the x axis
+    /// when it names a numeric parameter.
+    case generic
+    /// A script `arena plot` carries, by file name (`contention.gp`; Sources/Reporting/Plots/Scripts in a checkout),
+    /// or the file of that name in the folder `arena plot --scripts` names instead.
+    case bundled(String)
+    /// A gnuplot script of the workload's own, as text. `arena plot` writes it into a temporary folder and runs it
+    /// with the same variables as the bundled scripts, `scriptdir` among them (the folder holding `common.gp`,
+    /// `roundtrip.gp` and `panelbars.gp`, which it may load); it writes `outdir/<workload>.png` and `.svg`.
+    case script(String)
 }
 
 /// A wrong answer or a wedged engine, found by a workload: the point gets this message instead of a number.

@@ -25,6 +25,7 @@ public struct ProtocolCostWorkload: Workload {
     public let name = "protocol-cost"
     public let summary = "sync and async through the generic engine path, unspecialised, the concrete wrapper, and Dispatch, paired"
     public let headline = Headline.counter(name: "protocol_overhead_pct", unit: "%", lowerIsBetter: true)
+    public let figure = PlotFigure.bundled("protocol-cost.gp")
 
     public init() {}
 

@@ -23,6 +23,7 @@ public struct ActorContentionWorkload: Workload {
     public let summary =
         "T tasks on the engine's pool increment one counter behind an actor, a Mutex, a pthread mutex or a serial queue's sync"
     public let headline = Headline.throughput(unit: "increments/s")
+    public let figure = PlotFigure.bundled("actor-contention.gp")
     public var requirements: Set<Capability> { [.executors] }
 
     /// What guards the counter, in the order tables and plots list them.

@@ -20,6 +20,7 @@ public struct ActorHopWorkload: Workload {
     public let summary =
         "a task on the engine's pool, or co-located with the actor, awaits into an actor on the engine's serial executor and back; time per round trip"
     public let headline = Headline.timePerOperation
+    public let figure = PlotFigure.bundled("actor-hop.gp")
     public var requirements: Set<Capability> { [.executors] }
 
     public init() {}

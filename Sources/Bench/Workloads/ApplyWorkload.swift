@@ -10,6 +10,7 @@ public struct ApplyWorkload: Workload {
     public let name = "apply"
     public let summary = "apply over n iterations of w busy work each, with the speedup over a plain loop"
     public let headline = Headline.throughput(unit: "iterations/s")
+    public let figure = PlotFigure.bundled("apply.gp")
 
     /// Work per iteration (names and CSV cells write it `0ns`, `100ns`, `1us`, `10us`).
     static let works: [Duration] = [.zero, .nanoseconds(100), .microseconds(1), .microseconds(10)]

@@ -13,6 +13,7 @@ public struct AsyncDrainWorkload: Workload {
     public let name = "async-drain"
     public let summary = "producers async empty blocks to a serial or concurrent queue and wait for the drain"
     public let headline = Headline.throughput(unit: "blocks/s")
+    public let figure = PlotFigure.bundled("async-drain.gp")
 
     /// The queue the producers submit to.
     public enum Queue: String, ParameterChoice {

@@ -11,6 +11,7 @@ public struct ContentionWorkload: Workload {
     public let name = "contention"
     public let summary = "T threads through one serial queue: sync critical sections, or async writes with sync reads"
     public let headline = Headline.throughput(unit: "ops/s")
+    public let figure = PlotFigure.bundled("contention.gp")
 
     /// How the threads enter the queue: every section a `sync`, or `async` writes with every second operation a
     /// `sync` read.

@@ -12,6 +12,7 @@ public struct FanoutWorkload: Workload {
     public let name = "fanout"
     public let summary = "M blocks in a group on a concurrent queue, then notify and wait, per round"
     public let headline = Headline.throughput(unit: "blocks/s")
+    public let figure = PlotFigure.bundled("fanout.gp")
 
     public init() {}
 

@@ -27,6 +27,7 @@ public struct IOThroughputWorkload: Workload {
         "N MiB copied through a pipe or loopback TCP by two I/O channels at each read size (the "
         + "water marks), beside a blocking read/write loop on two threads (baseline_ns_per_op, speedup); MB/s"
     public let headline = Headline.counter(name: "mb_per_s", unit: "MB/s", lowerIsBetter: false)
+    public let figure = PlotFigure.bundled("io-throughput.gp")
 
     /// Bytes of one operation and of one write: one period of the pattern.
     @usableFromInline static let chunk = 1 << 20

@@ -13,6 +13,7 @@ public struct OperationGraphWorkload: Workload {
     public let name = "op-graph"
     public let summary = "a layered dependency graph (W wide, D deep) and a chain of operations, built, added and run per round"
     public let headline = Headline.throughput(unit: "operations/s")
+    public let figure = PlotFigure.bundled("op-graph.gp")
     public var requirements: Set<Capability> { [.operationQueues] }
 
     /// The graph's shape; the trial builds either from its width and depth alone.

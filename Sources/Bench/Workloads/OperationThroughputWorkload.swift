@@ -16,6 +16,7 @@ public struct OperationThroughputWorkload: Workload {
     public let name = "op-throughput"
     public let summary = "independent block operations on one operation queue at width 1, cores and unlimited"
     public let headline = Headline.throughput(unit: "operations/s")
+    public let figure = PlotFigure.bundled("op-throughput.gp")
     public var requirements: Set<Capability> { [.operationQueues] }
 
     /// The queue's `maxConcurrentOperationCount`.

@@ -12,6 +12,7 @@ public struct PingPongWorkload: Workload {
     public let name = "pingpong"
     public let summary = "two serial queues async one token back and forth; time per round trip"
     public let headline = Headline.timePerOperation
+    public let figure = PlotFigure.bundled("pingpong.gp")
 
     public init() {}
 

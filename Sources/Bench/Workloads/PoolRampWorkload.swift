@@ -48,6 +48,7 @@ public struct PoolRampWorkload: Workload {
         "K blocks that each sleep 50 ms, submitted at once to the default global queue: when all have "
         + "finished, the engine's peak threads, and when a trivial block submitted after them starts"
     public let headline = Headline.counter(name: "finish_ms", unit: "ms", lowerIsBetter: true)
+    public let figure = PlotFigure.bundled("pool-ramp.gp")
 
     /// How long each of the K blocks blocks.
     public static let blockingMilliseconds = 50

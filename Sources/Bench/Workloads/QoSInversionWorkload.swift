@@ -17,6 +17,7 @@ public struct QoSInversionWorkload: Workload {
     public let name = "qos-inversion"
     public let summary = "a user-initiated sync onto a background serial queue with a backlog, pool idle or flooded; the caller's wait"
     public let headline = Headline.counter(name: "wait_p50_us", unit: "µs", lowerIsBetter: true)
+    public let figure = PlotFigure.bundled("qos-inversion.gp")
 
     /// Backlog blocks on the background queue per sync, and flood blocks per core, each of `blockMicroseconds`.
     @usableFromInline static let backlog = 4

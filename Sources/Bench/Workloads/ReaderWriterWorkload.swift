@@ -14,6 +14,7 @@ public struct ReaderWriterWorkload: Workload {
     public let name = "rw-barrier"
     public let summary = "T threads on one concurrent queue: sync reads and barrierAsync writes, at 50, 90 and 99 % reads"
     public let headline = Headline.throughput(unit: "ops/s")
+    public let figure = PlotFigure.bundled("rw-barrier.gp")
 
     /// The read shares measured, in percent; each leaves a whole write period (100 / (100 - reads) operations).
     @usableFromInline static let readPercents = [50, 90, 99]

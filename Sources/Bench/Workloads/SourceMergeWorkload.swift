@@ -12,6 +12,7 @@ public struct SourceMergeWorkload: Workload {
     public let name = "source-merge"
     public let summary = "P threads merge 1 into one add source with its handler on a serial queue; the coalescing ratio"
     public let headline = Headline.throughput(unit: "merges/s")
+    public let figure = PlotFigure.bundled("source-merge.gp")
 
     public init() {}
 

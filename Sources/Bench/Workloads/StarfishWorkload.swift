@@ -15,6 +15,7 @@ public struct StarfishWorkload: Workload {
     public let name = "starfish"
     public let summary = "Q serial queues async messages all-to-all, each message a fixed number of hops"
     public let headline = Headline.throughput(unit: "messages/s")
+    public let figure = PlotFigure.bundled("starfish.gp")
 
     public init() {}
 

@@ -28,6 +28,7 @@ public struct TCPEchoWorkload: Workload {
         "C blocking clients make 64-byte round trips to a loopback TCP echo server on one engine "
         + "(a read source accepting, a channel per connection); round trips/s, latency percentiles"
     public let headline = Headline.throughput(unit: "round trips/s")
+    public let figure = PlotFigure.bundled("tcp-echo.gp")
 
     /// Bytes per message.
     @usableFromInline static let messageSize = 64

@@ -12,6 +12,7 @@ public struct TaskFanoutWorkload: Workload {
     public let name = "task-fanout"
     public let summary = "a task group of M child tasks on the engine's pool, each returning its index to the parent's sum, per round"
     public let headline = Headline.throughput(unit: "child tasks/s")
+    public let figure = PlotFigure.bundled("task-fanout.gp")
     public var requirements: Set<Capability> { [.executors] }
 
     public init() {}

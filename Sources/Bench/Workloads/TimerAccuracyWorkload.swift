@@ -13,6 +13,7 @@ public struct TimerAccuracyWorkload: Workload {
     public let name = "timer-accuracy"
     public let summary = "lateness of one-shot timer sources and asyncAfter at 1 ms and 10 ms, zero leeway"
     public let headline = Headline.counter(name: "lateness_p50_us", unit: "µs", lowerIsBetter: true)
+    public let figure = PlotFigure.bundled("timer-accuracy.gp")
 
     /// What arms the timer.
     public enum Kind: String, ParameterChoice {

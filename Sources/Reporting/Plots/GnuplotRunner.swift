@@ -2,38 +2,47 @@ import Bench
 import Glibc
 import Harness
 
-/// Runs the gnuplot scripts of `scripts/plot/` over a results folder: every results CSV there (`<workload>.csv` in
-/// the layout `arena bench` writes) is drawn into `plots/<workload>[-<view>].png` and `.svg`, by the workload's own
-/// script `<workload>.gp` when there is one, else by `generic.gp` with a layout chosen from the data (`PlotLayout`).
+/// Runs gnuplot over a results folder: every results CSV there (`<workload>.csv` in the layout `arena bench` writes) is
+/// drawn into `plots/<workload>[-<view>].png` and `.svg` by the figure its workload declares (`Workload.figure`): a
+/// script this module carries (`PlotScripts`), the workload's own script text, or the generic plot (`generic.gp`
+/// with a layout chosen from the data, `PlotLayout`), which a CSV of a workload the caller does not know gets too.
 ///
 /// Every script gets its inputs as gnuplot variables (`variables(csv:path:outdir:engineOrder:cores:scripts:)`): `csv`,
 /// `outdir`, `engines` (the engines in the CSV, in the engine order), `engine_order` (every engine the run knows,
 /// which fixes each one's colour), `cores`, `scriptdir`, and the parameters read from the CSV: `params`,
 /// `param_columns`, and for each parameter `values_<name>`, its values in the workload's point order. The generic
-/// script gets its layout besides. Each script runs in a process of its own, bounded by a time limit.
+/// script gets its layout besides. Each script runs in a process of its own, bounded by a time limit, from a temporary
+/// folder that holds the bundled scripts, the workloads' own and the generic layouts' CSVs, removed when the run ends.
 public struct GnuplotRunner: Sendable {
-    /// What one script did.
+    /// What one plot did.
     public struct Outcome: Sendable {
         public let workload: String
-        /// The script that drew it: `<workload>.gp`, or `generic.gp`.
-        public let script: String
+        /// The figure it was drawn with: its workload's, or `.generic` for a workload the caller does not know.
+        public let figure: PlotFigure
         /// Empty on success; gnuplot's standard error otherwise (and any warnings it printed on success).
         public let errors: String
         public let succeeded: Bool
 
-        /// Whether the generic script drew it (the workload has no script of its own).
-        public var isGeneric: Bool { script == GnuplotRunner.genericScript }
+        /// The script that drew it: a bundled script's name, `generic.gp`, or `<workload>.own.gp` for the workload's
+        /// own text.
+        public var script: String { GnuplotRunner.scriptName(of: figure, workload: workload) }
+
+        /// Whether the generic script drew it.
+        public var isGeneric: Bool { figure == .generic }
     }
 
-    /// The script drawing a workload that has none of its own.
+    /// The script drawing a workload whose figure is `.generic`.
     public static let genericScript = "generic.gp"
 
     /// The gnuplot executable.
     public let gnuplot: String
-    /// The folder holding `common.gp`, `generic.gp` and `<workload>.gp`.
-    public let scripts: String
+    /// A folder of scripts in place of the bundled ones (`arena plot --scripts`): it holds `common.gp`, `generic.gp`
+    /// and every script a workload names by `.bundled(_:)`. `nil`: the scripts this module carries (`PlotScripts`).
+    public let scripts: String?
 
-    public init(gnuplot: String, scripts: String) {
+    /// A runner of `gnuplot` with the bundled scripts, or with those of the folder `scripts` (as `--scripts` names it:
+    /// `PlotScripts.folder(given:)` resolves a checkout's root).
+    public init(gnuplot: String, scripts: String? = nil) {
         self.gnuplot = gnuplot
         self.scripts = scripts
     }
@@ -42,24 +51,6 @@ public struct GnuplotRunner: Sendable {
     public static func findGnuplot() -> String? {
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/gnuplot" }.first { access($0, X_OK) == 0 }
-    }
-
-    /// The plot scripts folder: `scripts/plot` in the current directory or one above it, else beside the running
-    /// program's build folder (`.build/<triple>/release/arena` lies inside the repository); `nil` when none is found.
-    public static func findScripts() -> String? {
-        var starts: [String] = []
-        if let cwd = getcwd(nil, 0) { starts.append(String(cString: cwd)); free(cwd) }
-        if let exe = realpath("/proc/self/exe", nil) { starts.append(String(cString: exe)); free(exe) }
-        for start in starts {
-            var directory = start
-            while !directory.isEmpty {
-                let candidate = directory + "/scripts/plot"
-                if access(candidate + "/common.gp", R_OK) == 0 { return candidate }
-                guard let slash = directory.lastIndex(of: "/") else { break }
-                directory = String(directory[..<slash])
-            }
-        }
-        return nil
     }
 
     /// A results CSV of a folder, read and parsed once: what one plot is drawn from.
@@ -101,16 +92,28 @@ public struct GnuplotRunner: Sendable {
         sources(in: directory, order: order).map(\.workload)
     }
 
-    /// The script that draws `workload`: its own when `scripts` has one, else the generic one.
-    public func script(for workload: String) -> String {
-        access("\(scripts)/\(workload).gp", R_OK) == 0 ? "\(workload).gp" : Self.genericScript
+    /// The figure that draws the CSV of `workload`: the figure of the workload of that name among `workloads`, else
+    /// the generic plot.
+    public static func figure(for workload: String, among workloads: [any Workload]) -> PlotFigure {
+        workloads.first { $0.name == workload }?.figure ?? .generic
+    }
+
+    /// The file name of the script that draws `figure` for `workload`: `generic.gp`, the bundled script's name, or
+    /// `<workload>.own.gp` (the workload's own text, written into the temporary folder under that name).
+    public static func scriptName(of figure: PlotFigure, workload: String) -> String {
+        switch figure {
+        case .generic: genericScript
+        case .bundled(let name): name
+        case .script: "\(workload).own.gp"
+        }
     }
 
     /// Draws every results CSV of `directory` into `outdir`, creating it when needed.
     ///
     /// - Parameters:
-    ///   - workloads: the workloads the caller knows; a CSV named after one gets its `plotAxis` and summary in the
-    ///     generic plot, and the plots come in their order. A CSV of any other name is drawn all the same.
+    ///   - workloads: the workloads the caller knows; a CSV named after one is drawn by its `figure` (the generic plot
+    ///     gets its `plotAxis` and summary), and the plots come in their order. A CSV of any other name gets the
+    ///     generic plot.
     ///   - engineOrder: the engines in the order they are shown (the lineup's). Each engine's colour, point type and
     ///     dash come from its place in this order followed by the C floors (`NativeFloor.engines`) and then any
     ///     other engine found in the folder's CSVs, so they are the same in every plot.
@@ -124,39 +127,58 @@ public struct GnuplotRunner: Sendable {
     }
 
     /// Draws `sources` (found by `sources(in:order:)`) into `outdir`, creating it when needed; as
-    /// `run(directory:outdir:cores:workloads:engineOrder:)`, for a caller that has looked at the folder already.
+    /// `run(directory:outdir:cores:workloads:engineOrder:)`, for a caller that has looked at the folder already;
+    /// `references` names each workload's reference (the scripts' `reference`). With the bundled scripts it first
+    /// writes them all into the temporary folder (about 100 KB).
     public func run(
         _ sources: [Source], outdir: String, cores: Int, workloads: [any Workload], engineOrder: [String],
         references: [String: String] = [:]
     ) throws(FileError) -> [Outcome] {
         try Files.makeDirectories(outdir)
+        guard !sources.isEmpty else { return [] }
         let order = Self.fullOrder(engineOrder, found: sources.map(\.table.engines))
-        var temporary: String?
-        defer { if let temporary { Self.remove(directory: temporary) } }
+        let temporary = try Self.makeTemporaryDirectory()
+        defer { Self.remove(directory: temporary) }
+        let scriptdir: String
+        if let scripts {
+            scriptdir = scripts
+        } else {
+            try PlotScripts.write(to: temporary)
+            scriptdir = temporary
+        }
         var outcomes: [Outcome] = []
         for source in sources {
             let (name, path, table) = (source.workload, source.path, source.table)
-            let script = script(for: name)
-            var variables = Self.variables(
-                csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
-                scripts: scripts, reference: references[name])
-            if script == Self.genericScript {
-                guard access("\(scripts)/\(script)", R_OK) == 0 else {
-                    outcomes.append(Outcome(workload: name, script: script, errors: "no \(script) in \(scripts)", succeeded: false))
+            let figure = Self.figure(for: name, among: workloads)
+            let script: String
+            switch figure {
+            case .generic, .bundled:
+                script = "\(scriptdir)/\(Self.scriptName(of: figure, workload: name))"
+                guard access(script, R_OK) == 0 else {
+                    let missing = Self.scriptName(of: figure, workload: name)
+                    let place = scripts.map { "in \($0)" } ?? "among the scripts this program carries"
+                    outcomes.append(Outcome(workload: name, figure: figure, errors: "no \(missing) \(place)", succeeded: false))
                     continue
                 }
+            case .script(let text):
+                script = "\(temporary)/\(Self.scriptName(of: figure, workload: name))"
+                try Files.writeWhole(text, to: script)
+            }
+            var variables = Self.variables(
+                csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
+                scripts: scriptdir, reference: references[name])
+            if figure == .generic {
                 let workload = workloads.first { $0.name == name }
                 let layout = PlotLayout(csv: table, workload: name, summary: workload?.summary, axisHint: workload?.plotAxis)
-                if temporary == nil { temporary = try Self.makeTemporaryDirectory() }
-                let derived = "\(temporary!)/\(name).csv"
+                let derived = "\(temporary)/\(name).csv"
                 try Files.writeWhole(layout.derivedCSV(from: table), to: derived)
                 variables += Self.variables(layout: layout, derived: derived, source: path)
             }
-            let arguments = ["-e", variables.joined(separator: "; "), "\(scripts)/\(script)"]
+            let arguments = ["-e", variables.joined(separator: "; "), script]
             let outcome = ChildProcess.run(arguments, executable: gnuplot, limit: .seconds(60))
             var errors = outcome.standardError
             if outcome.termination == .timedOut { errors += "gnuplot did not finish within 60 s" }
-            outcomes.append(Outcome(workload: name, script: script, errors: errors, succeeded: outcome.termination == .exited(0)))
+            outcomes.append(Outcome(workload: name, figure: figure, errors: errors, succeeded: outcome.termination == .exited(0)))
         }
         return outcomes
     }
@@ -252,7 +274,8 @@ public struct GnuplotRunner: Sendable {
 
     // MARK: Files
 
-    /// A fresh folder under `$TMPDIR` (or /tmp) for the generic plots' CSVs; never inside the results folder.
+    /// A fresh folder under `$TMPDIR` (or /tmp) for the scripts and the generic plots' CSVs; never inside the results
+    /// folder.
     public static func makeTemporaryDirectory() throws(FileError) -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(base)/arena-plot.XXXXXX".utf8CString)

@@ -1,6 +1,6 @@
 import Bench
 
-/// The figure `scripts/plot/generic.gp` draws for a workload without a script of its own, chosen from its CSV.
+/// The figure `generic.gp` (Plots/Scripts) draws for a workload whose figure is `.generic`, chosen from its CSV.
 ///
 /// - x axis: a numeric parameter that varies within a panel: the workload's `plotAxis` when it is one, else the one
 ///   with the most values (the first of those in the CSV's order on a tie). The series are the engines, lines with

@@ -6,13 +6,15 @@ import Reporting
 import Testing
 
 extension ArenaTests {
-    /// `arena plot`'s side in Swift: results CSVs read back, the parameter values every script gets, the generic plot's
-    /// layout, and (with gnuplot) the generic script drawing a workload that has no script of its own.
+    /// `arena plot`'s side in Swift: the scripts the module carries, results CSVs read back, the parameter values every
+    /// script gets, the generic plot's layout, and (with gnuplot) the generic script and an outside workload's own
+    /// script drawing their figures.
     @Suite
     struct PlotTests {
         typealias Sample = BenchReportTests
 
-        static let scripts = repositoryRoot.appendingPathComponent("scripts/plot").path
+        /// The scripts' folder in this checkout: what the module carries, compiled in.
+        static let scripts = repositoryRoot.appendingPathComponent(PlotScripts.checkoutPath).path
 
         /// A point of `workload` on `engine` whose repetitions took `perOperation` ns per operation (1000 operations
         /// each); a failed point when `perOperation` is empty.
@@ -38,7 +40,7 @@ extension ArenaTests {
         // MARK: Every registered workload gets a plot
 
         @Test(
-            "Every registered workload is plotted: the generic layout places each of its points, and its own script, if any, reads its parameters"
+            "Every registered workload is plotted: the generic layout places each of its points, and the script it names is bundled and reads its parameters"
         )
         func everyWorkloadIsPlotted() throws {
             for workload in ArenaWorkloads.all {
@@ -51,11 +53,15 @@ extension ArenaTests {
                 let rows = layout.derivedCSV(from: table).split(separator: "\n").dropFirst()
                 #expect(rows.count == results.count, "\(workload.name): \(rows.count) of \(results.count) points placed")
                 if let hint = workload.plotAxis { #expect(layout.x == hint, "\(workload.name): x is \(String(describing: layout.x))") }
-                guard let script = try? String(contentsOfFile: "\(Self.scripts)/\(workload.name).gp", encoding: .utf8) else {
-                    #expect(
-                        FileManager.default.fileExists(atPath: "\(Self.scripts)/\(GnuplotRunner.genericScript)"),
-                        "\(workload.name) has no script and there is no \(GnuplotRunner.genericScript)")
+                let script: String
+                switch workload.figure {
+                case .generic:
+                    #expect(PlotScripts.bundled[GnuplotRunner.genericScript] != nil, "\(workload.name): no bundled generic.gp")
                     continue
+                case .bundled(let name):
+                    script = try #require(PlotScripts.bundled[name], "\(workload.name) names \(name), which is not bundled")
+                case .script(let text):
+                    script = text
                 }
                 // Its own script loops over parameters it names: each must be one of the workload's.
                 let parameterNames = GnuplotRunner.identifiers(table.parameters.map(\.name))
@@ -84,7 +90,31 @@ extension ArenaTests {
             return patterns.flatMap { pattern in script.matches(of: pattern).map { String($0.output.1) } }
         }
 
-        @Test("No script under scripts/plot lists parameter values, and common.gp names no engine")
+        @Test("The module carries every script of its Plots/Scripts folder, as the folder holds it")
+        func bundledScripts() throws {
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.scripts).filter { $0.hasSuffix(".gp") }
+            #expect(Set(PlotScripts.bundled.keys) == Set(names), "bundled \(PlotScripts.bundled.keys.sorted()), folder \(names.sorted())")
+            for name in names {
+                let text = try String(contentsOfFile: "\(Self.scripts)/\(name)", encoding: .utf8)
+                #expect(PlotScripts.bundled[name] == text, "the bundled \(name) differs from the folder's")
+            }
+            for name in ["common.gp", GnuplotRunner.genericScript, "roundtrip.gp", "panelbars.gp"] {
+                #expect(PlotScripts.bundled[name] != nil, "\(name) is not bundled")
+            }
+        }
+
+        @Test("--scripts' folder: the one holding common.gp, or a checkout's root; anything else is nil")
+        func scriptsFolder() throws {
+            let root = repositoryRoot.path
+            #expect(PlotScripts.folder(given: Self.scripts) == Self.scripts)
+            #expect(PlotScripts.folder(given: root) == "\(root)/\(PlotScripts.checkoutPath)")
+            let empty = BenchCLITests.freshPath()
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: empty) }
+            for bad in [root + "/Sources", "/nonexistent", empty] { #expect(PlotScripts.folder(given: bad) == nil, "\(bad)") }
+        }
+
+        @Test("No bundled script lists parameter values, and common.gp names no engine")
         func scriptsHoldNoValues() throws {
             let names = try FileManager.default.contentsOfDirectory(atPath: Self.scripts).filter { $0.hasSuffix(".gp") }
             for name in names {
@@ -221,7 +251,7 @@ extension ArenaTests {
 
         // MARK: gnuplot
 
-        /// A workload `arena` does not register, with no script in scripts/plot: `arena plot` must still draw it.
+        /// A workload `arena` does not register, which declares no figure: `arena plot` must still draw it.
         struct OutsideSweep: Workload {
             var name: String { "outside-sweep" }
             var summary: String { "an outside workload's sweep over sizes" }
@@ -268,7 +298,7 @@ extension ArenaTests {
             // Not a results CSV: left alone.
             try "a,b\n1,2\n".write(toFile: folder + "/notes.csv", atomically: true, encoding: .utf8)
 
-            let runner = GnuplotRunner(gnuplot: gnuplot, scripts: Self.scripts)
+            let runner = GnuplotRunner(gnuplot: gnuplot)
             #expect(runner.plottable(in: folder, order: ["outside-sweep"]) == ["outside-sweep", "kinds"])
             let outcomes = try runner.run(
                 directory: folder, outdir: folder + "/plots", cores: 2,
@@ -299,24 +329,32 @@ extension ArenaTests {
                 "the layout's CSV went into the results folder")
         }
 
-        @Test("With no script of their own, every registered workload's quick points get a generic plot and a clean stderr")
+        /// A workload as it is, but declaring the generic figure.
+        struct GenericFigure: Workload {
+            let base: any Workload
+            var name: String { base.name }
+            var summary: String { base.summary }
+            var headline: Headline { base.headline }
+            var plotAxis: String? { base.plotAxis }
+            func points(_ settings: BenchSettings) -> [Point] { base.points(settings) }
+            func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial {
+                throw WorkloadError("not measured in tests")
+            }
+        }
+
+        @Test("Declaring the generic figure, every registered workload's quick points get a generic plot and a clean stderr")
         func genericPlotOfEveryWorkload() throws {
             guard try RequiredPackage.gnuplot.require() else { return }
             let gnuplot = try #require(GnuplotRunner.findGnuplot())
             let folder = BenchCLITests.freshPath()
-            let scripts = folder + "-scripts"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: scripts, withIntermediateDirectories: true)
-            defer { for path in [folder, scripts] { try? FileManager.default.removeItem(atPath: path) } }
-            for name in ["common.gp", GnuplotRunner.genericScript] {
-                try FileManager.default.copyItem(atPath: "\(Self.scripts)/\(name)", toPath: "\(scripts)/\(name)")
-            }
+            defer { try? FileManager.default.removeItem(atPath: folder) }
             for workload in ArenaWorkloads.all {
                 try CSVReport.csv(Self.quickResults(of: workload), headline: workload.headline)
                     .write(toFile: "\(folder)/\(workload.name).csv", atomically: true, encoding: .utf8)
             }
-            let outcomes = try GnuplotRunner(gnuplot: gnuplot, scripts: scripts).run(
-                directory: folder, outdir: folder + "/plots", cores: 2, workloads: ArenaWorkloads.all,
+            let outcomes = try GnuplotRunner(gnuplot: gnuplot).run(
+                directory: folder, outdir: folder + "/plots", cores: 2, workloads: ArenaWorkloads.all.map(GenericFigure.init),
                 engineOrder: Contender.builtIn.map(\.name))
             #expect(outcomes.map(\.workload) == ArenaWorkloads.all.map(\.name))
             for outcome in outcomes {
@@ -327,6 +365,64 @@ extension ArenaTests {
                         "\(outcome.workload).\(format)")
                 }
             }
+        }
+
+        /// An outside workload that brings its own gnuplot script: a title naming the variables it got, drawn with
+        /// common.gp's helpers, loaded from `scriptdir`.
+        struct OwnFigure: Workload {
+            var name: String { "own-figure" }
+            var summary: String { "an outside workload with a figure of its own" }
+            var headline: Headline { .throughput(unit: "items/s") }
+            var figure: PlotFigure {
+                .script(
+                    """
+                    load scriptdir . '/common.gp'
+                    do for [fmt in formats] {
+                        eval output(fmt, "own-figure", 640, 400)
+                        set title sprintf("drawn by its own script: engines %s; params %s; sizes %s", engines, params, values_size)
+                        set xlabel "size"
+                        plot csv using (column("size")):(column("median")) with linespoints title "median"
+                        set output
+                    }
+                    """)
+            }
+            func points(_ settings: BenchSettings) -> [Point] { [] }
+            func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial {
+                throw WorkloadError("not measured in tests")
+            }
+        }
+
+        @Test("An outside workload's own script draws its CSV with the variables the bundled scripts get, scriptdir among them")
+        func ownScript() throws {
+            guard try RequiredPackage.gnuplot.require() else { return }
+            let gnuplot = try #require(GnuplotRunner.findGnuplot())
+            let folder = BenchCLITests.freshPath()
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let results = ["system", "mine"].flatMap { engine in
+                [64, 4096].map { size in Self.result("own-figure", engine, [Parameter("size", size)], perOperation: [UInt64(size), 90]) }
+            }
+            try CSVReport.csv(results, headline: OwnFigure().headline).write(
+                toFile: folder + "/own-figure.csv", atomically: true, encoding: .utf8)
+            // With the bundled scripts, and with a folder of them in their place (--scripts): scriptdir is either.
+            for runner in [GnuplotRunner(gnuplot: gnuplot), GnuplotRunner(gnuplot: gnuplot, scripts: Self.scripts)] {
+                try? FileManager.default.removeItem(atPath: folder + "/plots")
+                let outcomes = try runner.run(
+                    directory: folder, outdir: folder + "/plots", cores: 2, workloads: [OwnFigure()], engineOrder: ["system"])
+                #expect(outcomes.map(\.workload) == ["own-figure"])
+                let outcome = try #require(outcomes.first)
+                #expect(outcome.succeeded && outcome.errors.isEmpty, "\(outcome.errors)")
+                #expect(outcome.figure == OwnFigure().figure && !outcome.isGeneric && outcome.script == "own-figure.own.gp")
+                let svg = try String(contentsOfFile: folder + "/plots/own-figure.svg", encoding: .utf8)
+                #expect(svg.contains("drawn by its own script: engines system mine; params size; sizes 64 4096"), "\(svg.prefix(2000))")
+                #expect(FileManager.default.fileExists(atPath: folder + "/plots/own-figure.png"))
+            }
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["own-figure.csv", "plots"])
+
+            // A workload the caller does not know gets the generic plot, whatever its CSV.
+            let unknown = try GnuplotRunner(gnuplot: gnuplot).run(
+                directory: folder, outdir: folder + "/plots", cores: 2, workloads: [], engineOrder: ["system"])
+            #expect(unknown.map(\.isGeneric) == [true] && unknown.allSatisfy(\.succeeded), "\(unknown.map(\.errors))")
         }
 
         @Test("Engine colours come from the place in engine_order: the built-in engines keep theirs, a new one gets its own")

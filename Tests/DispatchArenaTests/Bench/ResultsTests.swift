@@ -336,13 +336,12 @@ extension ArenaTests {
         func plotCommand() throws {
             let path = try Self.folder(Self.run(scales: [1, 0.9, 0.8]))
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let scripts = repositoryRoot.appendingPathComponent("scripts/plot").path
-            let missing = try ArenaExecutable.run(["plot", path, "--scripts", scripts], environment: ["PATH": "/nonexistent"])
+            let missing = try ArenaExecutable.run(["plot", path], environment: ["PATH": "/nonexistent"])
             #expect(missing.status == 69, "\(missing.errors)")
             #expect(missing.errors.contains("apt-get install gnuplot-nox"), "\(missing.errors)")
             #expect(!FileManager.default.fileExists(atPath: path + "/plots"))
             guard try RequiredPackage.gnuplot.require() else { return }
-            let drawn = try ArenaExecutable.run(["plot", path, "--scripts", scripts])
+            let drawn = try ArenaExecutable.run(["plot", path])
             #expect(drawn.status == 0, "\(drawn.output)\(drawn.errors)")
             for name in ["contention.png", "contention.svg"] {
                 let size = (try? FileManager.default.attributesOfItem(atPath: "\(path)/plots/\(name)")[.size] as? Int) ?? 0

@@ -3,7 +3,7 @@
 # with min–max bars, log-log. Middle and right: the round trip's latency, p50 (p50_ns) and p99 (p99_ns) over all
 # repetitions, in µs against clients, log-log. One line per engine; failed points as crosses on the axis. Writes
 # outdir/tcp-echo.png and outdir/tcp-echo.svg.
-#   gnuplot -e "csv='DIR/tcp-echo.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" tcp-echo.gp
+#   gnuplot -e "csv='DIR/tcp-echo.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" tcp-echo.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "tcp-echo"

@@ -2,7 +2,7 @@
 # counter, one panel per task count, the guards along x (actor, queue-sync, mutex, pthread) and a bar per engine at
 # each, log y, with min–max error bars; a failed point is a cross on the axis, and a guard an engine was not measured
 # at (queue-sync on swift and actor) has no bar. Writes outdir/actor-contention.png and outdir/actor-contention.svg.
-#   gnuplot -e "csv='DIR/actor-contention.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" actor-contention.gp
+#   gnuplot -e "csv='DIR/actor-contention.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" actor-contention.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "actor-contention"

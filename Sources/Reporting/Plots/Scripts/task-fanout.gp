@@ -1,7 +1,7 @@
 # task-fanout.gp: child tasks per second per engine's task executor (Swift's global executor on the swift contender),
 # one panel per number of children, the figure of panelbars.gp. Writes outdir/task-fanout.png and
 # outdir/task-fanout.svg.
-#   gnuplot -e "csv='DIR/task-fanout.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" task-fanout.gp
+#   gnuplot -e "csv='DIR/task-fanout.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" task-fanout.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "task-fanout"
 panel_param = "children"

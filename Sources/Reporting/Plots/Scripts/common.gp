@@ -1,4 +1,4 @@
-# common.gp: what every scripts/plot/<workload>.gp shares. Loaded first, with `load scriptdir.'/common.gp'`.
+# common.gp: what every <workload>.gp of this folder (Sources/Reporting/Plots/Scripts) shares. Loaded first, with `load scriptdir.'/common.gp'`.
 #
 # The caller (`arena plot DIR`) sets, with `gnuplot -e`:
 #   csv      the workload's CSV (`arena bench` output: one header row, one row per point)
@@ -18,7 +18,7 @@
 # the terminal at outdir/name.fmt, so a script states its figure once inside `do for [fmt in formats] { ... }`.
 
 if (!exists("engines")) {
-    print "common.gp: no engines: run the plots with 'arena plot DIR' (scripts/plot/README.md lists the variables)"
+    print "common.gp: no engines: run the plots with 'arena plot DIR' (Sources/Reporting/Plots/Scripts/README.md lists the variables)"
     exit status 1
 }
 if (!exists("engine_order")) { engine_order = engines }

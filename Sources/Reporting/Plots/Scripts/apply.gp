@@ -7,7 +7,7 @@
 #   apply             the speedup view again, the workload's base figure
 # One line per engine (C floors dashed), failed points as crosses on the axis. n and the work sizes are read from the
 # CSV, not assumed.
-#   gnuplot -e "csv='DIR/apply.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" apply.gp
+#   gnuplot -e "csv='DIR/apply.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" apply.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "apply apply-speedup apply-throughput"

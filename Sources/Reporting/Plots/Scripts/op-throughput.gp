@@ -1,7 +1,7 @@
 # op-throughput.gp: operations per second per engine's operation layer and Foundation's OperationQueue (the foundation
 # contender), one panel per width, the figure of panelbars.gp. Writes outdir/op-throughput.png and
 # outdir/op-throughput.svg.
-#   gnuplot -e "csv='DIR/op-throughput.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" op-throughput.gp
+#   gnuplot -e "csv='DIR/op-throughput.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" op-throughput.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "op-throughput"
 panel_param = "width"

@@ -4,7 +4,7 @@
 # workload's baseline, measured once in each engine's process: 1.048576e9 / baseline_ns_per_op MB/s) as grey open
 # circles, one per engine's process, joined by a dashed grey line through their mean. Failed points as crosses on the
 # axis. Writes outdir/io-throughput.png and outdir/io-throughput.svg.
-#   gnuplot -e "csv='DIR/io-throughput.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" io-throughput.gp
+#   gnuplot -e "csv='DIR/io-throughput.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" io-throughput.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "io-throughput"

@@ -1,6 +1,6 @@
 # op-graph.gp: operations per second per engine's operation layer and Foundation's OperationQueue (the foundation
 # contender), one panel per shape, the figure of panelbars.gp. Writes outdir/op-graph.png and outdir/op-graph.svg.
-#   gnuplot -e "csv='DIR/op-graph.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" op-graph.gp
+#   gnuplot -e "csv='DIR/op-graph.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" op-graph.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 name = "op-graph"
 panel_param = "shape"

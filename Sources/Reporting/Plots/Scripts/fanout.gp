@@ -1,7 +1,7 @@
 # fanout.gp: blocks per second against blocks per round (M blocks in a group, then notify and wait), log-log, one
 # line per engine with the C floors dashed; median over repetitions with min–max bars; failed points as crosses on
 # the axis. Writes outdir/fanout.png and outdir/fanout.svg.
-#   gnuplot -e "csv='DIR/fanout.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" fanout.gp
+#   gnuplot -e "csv='DIR/fanout.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" fanout.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "fanout"

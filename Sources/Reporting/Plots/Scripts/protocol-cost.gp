@@ -6,7 +6,7 @@
 #      against Dispatch): medians over repetitions, a zero line
 #   3. ns per operation on each path (generic_ns, witness_ns, concrete_ns, dispatch_ns): medians over repetitions
 # A failed point is a cross on the axis. Writes outdir/protocol-cost.png and outdir/protocol-cost.svg.
-#   gnuplot -e "csv='DIR/protocol-cost.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" protocol-cost.gp
+#   gnuplot -e "csv='DIR/protocol-cost.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" protocol-cost.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "protocol-cost"
@@ -15,9 +15,9 @@ load scriptdir . '/common.gp'
 name = "protocol-cost"
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
-# The workload measures the system engine only; should another engine appear, the first of `engines` with rows is shown.
+# The workload measures one engine (the system engine); the first of `engines` with rows is shown, none named here.
 eval present('1', '1', 'with_rows')
-eng = words(with_rows) == 0 ? "system" : (index_in(with_rows, "system") > 0 ? "system" : word(with_rows, 1))
+eng = words(with_rows) == 0 ? "" : word(with_rows, 1)
 # The ops the engine has rows for, in the workload's order: a group each.
 ops = ""
 do for [o in param_values("op")] {

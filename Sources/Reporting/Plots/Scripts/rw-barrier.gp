@@ -2,7 +2,7 @@
 # barrierAsync writes on one concurrent queue), one line per engine with the C floors dashed, one y axis for all
 # panels; median over repetitions with min–max bars; failed points as crosses on the axis. The read shares are read
 # from the CSV. Writes outdir/rw-barrier.png and outdir/rw-barrier.svg.
-#   gnuplot -e "csv='DIR/rw-barrier.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" rw-barrier.gp
+#   gnuplot -e "csv='DIR/rw-barrier.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" rw-barrier.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "rw-barrier"

@@ -3,7 +3,7 @@
 # wait (wait_p50_us, the headline) as grouped bars, one group per pool state, one bar per engine, with min–max over
 # repetitions; the backlog alone (400 µs) is a dashed line. Right: the 99th percentile (wait_p99_us, median over
 # repetitions), same layout. A failed point is a cross on the axis. Writes outdir/qos-inversion.png and .svg.
-#   gnuplot -e "csv='DIR/qos-inversion.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" qos-inversion.gp
+#   gnuplot -e "csv='DIR/qos-inversion.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" qos-inversion.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 views = "qos-inversion"
 load scriptdir . '/common.gp'

@@ -1,7 +1,7 @@
 # starfish.gp: messages per second per engine (Q serial queues passing messages all-to-all), bars with min–max
 # error bars and the median written above; the C floors hollow with a dashed border; a failed point is a cross on the
 # axis. Writes outdir/starfish.png and outdir/starfish.svg.
-#   gnuplot -e "csv='DIR/starfish.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" starfish.gp
+#   gnuplot -e "csv='DIR/starfish.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" starfish.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "starfish"

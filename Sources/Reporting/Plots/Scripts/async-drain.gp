@@ -2,7 +2,7 @@
 # the C floors dashed. Right, on the same axis: per engine, the serial queue (one producer, solid bar) beside the
 # concurrent queue with one producer (hatched bar), what the queue kind alone costs. Median over repetitions with
 # min–max bars; failed points as crosses on the axis. Writes outdir/async-drain.png and .svg.
-#   gnuplot -e "csv='DIR/async-drain.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" async-drain.gp
+#   gnuplot -e "csv='DIR/async-drain.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" async-drain.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "async-drain"

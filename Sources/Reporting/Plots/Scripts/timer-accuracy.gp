@@ -3,7 +3,7 @@
 # kind and interval, one bar per engine, with min–max over repetitions. Right: the 99th percentile (lateness_p99_us,
 # median over repetitions), same layout. The C floors hollow with a dashed border; a failed point is a cross on the
 # axis. Writes outdir/timer-accuracy.png and outdir/timer-accuracy.svg.
-#   gnuplot -e "csv='DIR/timer-accuracy.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" timer-accuracy.gp
+#   gnuplot -e "csv='DIR/timer-accuracy.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" timer-accuracy.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "timer-accuracy"

@@ -5,7 +5,7 @@
 # (first_start_ms, median over repetitions), log y. Right: the engine's peak threads (peak_engine_threads, median
 # over repetitions), log y; dashed: the bound K + cores + 2 (target_threads). One line per engine; failed points as
 # crosses on the axis. Writes outdir/pool-ramp.png and outdir/pool-ramp.svg.
-#   gnuplot -e "csv='DIR/pool-ramp.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" pool-ramp.gp
+#   gnuplot -e "csv='DIR/pool-ramp.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" pool-ramp.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "pool-ramp"

@@ -1,7 +1,7 @@
 # contention.gp: critical sections per second against threads, one panel per mode (sync, async-write), one line per
 # engine with the C floors dashed; median over repetitions with min–max bars; failed points as crosses on the axis.
 # Writes outdir/contention.png and outdir/contention.svg.
-#   gnuplot -e "csv='DIR/contention.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" contention.gp
+#   gnuplot -e "csv='DIR/contention.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" contention.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "contention"

@@ -2,7 +2,7 @@
 # repetitions with min–max bars. Right: the coalescing ratio, handler calls per merge (median over repetitions; 1: no
 # coalescing, lower: more merges per handler call). One line per engine with the C floors dashed, log y, failed points
 # as crosses on the axis. Writes outdir/source-merge.png and outdir/source-merge.svg.
-#   gnuplot -e "csv='DIR/source-merge.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../scripts/plot'" source-merge.gp
+#   gnuplot -e "csv='DIR/source-merge.csv'; outdir='DIR/plots'; engines='...'; cores=N; scriptdir='.../Sources/Reporting/Plots/Scripts'" source-merge.gp
 if (!exists("scriptdir")) { scriptdir = system("dirname '" . ARG0 . "'") }
 # The files written, for common.gp's frame when the CSV has no data rows.
 views = "source-merge"
