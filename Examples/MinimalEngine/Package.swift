@@ -45,8 +45,8 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // `minimal-arena`: the whole `arena` command line with the minimal engine, one rule and the cache workload
-        // beside the built-in ones.
+        // `minimal-arena`: the whole `arena` command line with the minimal engine, one rule, the cache workload and a
+        // reporter of its own (ratios.tsv) beside the built-in ones.
         .executableTarget(
             name: "MinimalArena",
             dependencies: [
@@ -55,6 +55,7 @@ let package = Package(
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Conformance", package: "DispatchArena"),
                 .product(name: "Harness", package: "DispatchArena"),
+                .product(name: "Reporting", package: "DispatchArena"),
             ],
             path: "Sources/minimal-arena"
         ),

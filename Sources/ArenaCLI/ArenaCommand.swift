@@ -8,7 +8,8 @@ import Glibc
 /// receives it when it runs, and checks engine and rule names first, so an unknown name is still a usage error.
 struct ArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "arena",
+        // The program's own name: `arena` here, `my-arena` in an author's executable, in usage and errors alike.
+        commandName: Program.name,
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
         subcommands: [
             ListCommand.self, RulesCommand.self, ExplainCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
@@ -33,7 +34,7 @@ struct ArenaCommand: ParsableCommand {
             if code == .validationFailure {
                 let message = ArenaCommand.message(for: error)
                     .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.joined(separator: " ")
-                writeError("arena: \(message)")
+                writeError("\(Program.name): \(message)")
                 Glibc.exit(code.rawValue)
             }
             exit(withError: error)

@@ -35,10 +35,13 @@ struct BenchCommand: LineupCommand {
             valueName: "NAME:VALUE"))
     var pointItems: [String] = []
 
-    @Option(help: "Measured repetitions per point: rounds, one repetition of every contender each (default 5; quick 3).")
+    @Option(
+        help:
+            "Measured repetitions per point: rounds, one repetition of every contender each (default 5; quick 6; more for a workload of fewer than 3 points)."
+    )
     var repetitions: Int?
 
-    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.2; quick 0.05).")
+    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.2; quick 0.025).")
     var minimumSeconds: Double?
 
     @Option(name: .customLong("budget"), help: "Seconds one point may take per contender before it is stopped (default 120; quick 30).")
@@ -207,8 +210,8 @@ struct BenchCommand: LineupCommand {
             start: { ChildTrialProcess($0) },
             spinner: spinner,
             progress: display.show,
-            record: { point, _ in
-                do { try writer.add(point, seconds: (Deadline.now() - began).seconds) } catch {
+            record: { point, _, done in
+                do { try writer.add(point, seconds: (Deadline.now() - began).seconds, files: done) } catch {
                     writeError("\(Program.name): \(error)")
                     throw ExitCode.failure
                 }
@@ -263,7 +266,7 @@ final class ProgressDisplay {
         let group = progress.group
         var line =
             "[\(progress.index)/\(progress.count)] \(group.point.benchmarkName(engine: "*")) on \(group.engines.count)"
-            + "  \(Self.duration(progress.elapsed)) elapsed"
+            + (progress.round.map { ", round \($0 + 1)" } ?? "") + "  \(Self.duration(progress.elapsed)) elapsed"
         if let remaining = progress.remaining { line += ", about \(Self.duration(remaining)) left" }
         let text = live ? "\u{1B}[2K\r" + line : line + "\n"
         _ = text.withCString { write(2, $0, strlen($0)) }

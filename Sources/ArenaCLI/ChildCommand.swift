@@ -53,7 +53,7 @@ struct ChildCommand: LineupCommand {
                 // Generous: under callgrind the slowest path runs some seconds; the parent stops a child that hangs.
                 try contender.run(path.path, operations: path.operations, until: .now() + path.limit)
             } catch {
-                writeError("arena: \(path.path.rawValue) on \(path.engine): \(error)")
+                writeError("\(Program.name): \(path.path.rawValue) on \(path.engine): \(error)")
                 _exit(1)
             }
             // At once: the engine's threads need no teardown, and whatever one would cost is the same in both runs.

@@ -52,7 +52,7 @@ struct ConformCommand: LineupCommand {
         }
         if stress && !StressLoad.realTimeAvailable {
             writeError(
-                "arena: --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often"
+                "\(Program.name): --stress: this process may not use real-time priority (run as root or grant CAP_SYS_NICE); the preempters run at normal priority and preempt far less often"
             )
         }
         let chosenEngines = lineup.chosen(engines).map(\.profile)

@@ -50,11 +50,11 @@ struct InstructionsCommand: LineupCommand {
     func run(on lineup: Lineup) throws {
         try lineup.checkEngines(engines)
         guard let valgrind = Callgrind.valgrind() else {
-            writeError("arena: \(Callgrind.installHint)")
+            writeError("\(Program.name): \(Callgrind.installHint)")
             throw ExitCode(69)
         }
         guard let executable = Self.executable() else {
-            writeError("arena: cannot find this program's own path in /proc/self/exe")
+            writeError("\(Program.name): cannot find this program's own path in /proc/self/exe")
             throw ExitCode.failure
         }
         let quiet = quiet

@@ -37,8 +37,8 @@ struct PlotCommand: LineupCommand {
     func run(on lineup: Lineup) throws {
         guard let gnuplot = GnuplotRunner.findGnuplot() else {
             writeError(
-                "arena: gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
-                    + "or your system's gnuplot package, then run 'arena plot \(directory)' again")
+                "\(Program.name): gnuplot is not installed; install it with 'apt-get install gnuplot-nox' (Debian, Ubuntu) "
+                    + "or your system's gnuplot package, then run '\(Program.name) plot \(directory)' again")
             throw ExitCode(69)
         }
         let runner = GnuplotRunner(gnuplot: gnuplot, scripts: scripts.flatMap(PlotScripts.folder(given:)))
@@ -75,10 +75,10 @@ struct PlotCommand: LineupCommand {
                 print("plotted \(outcome.workload)\(how)")
             } else {
                 failed = true
-                writeError("arena: gnuplot failed on \(outcome.workload): \(outcome.errors)")
+                writeError("\(Program.name): gnuplot failed on \(outcome.workload): \(outcome.errors)")
             }
             if outcome.succeeded && !outcome.errors.isEmpty {
-                writeError("arena: gnuplot warned on \(outcome.workload): \(outcome.errors)")
+                writeError("\(Program.name): gnuplot warned on \(outcome.workload): \(outcome.errors)")
             }
         }
         let drawn = Files.names(in: outdir).filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }

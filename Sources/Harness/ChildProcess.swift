@@ -46,7 +46,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, output.descriptor, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.descriptor, 2)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([ChildProcess.argumentZero(for: executable)] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let envp = childEnvironment().map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
@@ -58,6 +58,12 @@ public enum ChildProcess {
         }
         let termination = wait(for: pid, until: .now() + limit)
         return ChildOutcome(termination: termination, standardOutput: output.contents(), standardError: errors.contents())
+    }
+
+    /// The name a child is started under: this program's own (`argv[0]`) when it is this program started again, so
+    /// it names itself as its parent does (an author's `my-arena`, not `exe`); else the executable's path.
+    static func argumentZero(for executable: String) -> String {
+        executable == "/proc/self/exe" ? (CommandLine.arguments.first ?? executable) : executable
     }
 
     /// The environment a child gets: this process's, with the Swift backtracer off (a crash is quick and says little).

@@ -58,7 +58,7 @@ public final class ChildSession {
         posix_spawn_file_actions_adddup2(&actions, errors.descriptor, 2)
         posix_spawn_file_actions_adddup2(&actions, up[1], answerDescriptor)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([ChildProcess.argumentZero(for: executable)] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let envp = ChildProcess.childEnvironment().map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }

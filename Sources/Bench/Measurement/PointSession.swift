@@ -48,6 +48,10 @@ public final class PointSession {
         sampler.pause()
     }
 
+    /// A process warmed with another's count runs one trial of that count divided by this (and never fewer than the
+    /// workload's `initialOperations`).
+    public static let knownWarmUpShare = 4
+
     /// Seconds of the point's budget left: the budget less the time spent in this session's calls.
     public var remainingSeconds: Double { settings.budgetSeconds - used }
 
@@ -55,7 +59,8 @@ public final class PointSession {
 
     /// Chooses the operation count and warms the engine. Without `known`, trials grow the count (as Google Benchmark
     /// does) until one lasts `minimumSeconds`; with it (the count another process of this contender chose), one trial
-    /// of that count warms caches, threads and pools. A workload that `needsFreshEngine` gets no trial at all: its
+    /// of a quarter of that count (`knownWarmUpShare`) warms caches, threads, pools and lazily made state, at a
+    /// quarter of a repetition's cost. A workload that `needsFreshEngine` gets no trial at all: its
     /// repetitions are to meet the engine as a process starts it, so every one runs `initialOperations`. Then the
     /// workload's baseline, if it has one, is measured once, unless `knownBaseline` gives the one another process of
     /// this contender measured. Returns the count; throws on a wrong answer or when the budget ran out.
@@ -67,7 +72,7 @@ public final class PointSession {
                 count = max(1, workload.initialOperations(point))
             } else if let known {
                 count = known
-                _ = try trial(count, context)
+                _ = try trial(max(1, max(workload.initialOperations(point), known / Self.knownWarmUpShare)), context)
             } else {
                 count = try grow(context)
             }

@@ -93,17 +93,26 @@ public struct BenchPlan: Sendable {
 public struct BenchProgress: Sendable {
     /// The point about to be measured, with its contenders.
     public let group: BenchPlan.Group
-    /// Its position, from 1, and the number of points.
+    /// The round about to run (from 0), or `nil` when the point's rounds run back to back.
+    public let round: Int?
+    /// Its position, from 1, and the number of steps (points, or points times rounds where the rounds are spread).
     public let index: Int
     public let count: Int
     /// Seconds since the run started.
     public let elapsed: Double
-    /// Seconds the rest of the run should take, from the mean time of the points done so far (`nil` before the first).
+    /// Seconds the rest of the run should take, from the mean time of the steps done so far (`nil` before the first).
     public let remaining: Double?
 }
 
-/// Runs a plan point by point: each point's contenders in paired rounds (`PairedPoint`), one process measuring at a
-/// time (two cores: processes measuring side by side would measure each other).
+/// Runs a plan: each point's contenders in paired rounds (`PairedPoint`), one process measuring at a time (two cores:
+/// processes measuring side by side would measure each other).
+///
+/// With a fresh process per round (the default), the rounds are spread over the whole run: round 0 of every point,
+/// then round 1 of every point, and so on. A point's rounds then meet what the machine does over minutes, not over the
+/// seconds one point takes, so the spread of its rounds, and the interval built from it, includes the drift a second
+/// run would meet (measured here: a contender 8% slower for minutes at a time); the cost is the same, every round
+/// starting its processes anyway. A point whose processes live for the point (`--process-per point`) or the
+/// sequential order takes its rounds back to back.
 public struct BenchSession: Sendable {
     public let plan: BenchPlan
     public let order: TrialOrder
@@ -119,32 +128,55 @@ public struct BenchSession: Sendable {
     }
 
     /// Measures every point, starting each contender's processes with `start` (a child of this program in `arena
-    /// bench`), tells `progress` before each point and hands each to `record` as soon as it is measured, so an
-    /// interrupted run keeps every finished point.
+    /// bench`), tells `progress` before each step and hands each point to `record` after each of its rounds (`done`
+    /// after its last), so an interrupted run keeps every finished round.
     public func run(
         start: (TrialRequest) -> any TrialProcess,
         spinner: Spinner,
         progress: (BenchProgress) -> Void,
-        record: (MeasuredPoint, any Workload) throws -> Void
+        record: (MeasuredPoint, any Workload, _ done: Bool) throws -> Void
     ) rethrows {
         let began = Deadline.now()
         let groups = plan.groups
-        for (offset, group) in groups.enumerated() {
-            let elapsed = (Deadline.now() - began).seconds
-            let remaining = offset == 0 ? nil : elapsed / Double(offset) * Double(groups.count - offset)
-            progress(BenchProgress(group: group, index: offset + 1, count: groups.count, elapsed: elapsed, remaining: remaining))
-            let schedule = PairedPoint(
+        var schedules = groups.map { group in
+            PairedPoint(
                 point: group.point, workload: group.workload, engines: group.engines, settings: plan.settings, order: order,
-                lifetime: lifetime, seed: seed)
-            let measured = schedule.run { engine, budget in
-                start(
-                    TrialRequest(
-                        engine: engine, point: group.point, settings: plan.settings,
-                        spinnerStepsPerMicrosecond: spinner.stepsPerMicrosecond, budgetSeconds: budget,
-                        // Waiting for the other contenders' turns included, with room to start and answer.
-                        lifetimeSeconds: plan.settings.budgetSeconds * Double(group.engines.count + 1) + 60))
+                lifetime: lifetime, seed: seed,
+                rounds: plan.settings.rounds(forPoints: groups.filter { $0.workload.name == group.workload.name }.count))
+        }
+        func request(_ group: BenchPlan.Group, _ engine: String, _ budget: Double) -> TrialRequest {
+            TrialRequest(
+                engine: engine, point: group.point, settings: plan.settings,
+                spinnerStepsPerMicrosecond: spinner.stepsPerMicrosecond, budgetSeconds: budget,
+                // Waiting for the other contenders' turns included, with room to start and answer.
+                lifetimeSeconds: plan.settings.budgetSeconds * Double(group.engines.count + 1) + 60)
+        }
+        let spread = schedules.map { order == .interleaved && !$0.keepsProcesses }
+        let rounds = schedules.map(\.rounds).max() ?? 0
+        let steps = zip(spread, schedules).reduce(0) { $0 + ($1.0 ? $1.1.rounds : 1) }
+        var step = 0
+        func tell(_ group: BenchPlan.Group, round: Int?) {
+            let elapsed = (Deadline.now() - began).seconds
+            let remaining = step == 0 ? nil : elapsed / Double(step) * Double(steps - step)
+            step += 1
+            progress(BenchProgress(group: group, round: round, index: step, count: steps, elapsed: elapsed, remaining: remaining))
+        }
+        // The points that take their rounds back to back, in plan order, before the spread ones' rounds.
+        for (index, group) in groups.enumerated() where !spread[index] {
+            tell(group, round: nil)
+            try record(schedules[index].run { start(request(group, $0, $1)) }, group.workload, true)
+        }
+        // Pass p runs the round of each spread point that falls in it: a point of r rounds has its k-th in pass
+        // k·rounds/r, so a point with more rounds (a workload of few points) spreads them over the run too.
+        for pass in 0..<rounds {
+            for (index, group) in groups.enumerated() where spread[index] && !schedules[index].isDone {
+                let round = schedules[index].nextRound
+                guard round * rounds / schedules[index].rounds <= pass else { continue }
+                tell(group, round: round)
+                schedules[index].runRound { start(request(group, $0, $1)) }
+                let done = schedules[index].isDone
+                try record(done ? schedules[index].finish() : schedules[index].measured, group.workload, done)
             }
-            try record(measured, group.workload)
         }
     }
 }

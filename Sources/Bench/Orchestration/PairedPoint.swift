@@ -3,12 +3,14 @@ import ArenaContract
 /// The schedule of one point on its contenders: which process runs what, when.
 ///
 /// Interleaved (`TrialOrder.interleaved`, the default): round r runs repetition r of every contender once, in the
-/// order `RoundOrder` shuffles for the round. Before the round's trials each contender's process is started and warmed
-/// up, one at a time (a fresh process per round by default, `ProcessLifetime.round`; the first round's warm-up grows
-/// the operation count and later processes warm with that count). Then the trials run one after another, never two
+/// order `RoundOrder` shuffles for the round. Before the round's trials each contender's process is started (the
+/// round's new processes together) and warmed up, one at a time (a fresh process per round by default,
+/// `ProcessLifetime.round`; the first round's warm-up grows the operation count and measures the workload's baseline,
+/// and later processes warm with that count and take that baseline). Then the trials run one after another, never two
 /// at once; while one runs, the others' processes block on their standard input, and the CPU they use anyway is
-/// measured from /proc and recorded with the round. Sequential (`TrialOrder.sequential`): each contender's repetitions
-/// back to back in one process, the contenders one after another, as runs were ordered before.
+/// measured from /proc and recorded with the round. A run takes each point a round at a time (`runRound`), so it can
+/// spread a point's rounds over its whole length (`BenchSession`). Sequential (`TrialOrder.sequential`): each
+/// contender's repetitions back to back in one process, the contenders one after another, as runs were ordered before.
 ///
 /// A contender whose process fails (a wrong answer, a crash, its budget) leaves the point with that failure and the
 /// rounds go on without it; its repetitions are dropped, as a failed trial's always were. Each contender's budget
@@ -22,11 +24,22 @@ public struct PairedPoint {
     public let order: TrialOrder
     public let lifetime: ProcessLifetime
     public let seed: UInt64
+    /// The point's rounds: `settings.repetitions`, or more for a workload of few points (`BenchSettings.rounds`).
+    public let rounds: Int
 
+    /// Each contender's state across the rounds.
+    private var state: [String: Contender]
+    /// The rounds run so far.
+    private var records: [RoundRecord] = []
+    /// The next round `runRound` runs (under the interleaved order); `rounds` once every round ran.
+    public private(set) var nextRound = 0
+
+    /// The schedule of `point` on `engines`, `rounds` rounds (`settings.repetitions` by default).
     public init(
         point: Point, workload: any Workload, engines: [String], settings: BenchSettings, order: TrialOrder = .interleaved,
-        lifetime: ProcessLifetime = .round, seed: UInt64
+        lifetime: ProcessLifetime = .round, seed: UInt64, rounds: Int? = nil
     ) {
+        self.rounds = rounds ?? settings.repetitions
         self.point = point
         self.workload = workload
         self.engines = engines
@@ -34,6 +47,7 @@ public struct PairedPoint {
         self.order = order
         self.lifetime = lifetime
         self.seed = seed
+        state = Dictionary(uniqueKeysWithValues: engines.map { ($0, Contender()) })
     }
 
     /// One contender's state across the rounds.
@@ -46,85 +60,112 @@ public struct PairedPoint {
         var used = 0.0
     }
 
-    /// Runs the schedule; `start(engine, budgetLeft)` starts a contender's process with the seconds of its budget left.
-    public func run(start: (String, Double) -> any TrialProcess) -> MeasuredPoint {
-        order == .interleaved ? interleaved(start: start) : sequential(start: start)
+    /// Whether a process of this point stays alive between its rounds (one per contender for the point): a run then
+    /// takes the point's rounds back to back rather than spreading them.
+    public var keepsProcesses: Bool { lifetime == .point && !workload.needsFreshEngine }
+
+    /// Whether every round ran (or every contender failed).
+    public var isDone: Bool {
+        nextRound >= rounds || engines.allSatisfy { state[$0]!.failure != nil }
+    }
+
+    /// Runs the whole schedule; `start(engine, budgetLeft)` starts a contender's process with the seconds of its
+    /// budget left.
+    public mutating func run(start: (String, Double) -> any TrialProcess) -> MeasuredPoint {
+        if order == .sequential { return sequential(start: start) }
+        while !isDone { runRound(start: start) }
+        return finish()
+    }
+
+    /// The point as measured so far: each contender's finished processes merged (or its failure), and the rounds.
+    public var measured: MeasuredPoint {
+        MeasuredPoint(point: point, results: engines.map { result(state[$0]!, engine: $0) }, rounds: records)
+    }
+
+    /// Ends the processes still alive (one per contender for the point) and returns the point.
+    public mutating func finish() -> MeasuredPoint {
+        for engine in engines where state[engine]!.process != nil { finish(&state[engine]!) }
+        return measured
     }
 
     // MARK: Interleaved
 
-    private func interleaved(start: (String, Double) -> any TrialProcess) -> MeasuredPoint {
-        var state = Dictionary(uniqueKeysWithValues: engines.map { ($0, Contender()) })
-        var rounds: [RoundRecord] = []
+    /// Runs round `nextRound` of the interleaved order: starts and warms up the processes the round needs, runs each
+    /// contender's trial in the round's order, and, with a process per round, collects and ends them.
+    public mutating func runRound(start: (String, Double) -> any TrialProcess) {
+        guard !isDone else { return }
+        let round = nextRound
+        nextRound += 1
         // A fresh engine per repetition is what such a workload measures: a process cannot serve two rounds.
-        let freshEachRound = lifetime == .round || workload.needsFreshEngine
-        for round in 0..<settings.repetitions {
-            let turn = RoundOrder.order(engines, seed: seed, point: point.benchmarkName(engine: ""), round: round)
-            // Start and warm up, one process at a time.
-            for engine in turn where state[engine]!.failure == nil && state[engine]!.process == nil {
-                let left = settings.budgetSeconds - state[engine]!.used
-                guard left > 0 else {
-                    state[engine]!.failure = exhausted(after: round)
-                    continue
-                }
-                timed(&state[engine]!) { contender in
-                    let process = start(engine, left)
-                    switch process.warmUp(operations: contender.warm?.operations, baseline: contender.warm?.baseline) {
-                    case .success(let warm):
-                        contender.warm = contender.warm ?? warm
-                        contender.process = process
-                    case .failure(let failure):
-                        contender.failure = failure
-                        _ = process.finish()
-                    }
-                }
+        let freshEachRound = !keepsProcesses
+        let turn = RoundOrder.order(engines, seed: seed, point: point.benchmarkName(engine: ""), round: round)
+        // Start the round's new processes together (a process loads while the others do, or warm up: nothing is
+        // measured yet), then warm them up one at a time.
+        var started: [String: any TrialProcess] = [:]
+        for engine in turn where state[engine]!.failure == nil && state[engine]!.process == nil {
+            let left = settings.budgetSeconds - state[engine]!.used
+            guard left > 0 else {
+                state[engine]!.failure = exhausted(after: round)
+                continue
             }
-            let running = turn.filter { state[$0]!.process != nil }
-            guard !running.isEmpty else { break }
-            // The trials, one at a time; the others wait.
-            var trialSeconds = 0.0
-            var waitingCPU: UInt64 = 0
-            var readable = true
-            for engine in running {
-                let others = running.filter { $0 != engine }.compactMap { state[$0]!.process }
-                let before = others.map { $0.cpuNanoseconds() }
-                let trialStart = Deadline.now()
-                timed(&state[engine]!) { contender in
-                    if let failure = contender.process!.measure(round: round) {
-                        contender.failure = failure
-                        _ = contender.process!.finish()  // reaps it
-                        contender.process = nil
-                    }
-                }
-                trialSeconds += (Deadline.now() - trialStart).seconds
-                for (process, first) in zip(others, before) {
-                    // A thread that exits takes its time out of the sum: a drop counts as nothing.
-                    if let first, let last = process.cpuNanoseconds() {
-                        waitingCPU += last > first ? last - first : 0
-                    } else {
-                        readable = false
-                    }
-                }
-            }
-            rounds.append(
-                RoundRecord(
-                    order: running, trialSeconds: trialSeconds,
-                    waitingCPUSeconds: running.count > 1 && readable ? Double(waitingCPU) / 1e9 : nil,
-                    waitingProcesses: running.count - 1))
-            if freshEachRound { for engine in running { finish(&state[engine]!) } }
+            timed(&state[engine]!) { _ in started[engine] = start(engine, left) }
         }
-        for engine in engines where state[engine]!.process != nil { finish(&state[engine]!) }
-        return MeasuredPoint(point: point, results: engines.map { result(state[$0]!, engine: $0) }, rounds: rounds)
+        for engine in turn {
+            guard let process = started[engine] else { continue }
+            timed(&state[engine]!) { contender in
+                switch process.warmUp(operations: contender.warm?.operations, baseline: contender.warm?.baseline) {
+                case .success(let warm):
+                    contender.warm = contender.warm ?? warm
+                    contender.process = process
+                case .failure(let failure):
+                    contender.failure = failure
+                    _ = process.finish()
+                }
+            }
+        }
+        let running = turn.filter { state[$0]!.process != nil }
+        guard !running.isEmpty else { return }
+        // The trials, one at a time; the others wait.
+        var trialSeconds = 0.0
+        var waitingCPU: UInt64 = 0
+        var readable = true
+        for engine in running {
+            let others = running.filter { $0 != engine }.compactMap { state[$0]!.process }
+            let before = others.map { $0.cpuNanoseconds() }
+            let trialStart = Deadline.now()
+            timed(&state[engine]!) { contender in
+                if let failure = contender.process!.measure(round: round) {
+                    contender.failure = failure
+                    _ = contender.process!.finish()  // reaps it
+                    contender.process = nil
+                }
+            }
+            trialSeconds += (Deadline.now() - trialStart).seconds
+            for (process, first) in zip(others, before) {
+                // A thread that exits takes its time out of the sum: a drop counts as nothing.
+                if let first, let last = process.cpuNanoseconds() {
+                    waitingCPU += last > first ? last - first : 0
+                } else {
+                    readable = false
+                }
+            }
+        }
+        records.append(
+            RoundRecord(
+                order: running, trialSeconds: trialSeconds,
+                waitingCPUSeconds: running.count > 1 && readable ? Double(waitingCPU) / 1e9 : nil,
+                waitingProcesses: running.count - 1))
+        if freshEachRound { for engine in running { finish(&state[engine]!) } }
     }
 
     // MARK: Sequential
 
-    private func sequential(start: (String, Double) -> any TrialProcess) -> MeasuredPoint {
+    private mutating func sequential(start: (String, Double) -> any TrialProcess) -> MeasuredPoint {
         var results: [PointResult] = []
         for engine in engines {
             var contender = Contender()
             // One process for every repetition, or one per repetition for a fresh-engine workload.
-            let processes = workload.needsFreshEngine ? settings.repetitions : 1
+            let processes = workload.needsFreshEngine ? rounds : 1
             var round = 0
             for _ in 0..<processes where contender.failure == nil {
                 let left = settings.budgetSeconds - contender.used
@@ -142,7 +183,7 @@ public struct PairedPoint {
                         return
                     }
                     contender.process = process
-                    let last = processes == 1 ? settings.repetitions : round + 1
+                    let last = processes == 1 ? rounds : round + 1
                     while round < last {
                         if let failure = process.measure(round: round) {
                             contender.failure = failure
@@ -157,6 +198,7 @@ public struct PairedPoint {
             }
             results.append(result(contender, engine: engine))
         }
+        nextRound = rounds
         return MeasuredPoint(point: point, results: results, rounds: [])
     }
 
@@ -182,7 +224,7 @@ public struct PairedPoint {
     private func exhausted(after round: Int) -> Failure {
         Failure(
             .stopped,
-            "exceeded the time budget of \(settings.budgetSeconds) s after \(round) of \(settings.repetitions) repetitions")
+            "exceeded the time budget of \(settings.budgetSeconds) s after \(round) of \(rounds) repetitions")
     }
 
     /// A contender's result: its processes' parts merged, or its failure.

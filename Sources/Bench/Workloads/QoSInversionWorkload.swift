@@ -11,8 +11,10 @@ import Synchronization
 /// `backlog` blocks of `blockMicroseconds` each, so a wait near that (400 µs) means the queue's drain ran ahead of the
 /// flood: an engine that boosts a queue a higher class waits on shows it in the saturated point, one that runs the
 /// pool in order makes the caller wait for the flood too. The caller starts first and holds its worker until the
-/// stage is set, so its own start is not measured. The answer checked: the sync's block ran after every backlog
-/// block (it reads their count), and every flood block ran.
+/// stage is set, so its own start is not measured; and the backlog's first block holds until the caller is about to
+/// call, so a caller preempted before its call still meets the whole backlog (without that, a caller that lost its
+/// core for the backlog's 400 µs saw it drained, and its wait of 0.1 µs made the point flip between rounds). The
+/// answer checked: the sync's block ran after every backlog block (it reads their count), and every flood block ran.
 public struct QoSInversionWorkload: Workload {
     public let name = "qos-inversion"
     public let summary = "a user-initiated sync onto a background serial queue with a backlog, pool idle or flooded; the caller's wait"
@@ -65,11 +67,12 @@ public struct QoSInversionWorkload: Workload {
         let watch = Stopwatch()
         for round in 0..<operations {
             let started = Latch(), returned = Latch(), flooded = Latch(flood)
-            let go = Atomic<Bool>(false)
+            let go = Atomic<Bool>(false), calling = Atomic<Bool>(false)
             let deadline = context.deadline
             high.async {
                 started.countDown()
                 while !go.load(ordering: .acquiring) && Deadline.now() < deadline {}
+                calling.store(true, ordering: .releasing)
                 let start = Deadline.now()
                 let seen = low.sync { log.backlogRan }
                 log.finish(wait: Deadline.now().nanoseconds - start.nanoseconds, seen: seen)
@@ -82,8 +85,9 @@ public struct QoSInversionWorkload: Workload {
                     flooded.countDown()
                 }
             }
-            for _ in 0..<Self.backlog {
+            for index in 0..<Self.backlog {
                 low.async {
+                    if index == 0 { while !calling.load(ordering: .acquiring) && Deadline.now() < deadline {} }
                     context.spinner.work(steps: steps)
                     log.backlogRan += 1  // the low queue's blocks only: serial, ordered by the queue
                 }

@@ -89,10 +89,6 @@ public struct ReferenceError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// One workload of a run, with its reference: the contender its ratios are taken against.
 public struct WorkloadAnalysis: Sendable {
-    /// A contender's ratios at one point are marked unstable, rather than given, when its own rounds differ by more
-    /// than this factor (largest over smallest): a contender that flips between modes, whose ratio would flip too.
-    public static let unstableSpread = 2.0
-
     /// What the record says of the workload.
     public let entry: WorkloadRecord
     /// The workload's code, when this program has it (its extra tables).
@@ -138,13 +134,6 @@ public struct WorkloadAnalysis: Sendable {
         return values
     }
 
-    /// Whether `engine`'s rounds at `path` differ by more than `unstableSpread`.
-    public func isUnstable(_ engine: String, at path: String) -> Bool {
-        let values = values(engine, at: path).values
-        guard let low = values.min(), let high = values.max(), low > 0 else { return false }
-        return high / low > Self.unstableSpread
-    }
-
     /// Whether `engine` is the native floor's (measured by another program, so never paired).
     func isFloor(_ engine: String) -> Bool { floor.contains { $0.engine == engine } }
 
@@ -164,22 +153,15 @@ public struct WorkloadAnalysis: Sendable {
 
     // MARK: Over the workload
 
-    /// `engine` over `other` across the points both measured and neither is unstable at (nor any of `alongside`,
-    /// which must have measured them too): each point's paired (or, with the floor, unpaired) logarithms combined,
-    /// every point weighing the same (`RatioEstimate.combined`), with how many stable points it rests on and how many
-    /// unstable ones were left out.
-    public func overall(
-        _ engine: String, to other: String, alongside: [String] = []
-    ) -> (estimate: RatioEstimate, points: Int, unstable: Int)? {
+    /// `engine` over `other` across the points both measured: each point's paired (or, with the floor, unpaired)
+    /// logarithms combined, every point weighing the same (`RatioEstimate.combined`), with how many points it rests
+    /// on. An unstable point counts with its spread, which widens the interval: a contender whose rounds flip between
+    /// modes cannot be told apart from anyone there, rather than be left out.
+    public func overall(_ engine: String, to other: String) -> (estimate: RatioEstimate, points: Int)? {
         var parts: [LogMean] = []
-        var unstable = 0
         for path in paths {
             let a = values(engine, at: path), b = values(other, at: path)
-            guard !a.isEmpty, !b.isEmpty, alongside.allSatisfy({ !values($0, at: path).isEmpty }) else { continue }
-            if ([engine, other] + alongside).contains(where: { isUnstable($0, at: path) }) {
-                unstable += 1
-                continue
-            }
+            guard !a.isEmpty, !b.isEmpty else { continue }
             let part: LogMean?
             if isFloor(engine) || isFloor(other) {
                 part = RatioEstimate.unpairedLogs(Array(a.values), Array(b.values))
@@ -188,7 +170,7 @@ public struct WorkloadAnalysis: Sendable {
             }
             if let part { parts.append(part) }
         }
-        return RatioEstimate.combined(parts).map { ($0, parts.count, unstable) }
+        return RatioEstimate.combined(parts).map { ($0, parts.count) }
     }
 
     /// One contender's standing: its ratio to the reference over the workload.
@@ -197,8 +179,6 @@ public struct WorkloadAnalysis: Sendable {
         /// Over the reference; the reference's own is exactly 1, without an interval.
         public let ratio: RatioEstimate
         public let points: Int
-        /// Points left out because this contender or the reference was unstable there.
-        public let unstable: Int
     }
 
     /// Each contender's standing, best first in the headline's direction (the reference among them at ×1); the
@@ -208,13 +188,11 @@ public struct WorkloadAnalysis: Sendable {
         let floors = Set(floor.map(\.engine))
         let pointCount = paths.filter { !values(reference, at: $0).isEmpty }.count
         var standings = [
-            Standing(
-                engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount, unstable: 0
-            )
+            Standing(engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount)
         ]
         for engine in engines where engine != reference && !floors.contains(engine) {
             if let overall = overall(engine, to: reference) {
-                standings.append(Standing(engine: engine, ratio: overall.estimate, points: overall.points, unstable: overall.unstable))
+                standings.append(Standing(engine: engine, ratio: overall.estimate, points: overall.points))
             }
         }
         let higher = headline.higherIsBetter
@@ -227,13 +205,14 @@ public struct WorkloadAnalysis: Sendable {
         }.map(\.element)
     }
 
-    /// The workload's answer: the leading contender when its interval against the runner-up (their paired ratio over
-    /// the points both measured with the reference, none of the three unstable there: the points their standings
-    /// rest on) lies wholly on the better side of 1, a tie otherwise.
+    /// The workload's answer: the contender with the best standing leads when its paired ratio to every other one
+    /// (over the points the two measured, `overall`) has an interval wholly on the better side of 1; otherwise it is a
+    /// tie between it and the first contender, in standing order, it cannot be told apart from.
     public enum Verdict: Sendable, Equatable {
-        /// `leader` leads `runnerUp` by `margin` (leader over runner-up, beyond the noise).
+        /// `leader` leads every other contender beyond the noise; `margin` is its ratio to the runner-up.
         case leader(String, runnerUp: String, margin: RatioEstimate)
-        /// The best two cannot be told apart: `margin` (best over second) has an interval that includes 1, or none.
+        /// The best and a contender it cannot be told apart from: `margin` (best over that one) has an interval that
+        /// includes 1, or none.
         case tie(String, String, margin: RatioEstimate?)
         /// A single contender stands: nothing to compare.
         case alone(String)
@@ -249,11 +228,12 @@ public struct WorkloadAnalysis: Sendable {
         let standings = standings
         guard let best = standings.first else { return .noReference }
         guard standings.count > 1 else { return .alone(best.engine) }
-        let second = standings[1]
-        let alongside = [reference].compactMap { $0 }.filter { $0 != best.engine && $0 != second.engine }
-        let margin = overall(best.engine, to: second.engine, alongside: alongside)?.estimate
-        guard let margin else { return .tie(best.engine, second.engine, margin: nil) }
-        let ahead = headline.higherIsBetter ? (margin.low ?? 0) > 1 : (margin.high ?? .infinity) < 1
-        return ahead ? .leader(best.engine, runnerUp: second.engine, margin: margin) : .tie(best.engine, second.engine, margin: margin)
+        for other in standings.dropFirst() {
+            let margin = overall(best.engine, to: other.engine)?.estimate
+            let ahead = margin.map { headline.higherIsBetter ? ($0.low ?? 0) > 1 : ($0.high ?? .infinity) < 1 } ?? false
+            if !ahead { return .tie(best.engine, other.engine, margin: margin) }
+        }
+        let runnerUp = standings[1].engine
+        return .leader(best.engine, runnerUp: runnerUp, margin: overall(best.engine, to: runnerUp)!.estimate)
     }
 }

@@ -25,8 +25,7 @@ public enum CSVReport {
         csv(workload.results, headline: workload.headline) { result in
             guard let reference = workload.reference else { return (nil, nil) }
             let path = result.point.parameterPath
-            let unstable = workload.isUnstable(result.engine, at: path) || workload.isUnstable(reference, at: path)
-            return (reference, unstable ? nil : workload.ratioToReference(result.engine, at: path))
+            return (reference, workload.ratioToReference(result.engine, at: path))
         }
     }
 
@@ -37,7 +36,8 @@ public enum CSVReport {
     /// lacks it); `threads`; `metric` (the headline's title) and the headline's median, mean, stddev, cv (a
     /// fraction), min, max and 95% confidence interval of the mean; the medians of real and CPU ns/op and items/s;
     /// the point's latency percentiles over all repetitions (empty when not recorded); the reference, the ratio to it
-    /// and the ratio's 95% interval (empty for the reference itself, an unstable point or a run without one); the
+    /// and the ratio's 95% interval (empty for the reference itself or a run without one; the ratio alone empty where
+    /// it is unstable, `RatioEstimate.isUnstable`); the
     /// median of every counter
     /// (the union, sorted by name); the flags joined with "; "; then the process's resource figures.
     ///
@@ -87,7 +87,9 @@ public enum CSVReport {
             let (reference, estimate) = ratio(result)
             let own = reference == result.engine
             cells.append(cell(reference ?? ""))
-            cells += [own ? nil : estimate?.value, own ? nil : estimate?.low, own ? nil : estimate?.high].map(number)
+            // An unstable ratio keeps its interval and gives no estimate, as every report does.
+            let value = own || estimate?.isUnstable == true ? nil : estimate?.value
+            cells += [value, own ? nil : estimate?.low, own ? nil : estimate?.high].map(number)
             cells += counterNames.map { number(statistics.counters[$0]?.median) }
             cells.append(quoted(statistics.flags.joined(separator: "; ")))
             let resources = result.resources

@@ -9,7 +9,7 @@ public enum ComparisonReport {
             rows.append([
                 row.name, row.unit,
                 row.baseline.map(Figures.format) ?? "-", row.candidate.map(Figures.format) ?? "-",
-                row.ratio.map(ConsoleReport.ratioText) ?? "-",
+                row.ratio.map { ConsoleReport.ratioText($0) } ?? "-",
                 row.pValue.map { Figures.fixed($0, 3) } ?? "-",
                 row.verdict.rawValue,
             ])

@@ -71,13 +71,11 @@ public enum ConsoleReport {
                         cell += "!"
                         noisy = true
                     }
-                    guard let reference = workload.reference, engine != reference else { return cell }
-                    if workload.isUnstable(engine, at: path) || workload.isUnstable(reference, at: path) {
-                        unstable = true
-                        return cell + " (unstable)"
-                    }
-                    if let ratio = workload.ratioToReference(engine, at: path) { cell += " " + ratioText(ratio) }
-                    return cell
+                    guard let reference = workload.reference, engine != reference,
+                        let ratio = workload.ratioToReference(engine, at: path)
+                    else { return cell }
+                    if ratio.isUnstable { unstable = true }
+                    return cell + " " + ratioText(ratio)
                 }
         }
         let direction = workload.headline.higherIsBetter ? "higher is better" : "lower is better"
@@ -90,9 +88,9 @@ public enum ConsoleReport {
         }
         if unstable {
             notes.append(
-                "unstable: this contender's or the reference's rounds differ by more than ×"
-                    + "\(Figures.fixed(WorkloadAnalysis.unstableSpread, 0)) at this point, so its ratio would not survive a "
-                    + "second run; none is given")
+                "unstable: the ratio's interval spans more than ×\(Figures.fixed(RatioEstimate.unstableWidth, 0)) (the rounds "
+                    + "disagree: a contender flipping between modes, a round gone wrong), so a second run would give another "
+                    + "number; the interval is given, not the ratio")
         }
         return ResultTable(title: title, header: ["point"] + shown, rows: rows, notes: notes)
     }
@@ -119,9 +117,15 @@ public enum ConsoleReport {
         return ResultTable(title: title, header: ["point"] + shown, rows: rows)
     }
 
-    /// A ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval.
-    public static func ratioText(_ ratio: RatioEstimate) -> String {
+    /// A workload's combined ratio with its interval, always with its estimate (`ratioText(_:always:)`).
+    public static func summaryText(_ ratio: RatioEstimate) -> String { ratioText(ratio, always: true) }
+
+    /// A ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval; `unstable
+    /// (0.41–2.20)`, the interval alone, when it spans more than `RatioEstimate.unstableWidth` (unless `always`,
+    /// for a workload's combined ratio, whose width the verdict already weighs).
+    public static func ratioText(_ ratio: RatioEstimate, always: Bool = false) -> String {
         guard let low = ratio.low, let high = ratio.high else { return Figures.ratio(ratio.value) }
-        return Figures.ratio(ratio.value) + " (" + Figures.ratio(low).dropFirst() + "–" + Figures.ratio(high).dropFirst() + ")"
+        let interval = "(" + Figures.ratio(low).dropFirst() + "–" + Figures.ratio(high).dropFirst() + ")"
+        return ratio.isUnstable && !always ? "unstable " + interval : Figures.ratio(ratio.value) + " " + interval
     }
 }

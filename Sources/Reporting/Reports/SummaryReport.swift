@@ -8,10 +8,10 @@ import Conformance
 /// ordered; and how many points were noisy or unstable.
 ///
 /// A workload's standings are each contender's ratio to the reference over the points it shares with it, every
-/// point weighing the same (`WorkloadAnalysis.overall`: the geometric mean of the per-round ratios, points where
-/// either side's rounds differ by more than ×2 left out). The best two are then compared directly, paired round by
-/// round: the best leads only where that interval lies wholly on the better side of 1, and the summary says "tie"
-/// otherwise. The native C floor is the limit, never a leader.
+/// point weighing the same (`WorkloadAnalysis.overall`: the geometric mean of the per-round ratios, an unstable
+/// point counting with its spread). The best is then compared directly with every other contender, paired round by
+/// round: it leads only where each of those intervals lies wholly on the better side of 1, and the summary says "tie"
+/// otherwise, naming the first it cannot be told apart from. The native C floor is the limit, never a leader.
 public enum SummaryReport {
     /// The `## Summary` section, Markdown, ending with a blank line.
     public static func markdown(_ run: RunAnalysis) -> String {
@@ -79,9 +79,10 @@ public enum SummaryReport {
         let floors = run.floorEngines
         var text =
             "**Benchmarks**, the verdict per workload: each contender's ratio to the workload's reference over the points "
-            + "it shares with it (the geometric mean of the per-round ratios, every point weighing the same; points where "
-            + "either side is unstable left out), with its 95% interval; the best leads only where its interval against "
-            + "the runner-up (paired round by round) lies wholly on the better side of 1, and it is a tie otherwise. "
+            + "it shares with it (the geometric mean of the per-round ratios, every point weighing the same; an unstable "
+            + "point counts with its spread), with its 95% interval; the best leads only where its ratio to every other "
+            + "contender (paired round by round) has an interval wholly on the better side of 1, and it is a tie with the "
+            + "first it cannot be told apart from otherwise (best ÷ that one, or ÷ the runner-up for a leader). "
             + "Above 1 leads where higher is better (↑), below 1 where lower is (↓); (n) is the number of points"
         text +=
             floors.isEmpty
@@ -90,7 +91,7 @@ public enum SummaryReport {
                 + (floors.count > 1 ? " are" : " is")
                 + " the best contender's ratio to the native C floor (unpaired: another program measured it), over the "
                 + "points the floor measured too.\n\n"
-        text += "| workload | headline | verdict | best (×reference, n) | runner-up | best ÷ runner-up |"
+        text += "| workload | headline | verdict | best (×reference, n) | runner-up | best ÷ runner-up or tied |"
         text += floors.map { " ×\($0) (n) |" }.joined() + "\n"
         text += "| --- | --- | --- | --- | --- | ---: |" + String(repeating: " ---: |", count: floors.count) + "\n"
         for workload in run.workloads {
@@ -106,24 +107,24 @@ public enum SummaryReport {
             switch workload.verdict {
             case .leader(let leader, _, let ratio):
                 verdict = "**\(leader)** leads"
-                margin = ConsoleReport.ratioText(ratio)
+                margin = ConsoleReport.summaryText(ratio)
             case .tie(let first, let second, let ratio):
                 verdict = "tie: \(first), \(second)"
-                margin = ratio.map(ConsoleReport.ratioText) ?? "no interval"
+                margin = ratio.map(ConsoleReport.summaryText) ?? "no interval"
             case .alone(let engine): verdict = "\(engine) alone"
             case .noReference: verdict = "no reference"
             }
             let bestCell =
-                "\(best.engine) " + (best.engine == reference ? "(the reference)" : ConsoleReport.ratioText(best.ratio))
-                + " ×\(reference), \(best.points)" + (best.unstable > 0 ? ", \(best.unstable) unstable left out" : "")
+                "\(best.engine) " + (best.engine == reference ? "(the reference)" : ConsoleReport.summaryText(best.ratio))
+                + " ×\(reference), \(best.points)"
             let runnerUp =
                 standings.count > 1
                 ? "\(standings[1].engine) "
-                    + (standings[1].engine == reference ? "(the reference)" : ConsoleReport.ratioText(standings[1].ratio))
+                    + (standings[1].engine == reference ? "(the reference)" : ConsoleReport.summaryText(standings[1].ratio))
                 : "-"
             let floorCells = floors.map { floor -> String in
                 guard let overall = workload.overall(best.engine, to: floor) else { return "-" }
-                return "\(ConsoleReport.ratioText(overall.estimate)) (\(overall.points))"
+                return "\(ConsoleReport.summaryText(overall.estimate)) (\(overall.points))"
             }
             text +=
                 "| \(workload.name) | \(headline) | \(verdict) | \(bestCell) | \(runnerUp) | \(margin) |"
@@ -137,15 +138,18 @@ public enum SummaryReport {
     /// How the benchmarks were ordered, and what the waiting processes cost; `nil` without benchmarks.
     static func orderLine(_ run: RunAnalysis) -> String? {
         guard let benchmarks = run.record.benchmarks else { return nil }
-        let rounds = benchmarks.settings.repetitions
+        let counts = benchmarks.points.map { $0.results.map(\.repetitions.count).max() ?? 0 }.filter { $0 > 0 }
+        let (fewest, most) = (counts.min() ?? benchmarks.settings.repetitions, counts.max() ?? benchmarks.settings.repetitions)
+        let rounds = fewest == most ? "\(fewest)" : "\(fewest) to \(most)"
         var text = "**Order**: "
         switch benchmarks.order {
         case .interleaved:
             text +=
-                "\(rounds) paired rounds per point: round r ran repetition r of every contender once, one after another, "
-                + "in an order shuffled per round"
+                "\(rounds) paired rounds per point (a workload of fewer than \(BenchSettings.evidencePoints) points gets more), "
+                + "round r running repetition r of every contender once, one after another, in an order shuffled per round"
                 + (benchmarks.lifetime == .round
-                    ? ", each in a fresh process warmed up before the round" : ", each contender in one process for the point")
+                    ? ", each in a fresh process warmed up before the round, the rounds spread over the run"
+                    : ", each contender in one process for the point")
         case .sequential:
             text += "\(rounds) repetitions per contender back to back, the contenders one after another (`--order sequential`)"
         }
@@ -169,19 +173,25 @@ public enum SummaryReport {
         var total = 0
         var noisy = 0
         var without = 0
+        var ratios = 0
         var unstable = 0
         for workload in run.workloads {
             for result in workload.results {
                 total += 1
                 let statistics = PointStatistics(result, headline: workload.headline)
                 if statistics.headlineSummary == nil { without += 1 } else if statistics.isNoisy { noisy += 1 }
-                if workload.isUnstable(result.engine, at: result.point.parameterPath) { unstable += 1 }
+                guard let reference = workload.reference, result.engine != reference,
+                    let ratio = workload.ratioToReference(result.engine, at: result.point.parameterPath)
+                else { continue }
+                ratios += 1
+                if ratio.isUnstable { unstable += 1 }
             }
         }
         return
             "**Noise**: \(noisy) of \(total) points have a CV above \(Int(Summary.cvThreshold * 100))% (marked ! in the "
-            + "tables, listed under Warnings: read them loosely); \(unstable) are unstable (their rounds differ by more "
-            + "than ×\(Figures.fixed(WorkloadAnalysis.unstableSpread, 0)): no ratio is given for them); \(without) "
+            + "tables, listed under Warnings: read them loosely); \(unstable) of \(ratios) ratios to the reference are "
+            + "unstable (an interval wider than ×\(Figures.fixed(RatioEstimate.unstableWidth, 0)): the interval is given, "
+            + "not the ratio); \(without) "
             + (without == 1 ? "has" : "have") + " no number (an error or a stop)."
     }
 }

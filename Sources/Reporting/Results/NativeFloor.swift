@@ -3,9 +3,10 @@ import Bench
 /// The native C floor: the same workloads written in C++ on Google Benchmark, through libdispatch's C API
 /// (`c-dispatch`) and a pthread mutex (`c-mutex`); `scripts/native/` builds and runs it. Its JSON names its points as
 /// `arena bench` does, so they join a run as two more engines: what the Swift engines cost above the C library they
-/// stand on, and above a plain lock.
+/// stand on, and above a plain lock. This is the floor's registry: the one place its contenders are named, as
+/// `BuiltInEngines` is the engines'; a run record marks them `native`, and every report reads that, not these names.
 public enum NativeFloor {
-    /// The engine names the floor's benchmarks use.
+    /// The engine names the floor's benchmarks use (scripts/native/floor.cpp names its benchmarks with them).
     public static let engines = ["c-dispatch", "c-mutex"]
 
     /// What each of the floor's engines is, for the run record.

@@ -172,9 +172,7 @@ public struct Stability: Sendable {
                     guard let x = a.ratioToReference(engine, at: path), let y = b.ratioToReference(engine, at: path) else {
                         continue
                     }
-                    let unstable =
-                        a.isUnstable(engine, at: path) || a.isUnstable(reference, at: path) || b.isUnstable(engine, at: path)
-                        || b.isUnstable(reference, at: path)
+                    let unstable = x.isUnstable || y.isUnstable
                     pairs.append(
                         Pair(
                             workload: a.name, engine: engine, path: path, reference: reference, first: x, second: y,
@@ -218,8 +216,8 @@ public struct Stability: Sendable {
 
     static func describe(_ verdict: WorkloadAnalysis.Verdict) -> String {
         switch verdict {
-        case .leader(let leader, let runnerUp, let margin): "\(leader) leads \(runnerUp) \(ConsoleReport.ratioText(margin))"
-        case .tie(let a, let b, let margin): "tie \(a), \(b)" + (margin.map { " " + ConsoleReport.ratioText($0) } ?? "")
+        case .leader(let leader, let runnerUp, let margin): "\(leader) leads \(runnerUp) \(ConsoleReport.summaryText(margin))"
+        case .tie(let a, let b, let margin): "tie \(a), \(b)" + (margin.map { " " + ConsoleReport.summaryText($0) } ?? "")
         case .alone(let engine): "\(engine) alone"
         case .noReference: "no reference"
         }

@@ -30,6 +30,17 @@ public struct RatioEstimate: Sendable, Equatable, Codable {
         self.samples = samples
     }
 
+    /// An estimate whose interval spans more than this factor (high over low) is unstable: the rounds disagree so
+    /// much (a contender flipping between modes, a round gone wrong) that a second run would give another number.
+    public static let unstableWidth = 2.0
+
+    /// Whether the interval spans more than `unstableWidth`: reports say "unstable" and give the interval, not the
+    /// estimate. An estimate without an interval is not called unstable.
+    public var isUnstable: Bool {
+        guard let low, let high, low > 0 else { return false }
+        return high / low > Self.unstableWidth
+    }
+
     /// Whether the interval lies wholly above 1 or wholly below it: the two differ beyond what the rounds vary by.
     public var separatesFromOne: Bool {
         guard let low, let high else { return false }

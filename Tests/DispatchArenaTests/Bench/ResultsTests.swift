@@ -299,7 +299,7 @@ extension ArenaTests {
                 "## Warnings", "`contention/system/mode:sync/threads:2`: cv",
                 "## Summary", "| system | 1 | 0 | 0 | 0 |",
                 "| contention | ops/s ↑ | system alone | system (the reference) ×system, 1 | - | - | "
-                    + "\(ConsoleReport.ratioText(toFloor)) (1) |\n",
+                    + "\(ConsoleReport.summaryText(toFloor)) (1) |\n",
                 "**Noise**: 1 of 2 points have a CV above 10%",
             ] {
                 #expect(report.contains(expected), "report.md lacks \(expected)\n\(report)")

@@ -19,7 +19,7 @@ extension ArenaTests {
         ) -> (MeasuredPoint, Log) {
             let log = Log()
             let workload = StandIn(needsFreshEngine: fresh)
-            let schedule = PairedPoint(
+            var schedule = PairedPoint(
                 point: workload.points(settings)[0], workload: workload, engines: engines, settings: settings, order: order,
                 lifetime: lifetime, seed: seed)
             let measured = schedule.run { engine, budget in
@@ -110,6 +110,39 @@ extension ArenaTests {
             #expect(fresh.events.filter { $0.hasPrefix("start ") }.count == 12)
         }
 
+        @Test(
+            "a run spreads each point's rounds over its length: round 0 of every point, then round 1; a point with processes for the point runs its rounds back to back"
+        )
+        func spreadRounds() {
+            let workload = TwoPoints()
+            let plan = BenchPlan(
+                workloads: [workload], engines: ["system", "mutex"].map { EngineProfile(name: $0) }, settings: Self.settings)
+            #expect(plan.groups.count == 2)
+            for lifetime in [ProcessLifetime.round, .point] {
+                let log = Log()
+                var records: [(point: String, rounds: Int, done: Bool)] = []
+                var steps: [Int?] = []
+                BenchSession(plan: plan, lifetime: lifetime, seed: 1).run(
+                    start: { request in
+                        log.events.append("start \(request.engine) \(request.point.parameterPath)")
+                        return Process(engine: request.engine, log: log, failing: nil)
+                    },
+                    spinner: Spinner(stepsPerMicrosecond: 1),
+                    progress: { steps.append($0.round) },
+                    record: { point, _, done in records.append((point.point.parameterPath, point.rounds.count, done)) })
+                // Two points: measured as if three, each gets 6 rounds (3 × 4 over 2 points).
+                if lifetime == .round {
+                    #expect(records.map(\.point) == Array(repeating: ["k:1", "k:2"], count: 6).flatMap { $0 })
+                    #expect(records.map(\.rounds) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
+                    #expect(records.map(\.done) == Array(repeating: false, count: 10) + [true, true])
+                    #expect(steps == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5])
+                } else {
+                    #expect(records.map(\.point) == ["k:1", "k:2"] && records.allSatisfy { $0.rounds == 6 && $0.done })
+                    #expect(steps == [nil, nil])
+                }
+            }
+        }
+
         @Test("the runner warms up an ordinary workload, and runs initialOperations at once for a fresh-engine one")
         func noWarmUpForFreshEngine() {
             for fresh in [false, true] {
@@ -129,6 +162,13 @@ extension ArenaTests {
                     #expect(counts.count > 4 && counts[0] == 2 && counts.last! > 2, "no warm-up: \(counts)")
                 }
             }
+        }
+
+        @Test("a workload of fewer than three points gets more rounds per point: as many rounds over its points as three points would have")
+        func roundsForFewPoints() {
+            let settings = BenchSettings(repetitions: 6)
+            #expect([1, 2, 3, 4, 12].map(settings.rounds(forPoints:)) == [18, 9, 6, 6, 6])
+            #expect(BenchSettings(repetitions: 5).rounds(forPoints: 2) == 8)
         }
 
         @Test("the round order: a permutation, the same for the same seed, point and round, whatever else the run holds")
@@ -198,6 +238,17 @@ extension ArenaTests {
 
             func cpuNanoseconds() -> UInt64? { UInt64(log.trialsRun - born - ownTrials) * 1_000_000 }
         }
+    }
+}
+
+/// A workload of two points that is never run.
+private struct TwoPoints: Workload {
+    let name = "two-points"
+    let summary = "two points"
+    let headline = Headline.timePerOperation
+    func points(_ settings: BenchSettings) -> [Point] { [1, 2].map { Point(workload: name, parameters: [Parameter("k", $0)]) } }
+    func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial {
+        throw WorkloadError("never measured")
     }
 }
 

@@ -158,7 +158,9 @@ extension ArenaTests {
                 #expect(names.contains { $0.hasPrefix("\(workload)/system/") } && names.contains { $0.hasPrefix("\(workload)/mutex/") })
                 #expect(benchmarks.allSatisfy { $0["error_occurred"] as? Bool != true }, "\(workload): a point failed")
                 let iterations = benchmarks.filter { $0["run_type"] as? String == "iteration" }
-                #expect(iterations.count == names.count * 2, "\(workload): two repetitions per point")
+                // Two repetitions a point, more for a workload of fewer than three points (`BenchSettings.rounds`).
+                let rounds = BenchSettings(repetitions: 2).rounds(forPoints: names.count / 2)  // two engines
+                #expect(iterations.count == names.count * rounds, "\(workload): \(rounds) repetitions per point")
                 // The mutex engine's workers are named threads the census counts; libdispatch has at least one worker.
                 let engineThreads = iterations.compactMap { $0[PointRunner.engineThreadsCounter] as? Double }
                 #expect(
@@ -200,7 +202,9 @@ extension ArenaTests {
             #expect(benchmarks.seed == 5 && benchmarks.order == .interleaved && benchmarks.lifetime == .round)
             #expect(benchmarks.spinnerStepsPerMicrosecond.map { $0 > 0 } == true)
             let point = try #require(benchmarks.points.first)
-            #expect(point.rounds.count == 3)
+            // One point, measured as if three: 9 rounds of 3.
+            let rounds = BenchSettings(repetitions: 3).rounds(forPoints: 1)
+            #expect(rounds == 9 && point.rounds.count == rounds)
             for (round, record) in point.rounds.enumerated() {
                 #expect(
                     record.order
@@ -209,7 +213,7 @@ extension ArenaTests {
                 #expect(record.waitingProcesses == 2 && record.waitingCPUSeconds != nil)
             }
             #expect(point.results.map(\.engine) == ["system", "mutex", "lockfree"])
-            #expect(point.results.allSatisfy { $0.succeeded && $0.repetitions.map(\.round) == [0, 1, 2] })
+            #expect(point.results.allSatisfy { $0.succeeded && $0.repetitions.map(\.round) == Array(0..<rounds) })
             #expect(record.contender(named: "system")?.roles == [.dispatchObjects])
             #expect(record.commit != nil, "the build's commit, from its checkout")
             // The same seed, the same orders.
@@ -225,9 +229,9 @@ extension ArenaTests {
             let sequential = try Self.pairedRun(["--order", "sequential", "--quiet"]).record
             #expect(sequential.benchmarks?.order == .sequential)
             #expect(sequential.benchmarks?.points.first?.rounds.isEmpty == true)
-            #expect(sequential.benchmarks?.points.first?.results.allSatisfy { $0.repetitions.map(\.round) == [0, 1, 2] } == true)
+            #expect(sequential.benchmarks?.points.first?.results.allSatisfy { $0.repetitions.map(\.round) == Array(0..<9) } == true)
             let persistent = try Self.pairedRun(["--process-per", "point", "--quiet"]).record
-            #expect(persistent.benchmarks?.lifetime == .point && persistent.benchmarks?.points.first?.rounds.count == 3)
+            #expect(persistent.benchmarks?.lifetime == .point && persistent.benchmarks?.points.first?.rounds.count == 9)
         }
 
         @Test("bench --reference: every ratio of the run is to the contender named, in the record, the tables and the CSV")

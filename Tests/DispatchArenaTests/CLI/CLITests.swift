@@ -81,6 +81,34 @@ extension ArenaTests {
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
         }
 
+        @Test("usage and errors name the program the user ran, its children too: an author's my-arena says my-arena")
+        func programName() throws {
+            let folder = BenchCLITests.freshPath()
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let renamed = folder + "/my-arena"
+            try FileManager.default.createSymbolicLink(atPath: renamed, withDestinationPath: ArenaExecutable.url.path)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: renamed)
+            process.arguments = ["bench", "contention", "--engine", "nope", "--out", folder + "/out"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 64 && text.hasPrefix("my-arena: unknown engine 'nope'"), "\(text)")
+            let help = Process()
+            help.executableURL = URL(fileURLWithPath: renamed)
+            help.arguments = ["help", "bench"]
+            let output = Pipe()
+            help.standardOutput = output
+            try help.run()
+            let usage = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            help.waitUntilExit()
+            #expect(usage.contains("USAGE: my-arena bench") && !usage.contains("USAGE: arena"), "\(usage)")
+        }
+
         @Test("docs/RULES.md is the output of 'arena rules --format markdown'")
         func rulesDocument() throws {
             let run = try ArenaExecutable.run(["rules", "--format", "markdown"])

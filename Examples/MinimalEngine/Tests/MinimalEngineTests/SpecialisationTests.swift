@@ -19,13 +19,13 @@ import Testing
 /// included. Without that, the trials would run the library's unspecialised code and measure the protocol's witness
 /// tables.
 @Suite struct SpecialisationTests {
-    /// The trial closure `PointRunner.measure` hands the runner is the one entry into a workload's timed code; the
+    /// The trial closure `PointRunner.session` hands the session is the one entry into a workload's timed code; the
     /// optimiser either calls the trial from it or inlines the trial into it. Compiled for both concrete types, it
     /// is specialised code whichever it chose. (Unspecialised, the binary would hold only the library's generic
     /// closure, with no `<…, MinimalEngine.MinimalEngine>` in its name.)
     static func trial(_ workload: String, on engine: String) -> String {
         "specialization <\(workload), \(engine)> of closure #1 "
-            + "(Swift.Int, Bench.TrialContext) throws(Bench.WorkloadError) -> Bench.Trial in Bench.PointRunner.measure"
+            + "(Swift.Int, Bench.TrialContext) throws(Bench.WorkloadError) -> Bench.Trial in Bench.PointRunner.session"
     }
 
     @Test(
