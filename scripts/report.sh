@@ -5,7 +5,7 @@
 #   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]
 #
 # --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
-# 5 repetitions, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
+# 8 rounds, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
 # --conformance FILE takes the matrix from FILE, the run record (run.json) `arena conform --out DIR` wrote on this
 # same build, instead of running it again (CI hands over its quiet `arena conform`); a fail or timeout in it fails
 # the report as one here would. Everything lands in DIR's run record (run.json), and every file is made from it.

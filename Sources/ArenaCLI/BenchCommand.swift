@@ -41,7 +41,7 @@ struct BenchCommand: LineupCommand {
     )
     var repetitions: Int?
 
-    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.2; quick 0.025).")
+    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.1; quick 0.025).")
     var minimumSeconds: Double?
 
     @Option(name: .customLong("budget"), help: "Seconds one point may take per contender before it is stopped (default 120; quick 30).")

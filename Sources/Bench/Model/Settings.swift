@@ -14,7 +14,7 @@ public struct BenchSettings: Sendable, Codable, Equatable {
     public var quick: Bool
 
     public init(
-        repetitions: Int = 5, minimumSeconds: Double = 0.2, budgetSeconds: Double = 120,
+        repetitions: Int = 8, minimumSeconds: Double = 0.1, budgetSeconds: Double = 120,
         threads: [Int] = [1, 2, 4, 8, 16], quick: Bool = false
     ) {
         self.repetitions = repetitions
