@@ -48,10 +48,14 @@ public struct MeasuredPoint: Sendable, Codable {
     public var results: [PointResult]
     /// The rounds, in order (none for a point whose contenders all failed before their first trial).
     public var rounds: [RoundRecord]
+    /// The contenders whose first warm-up cost so much more than a trial that they kept that process for every round
+    /// (`PairedPoint.slowStartTrials`); `nil` when none did.
+    public var keptProcesses: [String]?
 
-    public init(point: Point, results: [PointResult], rounds: [RoundRecord]) {
+    public init(point: Point, results: [PointResult], rounds: [RoundRecord], keptProcesses: [String]? = nil) {
         self.point = point
         self.results = results
         self.rounds = rounds
+        self.keptProcesses = keptProcesses
     }
 }

@@ -112,7 +112,8 @@ public struct BenchProgress: Sendable {
 /// seconds one point takes, so the spread of its rounds, and the interval built from it, includes the drift a second
 /// run would meet (measured here: a contender 8% slower for minutes at a time); the cost is the same, every round
 /// starting its processes anyway. A point whose processes live for the point (`--process-per point`) or the
-/// sequential order takes its rounds back to back.
+/// sequential order takes its rounds back to back, and so does a point where a contender's start-up proved so slow
+/// that it keeps its process (`PairedPoint.keepsSlowStarter`).
 public struct BenchSession: Sendable {
     public let plan: BenchPlan
     public let order: TrialOrder
@@ -174,6 +175,11 @@ public struct BenchSession: Sendable {
                 guard round * rounds / schedules[index].rounds <= pass else { continue }
                 tell(group, round: round)
                 schedules[index].runRound { start(request(group, $0, $1)) }
+                // A contender that kept its slow-starting process: the point's other rounds at once, while it is warm.
+                while schedules[index].keepsSlowStarter && !schedules[index].isDone {
+                    tell(group, round: schedules[index].nextRound)
+                    schedules[index].runRound { start(request(group, $0, $1)) }
+                }
                 let done = schedules[index].isDone
                 try record(done ? schedules[index].finish() : schedules[index].measured, group.workload, done)
             }

@@ -26,6 +26,8 @@ public struct PairedPoint {
     public let seed: UInt64
     /// The point's rounds: `settings.repetitions`, or more for a workload of few points (`BenchSettings.rounds`).
     public let rounds: Int
+    /// The first warm-up, in seconds, beyond which a contender keeps its process (`slowStartSeconds` by default).
+    public var slowStart = PairedPoint.slowStartSeconds
 
     /// Each contender's state across the rounds.
     private var state: [String: Contender]
@@ -58,11 +60,27 @@ public struct PairedPoint {
         var parts: [PointResult] = []
         var failure: Failure?
         var used = 0.0
+        /// How long the first warm-up took, and whether the contender keeps its first process for every round.
+        var firstWarmUpSeconds: Double?
+        var keepsProcess = false
     }
+
+    /// A contender whose first warm-up took longer than this many of its trials, and at least
+    /// `slowStartSeconds`, keeps that process for the point's later rounds: it pays its start-up once rather than
+    /// once per round (`system` at `read-mostly-cache`'s `guard:barrier-queue/tasks:16`: 14 s before the first trial
+    /// of a fresh process, while libdispatch's pool grows under tasks blocked in `sync`, then 3 ms a trial). Its rounds
+    /// then share one process's luck, and the point's record says so (`MeasuredPoint.keptProcesses`).
+    public static let slowStartTrials = 10.0
+    public static let slowStartSeconds = 1.0
 
     /// Whether a process of this point stays alive between its rounds (one per contender for the point): a run then
     /// takes the point's rounds back to back rather than spreading them.
     public var keepsProcesses: Bool { lifetime == .point && !workload.needsFreshEngine }
+
+    /// Whether a contender keeps its first process for every round (its start-up cost more than
+    /// `slowStartTrials` trials): a run then takes the point's remaining rounds back to back, since a process idle
+    /// for minutes lets its pool's threads go and would pay its start-up again.
+    public var keepsSlowStarter: Bool { engines.contains { state[$0]!.keepsProcess && state[$0]!.process != nil } }
 
     /// Whether every round ran (or every contender failed).
     public var isDone: Bool {
@@ -79,7 +97,10 @@ public struct PairedPoint {
 
     /// The point as measured so far: each contender's finished processes merged (or its failure), and the rounds.
     public var measured: MeasuredPoint {
-        MeasuredPoint(point: point, results: engines.map { result(state[$0]!, engine: $0) }, rounds: records)
+        let kept = engines.filter { state[$0]!.keepsProcess }
+        return MeasuredPoint(
+            point: point, results: engines.map { result(state[$0]!, engine: $0) }, rounds: records,
+            keptProcesses: kept.isEmpty ? nil : kept)
     }
 
     /// Ends the processes still alive (one per contender for the point) and returns the point.
@@ -113,9 +134,11 @@ public struct PairedPoint {
         for engine in turn {
             guard let process = started[engine] else { continue }
             timed(&state[engine]!) { contender in
+                let began = Deadline.now()
                 switch process.warmUp(operations: contender.warm?.operations, baseline: contender.warm?.baseline) {
                 case .success(let warm):
                     contender.warm = contender.warm ?? warm
+                    contender.firstWarmUpSeconds = contender.firstWarmUpSeconds ?? (Deadline.now() - began).seconds
                     contender.process = process
                 case .failure(let failure):
                     contender.failure = failure
@@ -140,7 +163,13 @@ public struct PairedPoint {
                     contender.process = nil
                 }
             }
-            trialSeconds += (Deadline.now() - trialStart).seconds
+            let trial = (Deadline.now() - trialStart).seconds
+            trialSeconds += trial
+            if round == 0, let warm = state[engine]!.firstWarmUpSeconds,
+                warm >= slowStart && warm > Self.slowStartTrials * trial, !workload.needsFreshEngine
+            {
+                state[engine]!.keepsProcess = true
+            }
             for (process, first) in zip(others, before) {
                 // A thread that exits takes its time out of the sum: a drop counts as nothing.
                 if let first, let last = process.cpuNanoseconds() {
@@ -155,7 +184,7 @@ public struct PairedPoint {
                 order: running, trialSeconds: trialSeconds,
                 waitingCPUSeconds: running.count > 1 && readable ? Double(waitingCPU) / 1e9 : nil,
                 waitingProcesses: running.count - 1))
-        if freshEachRound { for engine in running { finish(&state[engine]!) } }
+        if freshEachRound { for engine in running where !state[engine]!.keepsProcess { finish(&state[engine]!) } }
     }
 
     // MARK: Sequential

@@ -154,6 +154,12 @@ public enum SummaryReport {
             text += "\(rounds) repetitions per contender back to back, the contenders one after another (`--order sequential`)"
         }
         if let seed = benchmarks.seed { text += "; seed \(seed) (`arena bench --seed \(seed)` replays the orders)" }
+        let kept = benchmarks.points.flatMap { point in (point.keptProcesses ?? []).map { "`\(point.point.benchmarkName(engine: $0))`" } }
+        if !kept.isEmpty {
+            text +=
+                ". Kept their first process for every round, their start-up costing more than "
+                + "\(Figures.fixed(PairedPoint.slowStartTrials, 0)) trials and a second: " + kept.joined(separator: ", ")
+        }
         let waits = benchmarks.points.flatMap(\.rounds).filter { $0.waitingProcesses > 0 }
         let cpu = waits.compactMap(\.waitingCPUSeconds)
         if !cpu.isEmpty {

@@ -1,5 +1,6 @@
 import ArenaContract
 import Bench
+import Harness
 import Reporting
 import Testing
 
@@ -15,17 +16,20 @@ extension ArenaTests {
         /// Runs the schedule of `StandIn` on `engines` with stand-in processes; returns the point and the log.
         static func run(
             fresh: Bool = false, order: TrialOrder = .interleaved, lifetime: ProcessLifetime = .round, seed: UInt64 = 42,
-            engines: [String] = engines, failing: (engine: String, round: Int)? = nil
+            engines: [String] = engines, failing: (engine: String, round: Int)? = nil, slowStarter: String? = nil
         ) -> (MeasuredPoint, Log) {
             let log = Log()
             let workload = StandIn(needsFreshEngine: fresh)
             var schedule = PairedPoint(
                 point: workload.points(settings)[0], workload: workload, engines: engines, settings: settings, order: order,
                 lifetime: lifetime, seed: seed)
+            schedule.slowStart = 0.002
             let measured = schedule.run { engine, budget in
                 log.events.append("start \(engine)")
                 #expect(budget > 0 && budget <= settings.budgetSeconds)
-                return Process(engine: engine, log: log, failing: failing?.engine == engine ? failing?.round : nil)
+                let process = Process(engine: engine, log: log, failing: failing?.engine == engine ? failing?.round : nil)
+                process.slowWarmUp = engine == slowStarter
+                return process
             }
             return (measured, log)
         }
@@ -90,6 +94,17 @@ extension ArenaTests {
             #expect(!log.events.contains("trial mutex 2") && log.events.filter { $0 == "start mutex" }.count == 2)
             #expect(measured.rounds[2].order.contains("mutex") == false && measured.rounds[2].order.count == 2)
             #expect(measured.results.filter { $0.engine != "mutex" }.allSatisfy { $0.succeeded && $0.repetitions.count == 4 })
+        }
+
+        @Test("a contender whose first warm-up costs far more than its trial keeps that process for every round; the others do not")
+        func slowStartKeepsProcess() throws {
+            let (measured, log) = Self.run(slowStarter: "mutex")
+            #expect(log.events.filter { $0 == "start mutex" }.count == 1)
+            #expect(log.events.filter { $0 == "start system" }.count == 4)
+            #expect(measured.keptProcesses == ["mutex"])
+            #expect(try #require(measured.results.first { $0.engine == "mutex" }).repetitions.map(\.round) == [0, 1, 2, 3])
+            #expect(Self.run().0.keptProcesses == nil)
+            #expect(Self.run(fresh: true, slowStarter: "mutex").1.events.filter { $0 == "start mutex" }.count == 4)
         }
 
         @Test("what the waiting processes used while another's trial ran is recorded with each round")
@@ -200,6 +215,8 @@ extension ArenaTests {
             let engine: String
             let log: Log
             let failing: Int?
+            /// Whether the warm-up takes 5 ms where a trial takes none (a slow start).
+            var slowWarmUp = false
             var repetitions: [Repetition] = []
             let born: Int
 
@@ -212,6 +229,7 @@ extension ArenaTests {
 
             func warmUp(operations known: Int?, baseline: Double?) -> Result<WarmUp, Failure> {
                 log.events.append("warm-up \(engine) " + (known.map { "\($0) \(baseline ?? 0)" } ?? "grow"))
+                if slowWarmUp { Threads.sleep(.milliseconds(5)) }
                 return .success(WarmUp(operations: known ?? 1000, baseline: baseline ?? 2.5))
             }
 
