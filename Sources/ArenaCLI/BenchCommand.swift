@@ -248,7 +248,7 @@ struct BenchCommand: LineupCommand {
         }
         let analysis = writer.analysis()
         for output in TableReporter(markdown: format == .markdown).outputs(analysis) { print(output.text, terminator: "") }
-        print("wrote \(writer.files.count) files to \(out)")
+        print("wrote \(Program.count(writer.files.count, "file")) to \(out)")
         let failed = analysis.workloads.flatMap(\.results).contains { !$0.succeeded }
         if failed { throw ExitCode.failure }
     }

@@ -12,6 +12,9 @@ enum Program {
         return last.isEmpty ? "arena" : last
     }()
 
+    /// `count` and `noun`, the noun plural unless the count is one: "1 file", "3 files".
+    static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// The command line, as a shell would take it back: the program's name and every argument, quoted where needed.
     static var commandLine: String {
         ([name] + CommandLine.arguments.dropFirst()).map(quoted).joined(separator: " ")

@@ -59,7 +59,8 @@ struct ReportCommand: LineupCommand {
             }
         }
         print(
-            "wrote \(written.count) files to \(directory)" + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
+            "wrote \(Program.count(written.count, "file")) to \(directory)"
+                + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
         if strict && run.hasFailures { throw ExitCode.failure }
     }
 }
