@@ -99,7 +99,7 @@ if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`
 # --strict: exit 1 when the record holds a failed rule or a point without a number (the files are written anyway).
 "$arena" report "$work" --strict \
     --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
-    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all ${bench_flags[*]} --floor c-floor.json\`; C floor: \`scripts/native/run.sh ${floor_flags[*]}\`; plots: \`arena plot\`${instructions_note}." \
+    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all${bench_flags[*]:+ ${bench_flags[*]}} --floor c-floor.json\`; C floor: \`scripts/native/run.sh${floor_flags[*]:+ ${floor_flags[*]}}\`; plots: \`arena plot\`${instructions_note}." \
     || status=1
 
 rm -rf "$out"

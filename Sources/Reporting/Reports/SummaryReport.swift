@@ -91,14 +91,14 @@ public enum SummaryReport {
                 + (floors.count > 1 ? " are" : " is")
                 + " the best contender's ratio to the native C floor (unpaired: another program measured it), over the "
                 + "points the floor measured too.\n\n"
-        text += "| workload | headline | verdict | best (×reference, n) | runner-up | best ÷ runner-up or tied |"
+        text += "| workload | headline | reference | verdict | best: ×reference (n) | runner-up | best ÷ runner-up or tied |"
         text += floors.map { " ×\($0) (n) |" }.joined() + "\n"
-        text += "| --- | --- | --- | --- | --- | ---: |" + String(repeating: " ---: |", count: floors.count) + "\n"
+        text += "| --- | --- | --- | --- | --- | --- | ---: |" + String(repeating: " ---: |", count: floors.count) + "\n"
         for workload in run.workloads {
             let headline = workload.headline.title + (workload.headline.higherIsBetter ? " ↑" : " ↓")
             let standings = workload.standings
             guard let best = standings.first, let reference = workload.reference else {
-                text += "| \(workload.name) | \(headline) | no reference measured it |  |  |  |"
+                text += "| \(workload.name) | \(headline) | none measured it |  |  |  |  |"
                 text += String(repeating: "  |", count: floors.count) + "\n"
                 continue
             }
@@ -115,19 +115,18 @@ public enum SummaryReport {
             case .noReference: verdict = "no reference"
             }
             let bestCell =
-                "\(best.engine) " + (best.engine == reference ? "(the reference)" : ConsoleReport.summaryText(best.ratio))
-                + " ×\(reference), \(best.points)"
+                "\(best.engine) " + (best.engine == reference ? "(itself)" : ConsoleReport.summaryText(best.ratio)) + " (\(best.points))"
             let runnerUp =
                 standings.count > 1
                 ? "\(standings[1].engine) "
-                    + (standings[1].engine == reference ? "(the reference)" : ConsoleReport.summaryText(standings[1].ratio))
+                    + (standings[1].engine == reference ? "(itself)" : ConsoleReport.summaryText(standings[1].ratio))
                 : "-"
             let floorCells = floors.map { floor -> String in
                 guard let overall = workload.overall(best.engine, to: floor) else { return "-" }
                 return "\(ConsoleReport.summaryText(overall.estimate)) (\(overall.points))"
             }
             text +=
-                "| \(workload.name) | \(headline) | \(verdict) | \(bestCell) | \(runnerUp) | \(margin) |"
+                "| \(workload.name) | \(headline) | \(reference) | \(verdict) | \(bestCell) | \(runnerUp) | \(margin) |"
                 + floorCells.map { " \($0) |" }.joined() + "\n"
         }
         return text + "\n"

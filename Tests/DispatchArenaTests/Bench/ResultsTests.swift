@@ -298,7 +298,7 @@ extension ArenaTests {
                 "## Instructions per operation", "| `sync` | \(InstructionPath.sync.operation) | 20 | 200.0 |",
                 "## Warnings", "`contention/system/mode:sync/threads:2`: cv",
                 "## Summary", "| system | 1 | 0 | 0 | 0 |",
-                "| contention | ops/s ↑ | system alone | system (the reference) ×system, 1 | - | - | "
+                "| contention | ops/s ↑ | system | system alone | system (itself) (1) | - | - | "
                     + "\(ConsoleReport.summaryText(toFloor)) (1) |\n",
                 "**Noise**: 1 of 2 points have a CV above 10%",
             ] {
