@@ -52,6 +52,26 @@ public final class PointSession {
     /// workload's `initialOperations`).
     public static let knownWarmUpShare = 4
 
+    /// A process warmed with another's count keeps it unless its warm-up says a trial of it would last more than this
+    /// many times `minimumSeconds` here (`fitted`).
+    public static let slowProcessFactor = 10.0
+
+    /// The count a process warmed with `known` (another process's choice) measures at, given its own warm-up trial of
+    /// `warmed` operations that took `seconds`: `known`, unless a trial of it would last more than
+    /// `slowProcessFactor` times `minimumSeconds` here; then the count a trial of 20% past `minimumSeconds` takes at
+    /// the warm-up's pace, never below `floor` nor above `known`. A contender can be that much slower in one process
+    /// than in the one that chose the count (measured: the tutorial engine's serial queue under 16 tasks, 2M calls/s
+    /// in one process and 12k in the next, so the first process's count made 5 s trials that ran the point out of
+    /// its budget). A rate is operations over time, so such a repetition still pairs with its round's others; its
+    /// `operations` in the record says it ran fewer.
+    public static func fitted(known: Int, warmed: Int, seconds: Double, minimumSeconds: Double, floor: Int) -> Int {
+        guard warmed > 0, seconds > 0 else { return known }
+        let projected = seconds * Double(known) / Double(warmed)
+        guard projected > slowProcessFactor * minimumSeconds else { return known }
+        let aimed = Double(warmed) * minimumSeconds * 1.2 / seconds
+        return min(known, max(floor, Int(aimed.rounded(.up))))
+    }
+
     /// Seconds of the point's budget left: the budget less the time spent in this session's calls.
     public var remainingSeconds: Double { settings.budgetSeconds - used }
 
@@ -60,7 +80,8 @@ public final class PointSession {
     /// Chooses the operation count and warms the engine. Without `known`, trials grow the count (as Google Benchmark
     /// does) until one lasts `minimumSeconds`; with it (the count another process of this contender chose), one trial
     /// of a quarter of that count (`knownWarmUpShare`) warms caches, threads, pools and lazily made state, at a
-    /// quarter of a repetition's cost. A workload that `needsFreshEngine` gets no trial at all: its
+    /// quarter of a repetition's cost, and says whether this process is so much slower that it must measure at a
+    /// smaller count (`fitted`). A workload that `needsFreshEngine` gets no trial at all: its
     /// repetitions are to meet the engine as a process starts it, so every one runs `initialOperations`. Then the
     /// workload's baseline, if it has one, is measured once, unless `knownBaseline` gives the one another process of
     /// this contender measured. Returns the count; throws on a wrong answer or when the budget ran out.
@@ -71,8 +92,11 @@ public final class PointSession {
             if workload.needsFreshEngine {
                 count = max(1, workload.initialOperations(point))
             } else if let known {
-                count = known
-                _ = try trial(max(1, max(workload.initialOperations(point), known / Self.knownWarmUpShare)), context)
+                let floor = max(1, workload.initialOperations(point))
+                let warmed = max(floor, known / Self.knownWarmUpShare)
+                let seconds = try trial(warmed, context).elapsed.wallSeconds
+                count = Self.fitted(
+                    known: known, warmed: warmed, seconds: seconds, minimumSeconds: settings.minimumSeconds, floor: floor)
             } else {
                 count = try grow(context)
             }

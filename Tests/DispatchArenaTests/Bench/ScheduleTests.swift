@@ -179,6 +179,48 @@ extension ArenaTests {
             }
         }
 
+        @Test(
+            "a process warmed with another's count keeps it, unless its warm-up says a trial of it would last over ten minimum times: then it measures at a count that fits"
+        )
+        func slowProcessFitsItsCount() throws {
+            let workload = StandIn(needsFreshEngine: false)
+            let point = workload.points(Self.settings)[0]
+            /// A session whose trials take `nanoseconds` per operation (reported, not slept), and the counts it ran.
+            func session(_ nanoseconds: UInt64, _ counts: Log) -> PointSession {
+                PointSession(
+                    point: point, workload: workload, engine: "mutex", settings: Self.settings,
+                    spinner: Spinner(stepsPerMicrosecond: 1)
+                ) { operations, _ in
+                    counts.events.append("\(operations)")
+                    let wall = UInt64(operations) * nanoseconds
+                    return Trial(operations: operations, elapsed: Stopwatch.Reading(wallNanoseconds: wall, cpuNanoseconds: wall))
+                }
+            }
+            let first = session(1_000, Log())
+            let known = try first.warmUp()
+            #expect(Double(known) * 1e-6 >= Self.settings.minimumSeconds, "the first process's count: \(known)")
+            // As fast, and five times slower (a trial of 5 minimum times): the count stays, the warm-up ran a quarter.
+            for slower: UInt64 in [1, 5] {
+                let counts = Log()
+                let later = session(1_000 * slower, counts)
+                #expect(try later.warmUp(operations: known) == known)
+                #expect(counts.events == ["\(known / PointSession.knownWarmUpShare)"])
+                #expect(try later.measure(round: 1).operations == known)
+            }
+            // A hundred times slower: a trial of the known count would last 100 minimum times; it measures at a count
+            // whose trial lasts about 1.2 minimum times at its pace.
+            let slow = session(100_000, Log())
+            let fitted = try slow.warmUp(operations: known)
+            let seconds = Double(fitted) * 1e-4
+            #expect(fitted < known && seconds >= Self.settings.minimumSeconds && seconds < 1.3 * Self.settings.minimumSeconds)
+            #expect(try slow.measure(round: 1).operations == fitted)
+            // Never below the workload's initialOperations, never above the known count, and no pace, no change.
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 100, minimumSeconds: 0.05, floor: 2) == 2)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0, minimumSeconds: 0.05, floor: 2) == 1_000)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.125, minimumSeconds: 0.05, floor: 2) == 1_000)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.126, minimumSeconds: 0.05, floor: 2) == 120)
+        }
+
         @Test("a workload of fewer than three points gets more rounds per point: as many rounds over its points as three points would have")
         func roundsForFewPoints() {
             let settings = BenchSettings(repetitions: 6)
