@@ -106,10 +106,7 @@ enum FoundationWaiter {
         // point at it (swift-corelibs-foundation keeps a dependent unretained in `__downDependencies`, and `cancel`
         // does not take it out: measured, op.wait-deadline crashed 3 runs of 3 with SIGSEGV when it did).
         while true {
-            let now = Deadline.now()
-            let timeout: DispatchTime =
-                deadline.isDistantFuture ? .distantFuture : .now() + .nanoseconds(Int(clamping: (deadline - now).nanosecondsClamped))
-            if semaphore.wait(timeout: timeout) == .success { return .success }
+            if semaphore.wait(timeout: deadline.dispatchTime) == .success { return .success }
             // libdispatch on Linux ends a timed semaphore wait at a CLOCK_REALTIME instant (sem_timedwait), made from
             // a realtime and a monotonic reading: a step of the realtime clock, or a preemption between the readings,
             // ends it before its monotonic deadline (seen once, in CI's quiet matrix: op.wait-deadline on foundation,

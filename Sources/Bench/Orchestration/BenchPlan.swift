@@ -139,11 +139,11 @@ public struct BenchSession: Sendable {
     ) rethrows {
         let began = Deadline.now()
         let groups = plan.groups
+        let points = Dictionary(groups.map { ($0.workload.name, 1) }, uniquingKeysWith: +)
         var schedules = groups.map { group in
             PairedPoint(
                 point: group.point, workload: group.workload, engines: group.engines, settings: plan.settings, order: order,
-                lifetime: lifetime, seed: seed,
-                rounds: plan.settings.rounds(forPoints: groups.filter { $0.workload.name == group.workload.name }.count))
+                lifetime: lifetime, seed: seed, rounds: plan.settings.rounds(forPoints: points[group.workload.name]!))
         }
         func request(_ group: BenchPlan.Group, _ engine: String, _ budget: Double) -> TrialRequest {
             TrialRequest(

@@ -215,8 +215,9 @@ public struct SystemEngine: Engine {
 }
 
 extension Deadline {
-    /// The same instant as a `DispatchTime` (both read CLOCK_MONOTONIC on Linux).
-    var dispatchTime: DispatchTime {
+    /// The same instant as a `DispatchTime` (both read CLOCK_MONOTONIC on Linux); the Foundation contender's waits use
+    /// it too.
+    package var dispatchTime: DispatchTime {
         isDistantFuture ? .distantFuture : DispatchTime(uptimeNanoseconds: Swift.max(nanoseconds, 1))
     }
 }

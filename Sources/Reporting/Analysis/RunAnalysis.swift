@@ -228,12 +228,14 @@ public struct WorkloadAnalysis: Sendable {
         let standings = standings
         guard let best = standings.first else { return .noReference }
         guard standings.count > 1 else { return .alone(best.engine) }
+        var toRunnerUp: RatioEstimate?
         for other in standings.dropFirst() {
             let margin = overall(best.engine, to: other.engine)?.estimate
-            let ahead = margin.map { headline.higherIsBetter ? ($0.low ?? 0) > 1 : ($0.high ?? .infinity) < 1 } ?? false
-            if !ahead { return .tie(best.engine, other.engine, margin: margin) }
+            guard let margin, headline.higherIsBetter ? (margin.low ?? 0) > 1 : (margin.high ?? .infinity) < 1 else {
+                return .tie(best.engine, other.engine, margin: margin)
+            }
+            toRunnerUp = toRunnerUp ?? margin
         }
-        let runnerUp = standings[1].engine
-        return .leader(best.engine, runnerUp: runnerUp, margin: overall(best.engine, to: runnerUp)!.estimate)
+        return .leader(best.engine, runnerUp: standings[1].engine, margin: toRunnerUp!)
     }
 }
