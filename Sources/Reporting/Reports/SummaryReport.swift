@@ -82,7 +82,10 @@ public enum SummaryReport {
             + "it shares with it (the geometric mean of the per-round ratios, every point weighing the same; an unstable "
             + "point counts with its spread), with its 95% interval; the best leads only where its ratio to every other "
             + "contender (paired round by round) has an interval wholly on the better side of 1, and it is a tie with the "
-            + "first it cannot be told apart from otherwise (best ÷ that one, or ÷ the runner-up for a leader). "
+            + "first it cannot be told apart from otherwise (best ÷ that one, or ÷ the runner-up for a leader). A verdict "
+            + "*near the edge* has its deciding interval's near end within "
+            + "\(Figures.fixed(WorkloadAnalysis.nearEdgeWithin, 1)) half-widths of 1: a second run reaches it less than about "
+            + "87% of the time (docs/BENCHMARKS.md). "
             + "Above 1 leads where higher is better (↑), below 1 where lower is (↓); (n) is the number of points"
         text +=
             floors.isEmpty
@@ -114,6 +117,7 @@ public enum SummaryReport {
             case .alone(let engine): verdict = "\(engine) alone"
             case .noReference: verdict = "no reference"
             }
+            let edge = workload.nearEdge == nil ? "" : " (*near the edge*)"
             let bestCell =
                 "\(best.engine) " + (best.engine == reference ? "(itself)" : ConsoleReport.summaryText(best.ratio)) + " (\(best.points))"
             let runnerUp =
@@ -126,7 +130,7 @@ public enum SummaryReport {
                 return "\(ConsoleReport.summaryText(overall.estimate)) (\(overall.points))"
             }
             text +=
-                "| \(workload.name) | \(headline) | \(reference) | \(verdict) | \(bestCell) | \(runnerUp) | \(margin) |"
+                "| \(workload.name) | \(headline) | \(reference) | \(verdict)\(edge) | \(bestCell) | \(runnerUp) | \(margin) |"
                 + floorCells.map { " \($0) |" }.joined() + "\n"
         }
         return text + "\n"

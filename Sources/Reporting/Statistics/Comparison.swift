@@ -136,6 +136,8 @@ public struct Stability: Sendable {
         public let workload: String
         public let first: WorkloadAnalysis.Verdict
         public let second: WorkloadAnalysis.Verdict
+        /// Whether neither run's verdict is near the edge (`WorkloadAnalysis.nearEdge`).
+        public let firm: Bool
 
         /// The same leader, or a tie in both.
         public var agree: Bool {
@@ -165,7 +167,8 @@ public struct Stability: Sendable {
             guard let b = second.workloads.first(where: { $0.name == a.name }), let reference = a.reference,
                 b.reference == reference
             else { continue }
-            verdicts.append(Verdicts(workload: a.name, first: a.verdict, second: b.verdict))
+            verdicts.append(
+                Verdicts(workload: a.name, first: a.verdict, second: b.verdict, firm: a.nearEdge == nil && b.nearEdge == nil))
             let roles = Set(first.record.contenders.filter { !$0.roles.isEmpty }.map(\.name))
             for path in a.paths {
                 for engine in a.engines where engine != reference && !a.isFloor(engine) {
@@ -208,8 +211,14 @@ public struct Stability: Sendable {
             "Verdicts: \(agree) of \(verdicts.count) workloads agree (the same leader, or a tie in both); "
             + "\(flipped.count) name one leader in A and another in B"
             + (flipped.isEmpty ? "" : " (" + flipped.map(\.workload).joined(separator: ", ") + ")") + "\n"
+        let (firm, edge) = (verdicts.filter(\.firm), verdicts.filter { !$0.firm })
+        text +=
+            "  of the \(firm.count) neither run calls near the edge, \(firm.filter(\.agree).count) agree; "
+            + "of the \(edge.count) near the edge in either, \(edge.filter { !$0.agree }.count) do not\n"
         for verdict in verdicts where !verdict.agree {
-            text += "  \(verdict.workload): A \(Self.describe(verdict.first)); B \(Self.describe(verdict.second))\n"
+            text +=
+                "  \(verdict.workload): A \(Self.describe(verdict.first)); B \(Self.describe(verdict.second))"
+                + (verdict.firm ? "" : " (near the edge)") + "\n"
         }
         return text
     }

@@ -225,7 +225,7 @@ extension ArenaTests {
                 "| system | 2 | 1 | 0 | 0 |\n", "| mutex | 2 | 0 | **1** | 0 |\n", "| foundation | 1 | 0 | **1** | 1 |\n",
                 "| workload | headline | reference | verdict | best: ×reference (n) | runner-up | best ÷ runner-up or tied "
                     + "| ×c-dispatch (n) | ×c-mutex (n) |\n",
-                "| contention | ops/s ↑ | system | **mutex** leads | mutex ×1.57 (1.07–2.29) (3) | system (itself) | "
+                "| contention | ops/s ↑ | system | **mutex** leads (*near the edge*) | mutex ×1.57 (1.07–2.29) (3) | system (itself) | "
                     + "×1.57 (1.07–2.29) | ×0.50 (0.50–0.50) (1) | ×2.00 (2.00–2.00) (2) |\n",
                 "| pingpong | ns/op ↓ | system | tie: actor, system | actor ×0.99 (0.60–1.63) (1) | system (itself) | "
                     + "×0.99 (0.60–1.63) | - | - |\n",
@@ -250,6 +250,50 @@ extension ArenaTests {
             #expect(toMutex.contains("| contention | ops/s ↑ | mutex | "), "\(toMutex)")
             #expect(toMutex.contains("| mutex (itself) (3) | system ×0.64 (0.44–0.93) |"), "\(toMutex)")
             #expect(!toMutex.contains("| contention | ops/s ↑ | system | "), "\(toMutex)")
+        }
+
+        @Test(
+            "a verdict within 0.8 half-widths of the other answer is near the edge, naming the contenders that decide it, and the summary says so; a firm leader or a firm tie is not"
+        )
+        func verdictsNearTheEdge() throws {
+            func pingpong(_ rounds: [String: [UInt64]]) -> [(any Workload, [PointResult])] {
+                [
+                    (
+                        PingPongWorkload(),
+                        rounds.sorted { $0.key < $1.key }.map { Self.result(engine: $0.key, parameters: [], perOperation: $0.value) }
+                    )
+                ]
+            }
+            func edge(_ rounds: [String: [UInt64]]) -> WorkloadAnalysis.NearEdge? {
+                TestRuns.analysis(pingpong(rounds)).workloads[0].nearEdge
+            }
+            let system: [UInt64] = [100, 100, 100, 100]
+            // actor at half of system's time, round after round: it leads far beyond the noise.
+            #expect(edge(["system": system, "actor": [50, 51, 49, 50]]) == nil)
+            // actor ×0.8 to ×1.2 of system: a tie with the estimate near 1, far from a leader.
+            #expect(edge(["system": system, "actor": [80, 120, 100, 100]]) == nil)
+            // actor ×0.90, ×0.95, ×0.85, ×0.92: logarithms with mean −0.1006 and standard error 0.0234, t(3) 3.18, so a
+            // half-width of 0.0746: the interval clears 1 by 0.35 half-widths. A leader near the edge; mutex, at twice
+            // system's time, is far behind and does not decide it.
+            let leading = ["system": system, "actor": [90, 95, 85, 92], "mutex": [200, 200, 200, 200]]
+            let leader = try #require(edge(leading))
+            #expect(leader.contenders == ["actor", "system"] && abs(leader.distance - 0.35) < 0.01, "\(leader)")
+            let text = SummaryReport.markdown(TestRuns.analysis(pingpong(leading)))
+            #expect(text.contains("| pingpong | ns/op ↓ | system | **actor** leads (*near the edge*) | actor ×0.90 ("), "\(text)")
+            #expect(text.contains("*near the edge* has its deciding interval's near end within 0.8 half-widths of 1"))
+            // ×0.90, ×1.00, ×0.85, ×0.95: mean −0.0798, half-width 0.1117: the interval includes 1, its near end 0.29
+            // half-widths beyond it. A tie near the edge.
+            let tied = ["system": system, "actor": [90, 100, 85, 95]]
+            let tie = try #require(edge(tied))
+            #expect(tie.contenders == ["actor", "system"] && abs(tie.distance - 0.29) < 0.01, "\(tie)")
+            #expect(TestRuns.analysis(pingpong(tied)).workloads[0].verdict.leader == nil)
+            // Two runs' verdicts: agreement counted apart for the verdicts firm in both.
+            let firm = TestRuns.analysis(pingpong(["system": system, "actor": [50, 51, 49, 50]]))
+            let stability = Stability(TestRuns.analysis(pingpong(leading)), firm)
+            #expect(stability.verdicts.map(\.firm) == [false] && stability.verdicts.map(\.agree) == [true])
+            #expect(
+                stability.summary.contains("of the 0 neither run calls near the edge, 0 agree; of the 1 near the edge in either, 0 do not"))
+            #expect(Stability(firm, firm).summary.contains("of the 1 neither run calls near the edge, 1 agree"))
         }
 
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
