@@ -142,7 +142,7 @@ public struct WorkloadAnalysis: Sendable {
     public func ratio(_ engine: String, to other: String, at path: String) -> RatioEstimate? {
         let a = values(engine, at: path), b = values(other, at: path)
         guard !a.isEmpty, !b.isEmpty else { return nil }
-        if isFloor(engine) || isFloor(other) { return RatioEstimate.unpaired(Array(a.values), Array(b.values)) }
+        if isFloor(engine) || isFloor(other) { return RatioEstimate.unpaired(a.inRoundOrder, b.inRoundOrder) }
         return RatioEstimate.paired(a, b)
     }
 
@@ -164,7 +164,7 @@ public struct WorkloadAnalysis: Sendable {
             guard !a.isEmpty, !b.isEmpty else { continue }
             let part: LogMean?
             if isFloor(engine) || isFloor(other) {
-                part = RatioEstimate.unpairedLogs(Array(a.values), Array(b.values))
+                part = RatioEstimate.unpairedLogs(a.inRoundOrder, b.inRoundOrder)
             } else {
                 part = RatioEstimate.pairedLogs(a, b)
             }
@@ -238,4 +238,10 @@ public struct WorkloadAnalysis: Sendable {
         }
         return .leader(best.engine, runnerUp: standings[1].engine, margin: toRunnerUp!)
     }
+}
+
+extension Dictionary where Key == Int, Value == Double {
+    /// The values by round: a sum over them then comes out the same in every process (a dictionary's own order
+    /// follows its hash seed, which differs from one process to the next, and a sum's last digits follow the order).
+    fileprivate var inRoundOrder: [Double] { keys.sorted().map { self[$0]! } }
 }

@@ -40,6 +40,31 @@ extension ArenaTests {
 
         // MARK: Every reporter through the seam
 
+        @Test("the same record makes the same files in every process: the floor's unpaired ratios sum their rounds in order")
+        func sameFilesEveryProcess() throws {
+            let directory = Self.freshFolder()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // Four points on system and the C floor, seven rounds each of values that differ in every digit: a sum over
+            // them in a dictionary's order, which follows each process's hash seed, ends in other digits.
+            func point(_ engine: String, _ threads: Int, _ salt: UInt64) -> PointResult {
+                Sample.result(
+                    engine: engine, parameters: [Parameter("mode", "sync"), Parameter("threads", threads)],
+                    perOperation: (0..<7).map { UInt64(97 + ($0 * 7919 + Int(salt) * 104_729) % 53) })
+            }
+            let results = [1, 2, 4, 8].flatMap { [point("system", $0, UInt64($0)), point("c-dispatch", $0, UInt64($0) + 5)] }
+            let record = TestRuns.record([(ContentionWorkload(), results)], machine: Sample.context)
+            let writer = try RecordWriter(directory: directory, record: record, reporters: [], known: BuiltInWorkloads.all)
+            try writer.finish()
+            var made: [String] = []
+            for _ in 0..<3 {
+                let run = try ArenaExecutable.run(["report", directory, "--reporter", "csv"])
+                #expect(run.status == 0, "\(run.errors)")
+                made.append(try String(contentsOfFile: directory + "/contention.csv", encoding: .utf8))
+            }
+            #expect(made[0].contains("c-dispatch,sync,"), "\(made[0])")
+            #expect(made.allSatisfy { $0 == made[0] }, "\(made)")
+        }
+
         @Test("Every file reporter renders the run the same way twice, and RecordWriter writes exactly that beside run.json")
         func everyReporterRenders() throws {
             let results = Sample.sampleResults()
