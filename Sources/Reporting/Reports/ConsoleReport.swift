@@ -117,15 +117,22 @@ public enum ConsoleReport {
         return ResultTable(title: title, header: ["point"] + shown, rows: rows)
     }
 
-    /// A workload's combined ratio with its interval, always with its estimate (`ratioText(_:always:)`).
-    public static func summaryText(_ ratio: RatioEstimate) -> String { ratioText(ratio, always: true) }
+    /// A workload's combined ratio with its interval, `×1.57 (1.07–2.29)`, always with its estimate, however wide
+    /// (the verdict already weighs its width); the ratio alone when there is no interval.
+    public static func summaryText(_ ratio: RatioEstimate) -> String {
+        Figures.ratio(ratio.value) + (intervalText(ratio).map { " " + $0 } ?? "")
+    }
 
-    /// A ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval; `unstable
-    /// (0.41–2.20)`, the interval alone, when it spans more than `RatioEstimate.unstableWidth` (unless `always`,
-    /// for a workload's combined ratio, whose width the verdict already weighs).
-    public static func ratioText(_ ratio: RatioEstimate, always: Bool = false) -> String {
-        guard let low = ratio.low, let high = ratio.high else { return Figures.ratio(ratio.value) }
-        let interval = "(" + Figures.ratio(low).dropFirst() + "–" + Figures.ratio(high).dropFirst() + ")"
-        return ratio.isUnstable && !always ? "unstable " + interval : Figures.ratio(ratio.value) + " " + interval
+    /// A point's ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval; `unstable
+    /// (0.41–2.20)`, the interval alone, when it spans more than `RatioEstimate.unstableWidth`.
+    public static func ratioText(_ ratio: RatioEstimate) -> String {
+        guard let interval = intervalText(ratio) else { return Figures.ratio(ratio.value) }
+        return ratio.isUnstable ? "unstable " + interval : Figures.ratio(ratio.value) + " " + interval
+    }
+
+    /// `(0.55–0.63)`; `nil` without an interval.
+    private static func intervalText(_ ratio: RatioEstimate) -> String? {
+        guard let low = ratio.low, let high = ratio.high else { return nil }
+        return "(" + Figures.ratio(low).dropFirst() + "–" + Figures.ratio(high).dropFirst() + ")"
     }
 }
