@@ -223,20 +223,33 @@ public struct WorkloadAnalysis: Sendable {
         public var leader: String? { if case .leader(let leader, _, _) = self { leader } else { nil } }
     }
 
-    /// The verdict from `standings`.
-    public var verdict: Verdict {
+    /// The verdict and how firmly it stands (`nearEdge`), from one pass over the best contender's comparisons with
+    /// every other: what the summary and `arena compare` show.
+    public struct Judgement: Sendable, Equatable {
+        public let verdict: Verdict
+        public let nearEdge: NearEdge?
+    }
+
+    /// The judgement from `standings`: the best's ratio to each other contender (`overall`), computed once.
+    public var judgement: Judgement {
         let standings = standings
-        guard let best = standings.first else { return .noReference }
-        guard standings.count > 1 else { return .alone(best.engine) }
-        var toRunnerUp: RatioEstimate?
-        for other in standings.dropFirst() {
-            let margin = overall(best.engine, to: other.engine)?.estimate
+        guard let best = standings.first?.engine else { return Judgement(verdict: .noReference, nearEdge: nil) }
+        guard standings.count > 1 else { return Judgement(verdict: .alone(best), nearEdge: nil) }
+        let margins = standings.dropFirst().map { (engine: $0.engine, margin: overall(best, to: $0.engine)?.estimate) }
+        return Judgement(verdict: verdict(best, margins: margins), nearEdge: nearEdge(best, margins: margins))
+    }
+
+    /// The verdict (`judgement.verdict`).
+    public var verdict: Verdict { judgement.verdict }
+
+    /// The verdict of `best` from its ratio to each other contender, in standing order.
+    private func verdict(_ best: String, margins: [(engine: String, margin: RatioEstimate?)]) -> Verdict {
+        for (other, margin) in margins {
             guard let margin, headline.higherIsBetter ? (margin.low ?? 0) > 1 : (margin.high ?? .infinity) < 1 else {
-                return .tie(best.engine, other.engine, margin: margin)
+                return .tie(best, other, margin: margin)
             }
-            toRunnerUp = toRunnerUp ?? margin
         }
-        return .leader(best.engine, runnerUp: standings[1].engine, margin: toRunnerUp!)
+        return .leader(best, runnerUp: margins[0].engine, margin: margins[0].margin!)
     }
 }
 

@@ -21,22 +21,21 @@ extension WorkloadAnalysis {
     /// replication, p-values and evidence", Statistics in Medicine 11, 1992). The same holds for a tie the other way.
     public static let nearEdgeWithin = 0.8
 
-    /// The verdict's deciding comparisons, if it is near the edge (`nearEdgeWithin`). A leader rests on its
-    /// comparison with every other contender, so the nearest one decides; a tie becomes a leader only if every
-    /// comparison whose interval includes 1 clears it, so the farthest of those decides. `nil` when the verdict is
-    /// firm, or there is none. Costs a pass over the workload's points per contender.
-    public var nearEdge: NearEdge? {
-        let standings = standings
-        guard standings.count > 1, let best = standings.first?.engine else { return nil }
+    /// The verdict's deciding comparisons, if it is near the edge (`nearEdgeWithin`); `judgement.nearEdge`. A leader
+    /// rests on its comparison with every other contender, so the nearest one decides; a tie becomes a leader only if
+    /// every comparison whose interval includes 1 clears it, so the farthest of those decides. `nil` when the verdict
+    /// is firm, or there is none.
+    public var nearEdge: NearEdge? { judgement.nearEdge }
+
+    /// The near-edge reading of `best`'s ratios to the other contenders (`margins`, in standing order).
+    func nearEdge(_ best: String, margins: [(engine: String, margin: RatioEstimate?)]) -> NearEdge? {
         // Each comparison's distance: its near end's from 1, in half-widths; negative where the interval includes 1.
         var distances: [(engine: String, distance: Double)] = []
-        for other in standings.dropFirst() {
-            guard let margin = overall(best, to: other.engine)?.estimate, let low = margin.low, let high = margin.high,
-                low > 0, high > low, margin.value > 0
-            else { continue }
+        for (other, margin) in margins {
+            guard let margin, let low = margin.low, let high = margin.high, low > 0, high > low, margin.value > 0 else { continue }
             let half = (log(high) - log(low)) / 2
             let toward = headline.higherIsBetter ? log(margin.value) : -log(margin.value)
-            distances.append((other.engine, toward / half - 1))
+            distances.append((other, toward / half - 1))
         }
         let open = distances.filter { $0.distance <= 0 }
         let deciding: [(engine: String, distance: Double)]

@@ -107,7 +107,8 @@ public enum SummaryReport {
             }
             let verdict: String
             var margin = "-"
-            switch workload.verdict {
+            let judgement = workload.judgement
+            switch judgement.verdict {
             case .leader(let leader, _, let ratio):
                 verdict = "**\(leader)** leads"
                 margin = ConsoleReport.summaryText(ratio)
@@ -117,7 +118,7 @@ public enum SummaryReport {
             case .alone(let engine): verdict = "\(engine) alone"
             case .noReference: verdict = "no reference"
             }
-            let edge = workload.nearEdge == nil ? "" : " (*near the edge*)"
+            let edge = judgement.nearEdge == nil ? "" : " (*near the edge*)"
             let bestCell =
                 "\(best.engine) " + (best.engine == reference ? "(itself)" : ConsoleReport.summaryText(best.ratio)) + " (\(best.points))"
             let runnerUp =

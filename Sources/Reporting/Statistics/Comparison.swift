@@ -167,8 +167,9 @@ public struct Stability: Sendable {
             guard let b = second.workloads.first(where: { $0.name == a.name }), let reference = a.reference,
                 b.reference == reference
             else { continue }
+            let (x, y) = (a.judgement, b.judgement)
             verdicts.append(
-                Verdicts(workload: a.name, first: a.verdict, second: b.verdict, firm: a.nearEdge == nil && b.nearEdge == nil))
+                Verdicts(workload: a.name, first: x.verdict, second: y.verdict, firm: x.nearEdge == nil && y.nearEdge == nil))
             let roles = Set(first.record.contenders.filter { !$0.roles.isEmpty }.map(\.name))
             for path in a.paths {
                 for engine in a.engines where engine != reference && !a.isFloor(engine) {
