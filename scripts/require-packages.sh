@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The packages the report and the tests need: gnuplot draws the plots, Google Benchmark (headers and library)
 # measures the native C floor, its compare.py and SciPy compare runs, valgrind (callgrind) counts instructions per
-# operation, spin model-checks the protocols of models/ (scripts/model-check.sh); from PyPI, for the python3 on PATH,
+# operation (binutils strips a program for it), spin model-checks the protocols of models/ (scripts/model-check.sh); from PyPI, for the python3 on PATH,
 # pytest-benchmark reads the pytest-benchmark JSON back. Installs the missing ones with apt-get and pip when run as
 # root; otherwise names them and how to install them, and exits 69. With arguments, only those packages of the list
 # (CI's model check needs spin before the rest are installed): require-packages.sh spin.
 set -euo pipefail
-packages=(gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy spin valgrind)
+packages=(binutils gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy spin valgrind)
 pip_packages=(pytest-benchmark)
 if (($#)); then
     for package in "$@"; do

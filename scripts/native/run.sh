@@ -12,6 +12,8 @@
 # Nothing may hang: the binary's waits have no deadline of their own (a wedged libdispatch would block in
 # dispatch_sync_f, which no timeout can interrupt), so the whole run is killed after --budget seconds (default 600
 # quick, 3600 full), reported, and nothing is written.
+#
+# C_FLOOR=PATH runs that binary instead of building one (the bundle carries it built; scripts/bundle.sh).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,7 +61,12 @@ fi
 out_dir="$(dirname "$out")"
 [[ -d "$out_dir" ]] || bad "no directory '$out_dir' for the output file"
 
-binary="$("$here/build.sh" | tail -n 1)"
+if [[ -n "${C_FLOOR:-}" ]]; then
+    [[ -x "$C_FLOOR" ]] || { printf 'run.sh: C_FLOOR=%s is not an executable file\n' "$C_FLOOR" >&2; exit 69; }
+    binary="$C_FLOOR"
+else
+    binary="$("$here/build.sh" | tail -n 1)"
+fi
 
 own=(--threads="$threads")
 [[ $quick -eq 1 ]] && own+=(--quick)

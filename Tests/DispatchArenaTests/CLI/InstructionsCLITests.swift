@@ -52,6 +52,29 @@ extension ArenaTests {
             #expect(InstructionTable.read("/nonexistent") == nil)
         }
 
+        @Test("a program's debug information is read from its ELF sections: present in this test, gone from a stripped copy")
+        func debugInformation() throws {
+            let me = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let sections = try #require(ELFSections.names(me), "\(me) read as no ELF file")
+            #expect(sections.contains(".text") && sections.contains(".symtab"), "\(sections)")
+            #expect(ELFSections.hasDebugInfo(me) == true, "a debug build of the tests has .debug_info: \(sections)")
+            let text = Self.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: text) }
+            try "#!/bin/sh\n".write(toFile: text, atomically: true, encoding: .utf8)
+            #expect(ELFSections.names(text) == nil, "a shell script read as ELF")
+            guard try RequiredPackage.binutils.require() else { return }
+            let stripped = Self.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: stripped) }
+            let strip = Process()
+            strip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            strip.arguments = ["strip", "-o", stripped, me]
+            try strip.run()
+            strip.waitUntilExit()
+            try #require(strip.terminationStatus == 0, "strip -o \(stripped) \(me) failed")
+            #expect(ELFSections.hasDebugInfo(stripped) == false, "\(ELFSections.names(stripped) ?? [])")
+            #expect(ELFSections.names(stripped)?.contains(".text") == true)
+        }
+
         @Test(
             "instructions counts a path on one engine into the folder's run record and instructions.md; without valgrind it exits 69 saying how to install it"
         )

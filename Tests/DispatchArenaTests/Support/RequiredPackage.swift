@@ -10,6 +10,7 @@ enum RequiredPackage: String {
     case sciPy = "SciPy"
     case valgrind
     case pytestBenchmark = "pytest-benchmark"
+    case binutils
 
     /// The command that installs it.
     var installCommand: String {
@@ -19,15 +20,17 @@ enum RequiredPackage: String {
         case .sciPy: "apt-get install python3-scipy"
         case .valgrind: "apt-get install valgrind"
         case .pytestBenchmark: "python3 -m pip install pytest-benchmark"
+        case .binutils: "apt-get install binutils"
         }
     }
 
     /// Whether it is installed here.
     var isInstalled: Bool {
         switch self {
-        case .gnuplot, .valgrind:
+        case .gnuplot, .valgrind, .binutils:
+            let program = self == .binutils ? "strip" : rawValue
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(rawValue)") }
+            return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
         case .compareScript:
             return FileManager.default.fileExists(atPath: "/usr/share/benchmark/compare.py")
         case .sciPy, .pytestBenchmark:
