@@ -1,36 +1,45 @@
 /*
- * Race 3: the lock-free pool's steal window (fixed by b28fb4f).
+ * Race 3: the lock-free pool's steal window (fixed by b28fb4f, then by stealing one job).
  *
  * Rule concurrent.start-order: a concurrent queue's blocks start in submission order, each overtaken by at most
- * `slack` later ones (for each block, the earlier-submitted blocks that started after it). A thief takes jobs off the
- * head of another worker's run queue; until it has pushed the extras to its own queue and started the first, it holds
- * them where nobody can run them, and a thief preempted there lets every later job overtake all it holds.
+ * `slack` later ones (for each block, the earlier-submitted blocks that started after it: the earlier blocks not
+ * started yet when it starts). A thief takes jobs off the head of another worker's run queue. Taking several, it holds
+ * them where nobody can run them until it has pushed the extras to its own queue, and then runs them one after another
+ * in its own lane while every other worker runs later blocks: the earlier blocks not started grow with the batch times
+ * the workers.
  *
- *   Sources/Contenders/LockFree/LocalRunQueue.swift      pop() (CAS on head), stealHalf() 59-80 (take, then CAS head)
- *   Sources/Contenders/LockFree/LockFreeWorkerPool.swift findWork() 189-194, steal(into:) 196-205 (extras pushed to
- *                                                        the thief's own queue, the first returned), work(as:) 152-171
- *   Sources/Conformance/Rules/QueueRules.swift          ConcurrentStartOrder 107-147 (ticket at the block's start,
- *                                                        the overtaken count, slack 64)
+ *   Sources/Contenders/LockFree/LocalRunQueue.swift      pop() (CAS on head; a thief's steal too)
+ *   Sources/Contenders/LockFree/LockFreeWorkerPool.swift findWork() (own queue, injection, steal), steal(into:)
+ *                                                        (the oldest job of one victim), work(as:)
+ *   Sources/Conformance/Rules/QueueRules.swift          ConcurrentStartOrder (ticket at the block's start, the
+ *                                                        overtaken count, slack 64)
  *
- * Fixed (now): a steal takes half, at most stealLimit (16). HISTORIC (before b28fb4f): half, up to 128 of a full queue.
+ * Now: a steal takes one job, so a block starts with at most one earlier block unstarted in each other worker's hands:
+ * SLACK = WORKERS - 1, whatever the number of workers (the rule's 64 holds up to 65 workers).
+ * BATCH (before the steal-one fix): a steal takes half, at most LIMIT 2 (scaled from 16 of a 256-job queue); with
+ * three workers a block starts behind up to 4 unstarted earlier ones. On 16 cores the real one failed the rule in
+ * 25 of 50 runs (overtaken by up to 72), never on 2 (two workers hold at most 16, below the slack).
+ * HISTORIC (before b28fb4f): half of a full queue, preempted before pushing the extras.
  *
- * Scaled down (the real ratios: a full queue 256, half 128, slack 64 = a quarter, limit 16): a full queue of N = 16
- * jobs, half 8, SLACK 4 (a quarter), LIMIT 2 (so a steal has extras to push, as the real one does). Two workers (the CI machine's cores): worker 0's
- * queue holds the queue's blocks in submission order (its drain fanned them out), worker 1 steals. No more jobs
- * arrive; the injection queue plays no part. A job's start is its ticket (the block's first instruction), a step of
- * its own after the pop or steal that took it, so a worker may be preempted in between.
+ * Scaled down: a queue of N = 12 jobs, three workers (two steal and are stolen from, as on a machine of many cores).
+ * Worker 0's queue holds the queue's blocks in submission order (its drain fanned them out). No more jobs arrive; the
+ * injection queue plays no part. A job's start is its ticket (the block's first instruction), a step of its own
+ * after the pop or steal that took it, so a worker may be preempted in between.
  */
 
-#define N 16
-#define SLACK 4
+#define N 12
+#define WORKERS 3   /* Worker() names the other two victims */
+#define SLACK (WORKERS - 1)
 #ifdef HISTORIC
 #define LIMIT N
-#else
+#elif defined(BATCH)
 #define LIMIT 2
+#else
+#define LIMIT 1
 #endif
 
 typedef RunQueue { byte slot[N]; byte head; byte tail }   /* a ring: slot[index % N], as LocalRunQueue's */
-RunQueue q[2];
+RunQueue q[WORKERS];
 bool started[N];
 byte worst = 0;        /* the rule's worst overtaken count so far */
 
@@ -50,33 +59,39 @@ inline start(j) {
 }
 
 proctype Worker(byte me) {
-    byte j, k, over, take, i;
+    byte j, k, over, take, i, v;
     byte hand[N];
     do
     :: atomic { q[me].head < q[me].tail -> j = q[me].slot[q[me].head % N]; q[me].head++ };   /* local.pop() */
        start(j)
     :: atomic { q[me].head == q[me].tail ->
+       if                                                   /* steal(into:): a victim with jobs, any of them */
+       :: q[(me + 1) % WORKERS].head < q[(me + 1) % WORKERS].tail -> v = (me + 1) % WORKERS
+       :: q[(me + 2) % WORKERS].head < q[(me + 2) % WORKERS].tail -> v = (me + 2) % WORKERS
+       :: else -> v = me
+       fi;
        if
-       :: q[1 - me].head < q[1 - me].tail ->                 /* stealHalf(): the CAS on the victim's head */
-          take = (q[1 - me].tail - q[1 - me].head) - (q[1 - me].tail - q[1 - me].head) / 2;
+       :: v != me ->                                        /* the CAS on the victim's head */
+          take = (q[v].tail - q[v].head) - (q[v].tail - q[v].head) / 2;
           if :: take > LIMIT -> take = LIMIT :: else fi;
           i = 0;
           do
-          :: i < take -> hand[i] = q[1 - me].slot[q[1 - me].head % N]; q[1 - me].head++; i++
+          :: i < take -> hand[i] = q[v].slot[q[v].head % N]; q[v].head++; i++
           :: else -> break
           od
        :: else -> take = 0
-       fi };
+       fi;
+       v = 0 };
        if
        :: take == 0 -> break                                /* nothing anywhere: the worker would park */
        :: else ->
           i = 1;
-          do                                                /* for extra in stolen.dropFirst(): local.push(extra) */
+          do                                                /* a batch's extras, pushed to the thief's own queue */
           :: i < take -> atomic { q[me].slot[q[me].tail % N] = hand[i]; q[me].tail++; hand[i] = 0; i++ }
           :: else -> break
           od;
           j = hand[0]; hand[0] = 0; take = 0; i = 0;
-          start(j)                                          /* return stolen.first: it runs */
+          start(j)                                          /* the first (with one, the only) job taken runs */
        fi
     od
 }
@@ -92,6 +107,6 @@ init {
     atomic {
         do :: k < N -> q[0].slot[k] = k; k++ :: else -> break od;
         q[0].tail = N;
-        run Worker(0); run Worker(1); run Verdict()
+        run Worker(0); run Worker(1); run Worker(2); run Verdict()
     }
 }

@@ -2,10 +2,14 @@ import ArenaContract
 import Synchronization
 
 /// A worker's own run queue: a bounded ring (256 jobs) its worker pushes to and pops from in FIFO order, and other
-/// workers steal half of (at most 16 jobs at a time), as in Tokio's scheduler (Carl Lerche, "Making the Tokio scheduler 10x faster", 2019).
+/// workers steal from, as in Tokio's scheduler (Carl Lerche, "Making the Tokio scheduler 10x faster", 2019), but one
+/// job at a time where Tokio takes half.
 ///
 /// Only the owner writes `tail` and the slots; everyone takes from `head` by CAS. FIFO keeps blocks fanned out by a
-/// concurrent queue starting in submission order. Slots are relaxed atomics holding job pointers: a thief may read
+/// concurrent queue starting in submission order, and so does stealing one job: a job taken is a job about to start,
+/// so when a block starts, the earlier blocks not started yet are at most those the other workers have just taken, one
+/// each. A thief that took a batch would start it one after another in its own lane while every other worker ran later
+/// blocks: on 16 cores, batches of 16 let a block be overtaken by 72 (`concurrent.start-order`, slack 64; docs/RACES.md). Slots are relaxed atomics holding job pointers: a thief may read
 /// a slot the owner is rewriting after a wrap, but its CAS on `head` then fails and it discards what it read.
 /// Memory ordering: the owner stores the slot, then `tail` with release; takers load `tail` with acquire before
 /// reading slots, and claim with an acquire-release CAS on `head`.
@@ -47,35 +51,6 @@ final class LocalRunQueue: @unchecked Sendable {
             let bits = slots[Int(start & mask)].load(ordering: .relaxed)
             if head.atomic.pointee.compareExchange(expected: start, desired: start &+ 1, ordering: .acquiringAndReleasing).exchanged {
                 return UnsafeMutableRawPointer(bitPattern: bits)
-            }
-        }
-    }
-
-    /// The most jobs one steal takes. A thief runs what it took in order, but a thief preempted while holding them
-    /// lets every later job overtake them all: with half of a full queue (128) that broke a concurrent queue's start
-    /// order by 65 to 73 places under `--stress` (1 run in 30), where libdispatch's dequeue-in-order allows a few.
-    static let stealLimit: UInt32 = 16
-
-    /// Takes up to half of the jobs, and at most `stealLimit` (at least one if any), oldest first; nil when there is
-    /// nothing to take.
-    func stealHalf() -> [UnsafeMutableRawPointer]? {
-        while true {
-            let start = head.atomic.pointee.load(ordering: .acquiring)
-            let end = tail.atomic.pointee.load(ordering: .acquiring)
-            let available = end &- start
-            if available == 0 || available > Self.capacity { return nil }
-            let take = Swift.min(available - available / 2, Self.stealLimit)
-            var taken: [UnsafeMutableRawPointer] = []
-            taken.reserveCapacity(Int(take))
-            for offset in 0..<take {
-                let bits = slots[Int((start &+ offset) & mask)].load(ordering: .relaxed)
-                guard let job = UnsafeMutableRawPointer(bitPattern: bits) else { break }
-                taken.append(job)
-            }
-            if taken.count == Int(take),
-                head.atomic.pointee.compareExchange(expected: start, desired: start &+ take, ordering: .acquiringAndReleasing).exchanged
-            {
-                return taken
             }
         }
     }

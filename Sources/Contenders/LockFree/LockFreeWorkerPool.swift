@@ -27,7 +27,7 @@ final class LockFreeWorker: @unchecked Sendable {
 /// rule for blocked workers).
 ///
 /// - A worker pushes to its own FIFO run queue; other threads push to the injection queue. A worker takes from its
-///   own queue, then the injection queue, then steals half of another worker's queue (16 jobs at most).
+///   own queue, then the injection queue, then steals the oldest job of another worker's queue.
 /// - With nothing to do a worker spins briefly, then announces itself in `parked` (a bitmask) and sleeps on its
 ///   futex word. A push makes its job visible, then (after a sequentially consistent fence) reads `parked`; a parking
 ///   worker sets its bit, then (after the same fence) looks for work once more. One of the two sees the other, so no
@@ -200,9 +200,8 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         let start = Int.random(in: 0..<Self.maxWorkers)
         for step in 0..<Self.maxWorkers {
             let victim = workers[(start + step) % Self.maxWorkers]
-            guard victim !== worker, present & victim.bit != 0, let stolen = victim.local.stealHalf() else { continue }
-            for extra in stolen.dropFirst() where !worker.local.push(extra) { injection.push(extra) }
-            return stolen.first
+            guard victim !== worker, present & victim.bit != 0, let stolen = victim.local.pop() else { continue }
+            return stolen
         }
         return nil
     }

@@ -105,7 +105,7 @@ extension ArenaTests {
                 thieves.enter()
                 Threads.detach {
                     while !ownerDone.load(ordering: .acquiring) || !queue.isEmpty {
-                        if let stolen = queue.stealHalf() { stolen.forEach(run) }
+                        if let stolen = queue.pop() { run(stolen) }
                     }
                     thieves.leave()
                 }
