@@ -196,7 +196,7 @@ struct BenchCommand: LineupCommand {
             spinnerStepsPerMicrosecond: spinner.stepsPerMicrosecond, reference: reference,
             workloads: chosenWorkloads.filter { workload in plan.entries.contains { $0.workload.name == workload.name } }
                 .map { WorkloadRecord($0, settings: settings) },
-            omissions: plan.omissions.map(\.description))
+            omissions: plan.omissions.map(\.description), finished: false)
         let writer: RecordWriter
         do {
             writer = try RecordWriter(directory: out, record: record, reporters: reporters, known: lineup.workloads)

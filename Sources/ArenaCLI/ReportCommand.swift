@@ -6,8 +6,9 @@ import Reporting
 /// `arena report DIR`: makes the folder's files from its run record (`run.json`): `report.md` (a summary, machine,
 /// conformance matrix, tables with ratios to each workload's reference, plots, warnings) and every other reporter's
 /// files, or those `--reporter` names. A folder written before records is read from its Google Benchmark JSON, and
-/// says so. Exit 0 when written (with `--strict`, 1 when the record holds a failed rule or a point without a number),
-/// 64 on a usage error, 65 when the folder holds no readable record (nothing written in either case).
+/// says so. Exit 0 when written (with `--strict`, 1 when the record holds a failed rule, a point without a number or
+/// benchmarks stopped before their end), 64 on a usage error, 65 when the folder holds no readable record (nothing
+/// written in either case).
 struct ReportCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",

@@ -71,9 +71,10 @@ public struct RunAnalysis: Sendable {
     /// The machine the benchmarks ran on.
     public var machine: MachineContext? { record.machine }
 
-    /// Whether the record holds a failed or timed-out rule, or a point without a number.
+    /// Whether the record holds a failed or timed-out rule, or a point without a number, or benchmarks stopped before their end.
     public var hasFailures: Bool {
         (record.conformance?.report.hasFailures ?? false) || workloads.contains { $0.results.contains { !$0.succeeded } }
+            || record.benchmarks?.stopped == true
     }
 }
 

@@ -49,6 +49,8 @@ public final class RecordWriter {
 
     /// Writes every reporter's files from the whole run.
     public func finish() throws(FileError) {
+        record.benchmarks?.finished = true
+        try writeRecord()
         try write(analysis())
     }
 

@@ -152,11 +152,17 @@ public struct BenchmarkRecord: Sendable, Codable {
     public var omissions: [String]
     /// Wall seconds the benchmarks took so far.
     public var seconds: Double
+    /// Whether the run reached its end: `false` while it measures, and so in the record of a run that was stopped (an
+    /// interrupt, a time limit), whose points are those finished by then; `nil` in records written before this was kept.
+    public var finished: Bool?
+
+    /// Whether the run was stopped before its end (`finished` is `false`).
+    public var stopped: Bool { finished == false }
 
     public init(
         command: String, date: String, seed: UInt64?, order: TrialOrder, lifetime: ProcessLifetime, settings: BenchSettings,
         spinnerStepsPerMicrosecond: Double?, reference: String?, workloads: [WorkloadRecord], points: [MeasuredPoint] = [],
-        omissions: [String] = [], seconds: Double = 0
+        omissions: [String] = [], seconds: Double = 0, finished: Bool? = nil
     ) {
         self.command = command
         self.date = date
@@ -170,6 +176,7 @@ public struct BenchmarkRecord: Sendable, Codable {
         self.points = points
         self.omissions = omissions
         self.seconds = seconds
+        self.finished = finished
     }
 }
 

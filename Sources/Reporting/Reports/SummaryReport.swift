@@ -16,6 +16,7 @@ public enum SummaryReport {
     /// The `## Summary` section, Markdown, ending with a blank line.
     public static func markdown(_ run: RunAnalysis) -> String {
         var text = "## Summary\n\n"
+        if let stopped = stoppedLine(run) { text += stopped + "\n\n" }
         text += conformanceLines(run.record.conformance?.report)
         text += benchmarkLines(run)
         for workload in run.workloads {
@@ -138,6 +139,19 @@ public enum SummaryReport {
     }
 
     // MARK: How it was measured
+
+    /// Says that the benchmarks were stopped before their end and what the record holds then; `nil` for a run that
+    /// ended (or a record from before runs said so).
+    static func stoppedLine(_ run: RunAnalysis) -> String? {
+        guard let benchmarks = run.record.benchmarks, benchmarks.stopped else { return nil }
+        let least = benchmarks.settings.repetitions
+        let short = benchmarks.points.filter { ($0.results.map(\.repetitions.count).max() ?? 0) < least }.count
+        return
+            "**Stopped before its end**: the benchmarks ran for \(Figures.fixed(benchmarks.seconds, 0)) s and were stopped "
+            + "(an interrupt or a time limit). Everything below comes from the \(benchmarks.points.count) "
+            + (benchmarks.points.count == 1 ? "point" : "points") + " measured by then, \(short) with fewer than the "
+            + "\(least) rounds a point gets at least; later points have no row."
+    }
 
     /// How the benchmarks were ordered, and what the waiting processes cost; `nil` without benchmarks.
     static func orderLine(_ run: RunAnalysis) -> String? {

@@ -1,3 +1,4 @@
+import ArenaCLI
 import ArenaContract
 import Bench
 import Conformance
@@ -294,6 +295,35 @@ extension ArenaTests {
             #expect(
                 stability.summary.contains("of the 0 neither run calls near the edge, 0 agree; of the 1 near the edge in either, 0 do not"))
             #expect(Stability(firm, firm).summary.contains("of the 1 neither run calls near the edge, 1 agree"))
+        }
+
+        @Test(
+            "a run stopped before its end says so at the top of the summary and fails --strict; one that ended, or a record from before runs said so, does not"
+        )
+        func stoppedRun() throws {
+            // Two rounds of a point that gets at least three (the results' settings): cut short.
+            let results = [("system", [UInt64]([100, 100])), ("actor", [50, 51])].map {
+                Self.result(engine: $0.0, parameters: [], perOperation: $0.1)
+            }
+            var record = TestRuns.record([(PingPongWorkload(), results)])
+            for (finished, stopped) in [(Bool?.none, false), (true, false), (false, true)] {
+                record.benchmarks?.finished = finished
+                let run = try RunAnalysis(record: record, known: ArenaWorkloads.all)
+                let text = SummaryReport.markdown(run)
+                #expect(text.contains("**Stopped before its end**") == stopped, "finished \(String(describing: finished)): \(text)")
+                #expect(run.hasFailures == stopped, "finished \(String(describing: finished))")
+                if stopped {
+                    #expect(text.contains("from the 1 point measured by then, 1 with fewer than the 3 rounds"), "\(text)")
+                }
+            }
+            // The writer keeps the flag in run.json: false while measuring, true once it finishes.
+            let directory = "/tmp/arena-stopped-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            record.benchmarks?.finished = false
+            let writer = try RecordWriter(directory: directory, record: record, reporters: [], known: ArenaWorkloads.all)
+            #expect(try RunRecord.load(directory, workloads: [], lineup: []).record.benchmarks?.finished == false)
+            try writer.finish()
+            #expect(try RunRecord.load(directory, workloads: [], lineup: []).record.benchmarks?.finished == true)
         }
 
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
