@@ -21,6 +21,7 @@ public enum PlotScripts {
         "fanout.gp": PackageResources.fanout_gp,
         "generic.gp": PackageResources.generic_gp,
         "io-throughput.gp": PackageResources.io_throughput_gp,
+        "machines.gp": PackageResources.machines_gp,
         "op-graph.gp": PackageResources.op_graph_gp,
         "op-throughput.gp": PackageResources.op_throughput_gp,
         "panelbars.gp": PackageResources.panelbars_gp,

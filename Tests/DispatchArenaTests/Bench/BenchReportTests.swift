@@ -326,6 +326,55 @@ extension ArenaTests {
             #expect(try RunRecord.load(directory, workloads: [], lineup: []).record.benchmarks?.finished == true)
         }
 
+        @Test(
+            "machines side by side: sorted by cores, a warning for different commits, the verdicts that differ named, headlines over the points both measured"
+        )
+        func machines() throws {
+            func run(cores: Int, commit: String, actor: [UInt64], points: [Int]) throws -> RunAnalysis {
+                var context = Self.context
+                context.numCPUs = cores
+                let results = points.flatMap { threads in
+                    [
+                        Self.result(
+                            engine: "system", parameters: [Parameter("threads", threads)], threads: threads,
+                            perOperation: [100, 101, 99, 100]),
+                        Self.result(
+                            engine: "actor", parameters: [Parameter("threads", threads)], threads: threads, perOperation: actor),
+                    ]
+                }
+                var record = TestRuns.record([(ContentionWorkload(), results)], machine: context)
+                record.commit = commit
+                return try RunAnalysis(record: record, known: ArenaWorkloads.all)
+            }
+            // 16 cores first on the command line; its actor is twice as slow (half the ops/s) as system, and it also
+            // measured 8 threads, which the 2-core run did not. On 2 cores the actor takes half system's time: it leads.
+            let big = try run(cores: 16, commit: "bbbb", actor: [200, 202, 198, 200], points: [2, 4, 8])
+            let small = try run(cores: 2, commit: "aaaa", actor: [50, 51, 49, 50], points: [2, 4])
+            let report = MachinesReport([.init(folder: "runs/big", run: big), .init(folder: "runs/small", run: small)])
+            #expect(report.machines.map(\.cores) == [2, 16] && report.machines.map(\.label) == ["small (2 cores)", "big (16 cores)"])
+            #expect(
+                report.warnings.count == 1 && report.warnings[0].contains("different commits (small (2 cores): aaaa, big (16 cores): bbbb)")
+            )
+            let workload = try #require(report.workloads.first)
+            #expect(!workload.verdictsAgree)
+            // Headlines over the two points both measured (2 and 4 threads): system 10M ops/s everywhere; actor 20M on
+            // 2 cores, 5M on 16.
+            let headlines = Dictionary(uniqueKeysWithValues: workload.headlines().map { ($0.engine, $0) })
+            #expect(headlines["system"]?.points == 2 && headlines["actor"]?.points == 2)
+            let actor = try #require(headlines["actor"]?.values)
+            #expect(abs((actor[0] ?? 0) / 20e6 - 1) < 0.01 && abs((actor[1] ?? 0) / 5e6 - 1) < 0.01, "\(actor)")
+            #expect(report.csv(workload).hasPrefix("engine,cores,value\nsystem,2,"), "\(report.csv(workload))")
+            let text = report.markdown(plots: ["machines-contention.png"])
+            #expect(text.contains("## Verdicts that differ\n\n1 of 1 workloads"), "\(text)")
+            #expect(text.contains("| contention | **actor** leads system ×"), "\(text)")
+            #expect(text.contains("| actor: ops/s (2) | 20.0M | 5.00M |"), "\(text)")
+            #expect(text.contains("![contention across machines](plots/machines-contention.png)"))
+            // The same runs again: nothing differs.
+            let same = MachinesReport([.init(folder: "a", run: small), .init(folder: "b", run: small)])
+            #expect(same.warnings.isEmpty && same.workloads.allSatisfy(\.verdictsAgree))
+            #expect(same.markdown().contains("None: every workload names the same leader"))
+        }
+
         @Test("threads: the most engine threads per workload and engine, bold and listed over cores + 2 unless the blocks block")
         func threadSection() {
             func point(_ engine: String, _ threads: Int, _ value: Int, counted: Double?) -> PointResult {

@@ -76,6 +76,8 @@ extension ArenaTests {
                 ["frobnicate"],
                 ["conform", "--no-such-flag"],
                 ["conform", "--stress=yes"],
+                ["machines", "."],
+                ["machines", ".", "/no/such/folder"],
             ])
         func usageError(_ arguments: [String]) throws {
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)

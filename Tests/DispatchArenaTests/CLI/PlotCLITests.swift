@@ -34,6 +34,24 @@ extension ArenaTests {
         static func size(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
 
         @Test(
+            "machines puts the two committed reference runs side by side: machines.md names the verdicts that differ, one plot per workload"
+        )
+        func machines() throws {
+            guard try RequiredPackage.gnuplot.require() else { return }
+            let out = BenchCLITests.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let folders = ["results/reference", "results/reference-16-cores"].map { repositoryRoot.path + "/" + $0 }
+            let run = try ArenaExecutable.run(["machines"] + folders + ["--out", out])
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains("2 machines, 19 workloads; verdicts that differ: "), "\(run.output)")
+            #expect(run.errors.contains("warning: The runs come from different commits"), "\(run.errors)")
+            let text = try String(contentsOfFile: out + "/machines.md", encoding: .utf8)
+            #expect(text.contains("| reference (2 cores) | reference-16-cores (16 cores) |") && text.contains("## Verdicts that differ"))
+            #expect(Self.size(out + "/plots/machines-contention.png") > 0 && Self.size(out + "/plots/machines-contention.svg") > 0)
+            #expect(text.contains("![contention across machines](plots/machines-contention.png)"))
+        }
+
+        @Test(
             "A copy of arena outside the checkout, run from /, plots a results folder with the scripts it carries and leaves no file behind"
         )
         func copiedBinaryPlots() throws {
