@@ -45,21 +45,19 @@ swift build -c release --static-swift-stdlib --product arena --scratch-path .bui
 strip -o "$stage/bin/arena" .build-static/release/arena
 
 say "the native C floor, with its shared libraries beside it"
-floor="$(scripts/native/build.sh | tail -n 1)"
-# Relinked with its run path in the bundle: the libraries it loads are the ones copied next to it, whatever the machine has.
-usr="$(dirname "$(dirname "$(realpath "$(command -v swift)")")")"
-"$usr/bin/clang++" -O2 -std=c++17 -I"$usr/lib/swift" scripts/native/floor.cpp \
-    -L"$usr/lib/swift/linux" -Wl,-rpath,'$ORIGIN/../lib' \
-    -ldispatch -lBlocksRuntime -lbenchmark -lpthread -o "$stage/bin/c-floor"
+# Built with its run path in the bundle: the libraries it loads are the ones copied next to it, whatever the machine has.
+scripts/native/build.sh --out "$stage/bin/c-floor" --rpath '$ORIGIN/../lib' >/dev/null
 strip "$stage/bin/c-floor"
-# Every library the floor loads from outside the C runtime (glibc, libstdc++, libgcc) travels with it.
+# Every library the floor loads from outside the C runtime (glibc, libstdc++, libgcc) travels with it: ldd finds them
+# where the floor was linked, the Swift toolchain's libraries and the system's.
+usr="$(dirname "$(dirname "$(realpath "$(command -v swift)")")")"
 while read -r library path; do
     case "$library" in
         libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|ld-linux*|linux-vdso*) ;;
         *) cp -L "$path" "$stage/lib/$library" ;;
     esac
-done < <(ldd "$floor" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
-[[ -n "$(ls "$stage/lib")" ]] || { say "found no shared library of $floor to carry"; exit 69; }
+done < <(LD_LIBRARY_PATH="$usr/lib/swift/linux" ldd "$stage/bin/c-floor" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
+[[ -n "$(ls "$stage/lib")" ]] || { say "found no shared library of the C floor to carry"; exit 69; }
 
 cp scripts/native/run.sh "$stage/libexec/floor-run.sh"
 cp scripts/bundle/run "$stage/run"

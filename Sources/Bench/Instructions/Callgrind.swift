@@ -33,23 +33,16 @@ public enum Callgrind {
     /// Copies `executable` to `copy` without its debug information (`objcopy --strip-debug`; the toolchain's
     /// `llvm-objcopy` will do). Valgrind 3.19 gives up on the DWARF 5 that Swift 6.3 writes ("unhandled dwarf2 abbrev
     /// form code 0x25 ... I can't recover"); the copy has the same code, so the same count, and its symbol table
-    /// still names every function in callgrind's profile. A program with no debug information (the bundle's, stripped)
-    /// is copied as it is, so no `objcopy` is needed where it runs. Costs one child process and a copy of the program.
+    /// still names every function in callgrind's profile. Costs one child process and a copy of the program. A program
+    /// without debug information (`ELFSections.hasDebugInfo`, the bundle's) needs no copy: callgrind runs it as it is.
     public static func copyWithoutDebugInfo(_ executable: String, to copy: String) -> CallgrindFailure? {
-        let tool: String
-        let arguments: [String]
-        if ELFSections.hasDebugInfo(executable) == false {
-            (tool, arguments) = ("/bin/cp", [executable, copy])
-        } else if let objcopy = onPath("objcopy") ?? onPath("llvm-objcopy") {
-            (tool, arguments) = (objcopy, ["--strip-debug", executable, copy])
-        } else {
+        guard let objcopy = onPath("objcopy") ?? onPath("llvm-objcopy") else {
             return CallgrindFailure("objcopy is not installed: install it with 'apt-get install binutils'")
         }
-        let outcome = ChildProcess.run(arguments, executable: tool, limit: .seconds(120))
+        let outcome = ChildProcess.run(["--strip-debug", executable, copy], executable: objcopy, limit: .seconds(120))
         guard outcome.termination == .exited(0) else {
             let said = outcome.standardError.split(separator: "\n")
-            return CallgrindFailure(
-                "\(([tool] + arguments).joined(separator: " ")) failed: \(ChildOutcome.firstLine(of: said))")
+            return CallgrindFailure("\(objcopy) --strip-debug \(executable) failed: \(ChildOutcome.firstLine(of: said))")
         }
         return nil
     }

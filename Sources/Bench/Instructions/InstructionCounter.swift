@@ -55,9 +55,13 @@ public struct InstructionCounter: Sendable {
         }
         let scratch: ScratchDirectory
         do { scratch = try ScratchDirectory("instructions") } catch { return unmeasured(error.description) }
-        let program = scratch.file(executable.split(separator: "/").last.map(String.init) ?? "arena")
         defer { scratch.remove() }
-        if let failure = Callgrind.copyWithoutDebugInfo(executable, to: program) { return unmeasured(failure.description) }
+        // Valgrind cannot read Swift's debug information: a program carrying it is run from a copy without it.
+        let stripped = ELFSections.hasDebugInfo(executable) == false
+        let program = stripped ? executable : scratch.file(executable.split(separator: "/").last.map(String.init) ?? "arena")
+        if !stripped, let failure = Callgrind.copyWithoutDebugInfo(executable, to: program) {
+            return unmeasured(failure.description)
+        }
         let outcomes = Locked([Int: Result<UInt64, CallgrindFailure>]())
         let next = Locked(0)
         let realTime = Locked(true)

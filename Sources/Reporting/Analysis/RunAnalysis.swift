@@ -222,6 +222,16 @@ public struct WorkloadAnalysis: Sendable {
 
         /// The leader, when there is one.
         public var leader: String? { if case .leader(let leader, _, _) = self { leader } else { nil } }
+
+        /// Whether `other` gives the same answer: the same leader, a tie in both, or the same contender alone.
+        public func agrees(with other: Verdict) -> Bool {
+            switch (self, other) {
+            case (.leader(let a, _, _), .leader(let b, _, _)): a == b
+            case (.tie, .tie), (.noReference, .noReference): true
+            case (.alone(let a), .alone(let b)): a == b
+            default: false
+            }
+        }
     }
 
     /// The verdict and how firmly it stands (`nearEdge`), from one pass over the best contender's comparisons with

@@ -137,50 +137,57 @@ public struct GnuplotRunner: Sendable {
         try Files.makeDirectories(outdir)
         guard !sources.isEmpty else { return [] }
         let order = Self.fullOrder(engineOrder, found: sources.map(\.table.engines))
+        return try withScripts { (temporary, scriptdir) throws(FileError) in
+            var outcomes: [Outcome] = []
+            for source in sources {
+                let (name, path, table) = (source.workload, source.path, source.table)
+                let figure = Self.figure(for: name, among: workloads)
+                let script: String
+                switch figure {
+                case .generic, .bundled:
+                    script = "\(scriptdir)/\(Self.scriptName(of: figure, workload: name))"
+                    guard access(script, R_OK) == 0 else {
+                        let missing = Self.scriptName(of: figure, workload: name)
+                        let place = scripts.map { "in \($0)" } ?? "among the scripts this program carries"
+                        outcomes.append(Outcome(workload: name, figure: figure, errors: "no \(missing) \(place)", succeeded: false))
+                        continue
+                    }
+                case .script(let text):
+                    script = "\(temporary)/\(Self.scriptName(of: figure, workload: name))"
+                    try Files.writeWhole(text, to: script)
+                }
+                var variables = Self.variables(
+                    csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
+                    scripts: scriptdir, reference: references[name])
+                if figure == .generic {
+                    let workload = workloads.first { $0.name == name }
+                    let layout = PlotLayout(csv: table, workload: name, summary: workload?.summary, axisHint: workload?.plotAxis)
+                    let derived = "\(temporary)/\(name).csv"
+                    try Files.writeWhole(layout.derivedCSV(from: table), to: derived)
+                    variables += Self.variables(layout: layout, derived: derived, source: path)
+                }
+                outcomes.append(draw(name, figure: figure, script: script, variables: variables))
+            }
+            return outcomes
+        }
+    }
+
+    /// Runs `body` with a temporary folder, removed afterwards, and the folder of scripts to run: `scripts`, or the
+    /// bundled scripts written into the temporary folder (about 100 KB).
+    func withScripts<T>(_ body: (_ temporary: String, _ scriptdir: String) throws(FileError) -> T) throws(FileError) -> T {
         let temporary = try Self.makeTemporaryDirectory()
         defer { Self.remove(directory: temporary) }
-        let scriptdir: String
-        if let scripts {
-            scriptdir = scripts
-        } else {
-            try PlotScripts.write(to: temporary)
-            scriptdir = temporary
-        }
-        var outcomes: [Outcome] = []
-        for source in sources {
-            let (name, path, table) = (source.workload, source.path, source.table)
-            let figure = Self.figure(for: name, among: workloads)
-            let script: String
-            switch figure {
-            case .generic, .bundled:
-                script = "\(scriptdir)/\(Self.scriptName(of: figure, workload: name))"
-                guard access(script, R_OK) == 0 else {
-                    let missing = Self.scriptName(of: figure, workload: name)
-                    let place = scripts.map { "in \($0)" } ?? "among the scripts this program carries"
-                    outcomes.append(Outcome(workload: name, figure: figure, errors: "no \(missing) \(place)", succeeded: false))
-                    continue
-                }
-            case .script(let text):
-                script = "\(temporary)/\(Self.scriptName(of: figure, workload: name))"
-                try Files.writeWhole(text, to: script)
-            }
-            var variables = Self.variables(
-                csv: table, path: path, outdir: outdir, engineOrder: order, cores: cores,
-                scripts: scriptdir, reference: references[name])
-            if figure == .generic {
-                let workload = workloads.first { $0.name == name }
-                let layout = PlotLayout(csv: table, workload: name, summary: workload?.summary, axisHint: workload?.plotAxis)
-                let derived = "\(temporary)/\(name).csv"
-                try Files.writeWhole(layout.derivedCSV(from: table), to: derived)
-                variables += Self.variables(layout: layout, derived: derived, source: path)
-            }
-            let arguments = ["-e", variables.joined(separator: "; "), script]
-            let outcome = ChildProcess.run(arguments, executable: gnuplot, limit: .seconds(60))
-            var errors = outcome.standardError
-            if outcome.termination == .timedOut { errors += "gnuplot did not finish within 60 s" }
-            outcomes.append(Outcome(workload: name, figure: figure, errors: errors, succeeded: outcome.termination == .exited(0)))
-        }
-        return outcomes
+        if let scripts { return try body(temporary, scripts) }
+        try PlotScripts.write(to: temporary)
+        return try body(temporary, temporary)
+    }
+
+    /// Runs gnuplot on `script` with `variables` (stopped after 60 s): the outcome of `workload`'s `figure`.
+    func draw(_ workload: String, figure: PlotFigure, script: String, variables: [String]) -> Outcome {
+        let outcome = ChildProcess.run(["-e", variables.joined(separator: "; "), script], executable: gnuplot, limit: .seconds(60))
+        var errors = outcome.standardError
+        if outcome.termination == .timedOut { errors += "gnuplot did not finish within 60 s" }
+        return Outcome(workload: workload, figure: figure, errors: errors, succeeded: outcome.termination == .exited(0))
     }
 
     // MARK: What the scripts get

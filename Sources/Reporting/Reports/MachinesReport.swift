@@ -25,6 +25,12 @@ public struct MachinesReport: Sendable {
         /// The machine's core count (online CPUs), 0 when the record does not say.
         public var cores: Int { run.machine?.numCPUs ?? 0 }
 
+        /// How its benchmarks were measured: "quick" or "full", or "no benchmarks".
+        public var settings: String {
+            guard let benchmarks = run.record.benchmarks else { return "no benchmarks" }
+            return benchmarks.settings.quick ? "quick" : "full"
+        }
+
         /// The column header: the folder's last component and the core count.
         public var label: String {
             let name = folder.split(separator: "/").last.map(String.init) ?? folder
@@ -51,34 +57,57 @@ public struct MachinesReport: Sendable {
         public var verdictsAgree: Bool {
             let verdicts = analyses.compactMap { $0?.verdict }
             guard references.count <= 1, let first = verdicts.first else { return references.count <= 1 }
-            return verdicts.allSatisfy {
-                Stability.Verdicts(workload: name, first: first, second: $0, firm: true).agree
-            }
+            return verdicts.allSatisfy(first.agrees(with:))
         }
 
-        /// Each contender's headline per machine: the geometric mean of its median headline over the points every
-        /// machine that measured the contender has a number for; `nil` where the machine has none of them.
-        public func headlines() -> [(engine: String, values: [Double?], points: Int)] {
+        /// One contender's headline on each machine.
+        public struct EngineHeadline: Sendable {
+            public let engine: String
+            /// Per machine: the geometric mean of its median headline over the shared points; `nil` where the
+            /// machine did not measure the contender.
+            public let values: [Double?]
+            /// The points every machine that measured the contender has a number for.
+            public let points: Int
+        }
+
+        /// Each contender's headline per machine, over the points every machine that measured it has a number for;
+        /// a contender with no such point is left out. Computed once, with the report.
+        public let headlines: [EngineHeadline]
+
+        init(name: String, headline: Headline, analyses: [WorkloadAnalysis?]) {
+            self.name = name
+            self.headline = headline
+            self.analyses = analyses
+            headlines = Self.headlines(analyses)
+        }
+
+        /// Reads each machine's medians once (by contender, then point), then averages their logarithms over the
+        /// points the machines share.
+        private static func headlines(_ analyses: [WorkloadAnalysis?]) -> [EngineHeadline] {
             var engines: [String] = []
-            for analysis in analyses.compactMap({ $0 }) {
-                for engine in analysis.engines where !engines.contains(engine) { engines.append(engine) }
+            let medians = analyses.map { analysis -> [String: [String: Double]] in
+                guard let analysis else { return [:] }
+                var byEngine: [String: [String: Double]] = [:]
+                for engine in analysis.engines {
+                    if !engines.contains(engine) { engines.append(engine) }
+                    byEngine[engine] = [:]
+                    for path in analysis.paths {
+                        guard let result = analysis.result(engine, at: path),
+                            let median = PointStatistics(result, headline: analysis.headline).headlineSummary?.median, median > 0
+                        else { continue }
+                        byEngine[engine]![path] = median
+                    }
+                }
+                return byEngine
             }
-            return engines.compactMap { engine -> (engine: String, values: [Double?], points: Int)? in
-                func median(_ analysis: WorkloadAnalysis, _ path: String) -> Double? {
-                    analysis.result(engine, at: path).flatMap {
-                        PointStatistics($0, headline: analysis.headline).headlineSummary?.median
-                    }.flatMap { $0 > 0 ? $0 : nil }
-                }
-                let measuring = analyses.compactMap { $0 }.filter { $0.engines.contains(engine) }
-                guard let first = measuring.first else { return nil }
-                let shared = first.paths.filter { path in measuring.allSatisfy { median($0, path) != nil } }
+            return engines.compactMap { engine in
+                let measuring = medians.compactMap { $0[engine] }
+                let shared = measuring[0].keys.filter { path in measuring.allSatisfy { $0[path] != nil } }.sorted()
                 guard !shared.isEmpty else { return nil }
-                let values = analyses.map { analysis -> Double? in
-                    guard let analysis, analysis.engines.contains(engine) else { return nil }
-                    let logs = shared.compactMap { median(analysis, $0) }.map { log($0) }
-                    return exp(logs.reduce(0, +) / Double(logs.count))
+                let values = medians.map { machine in
+                    machine[engine].map { own in exp(shared.map { log(own[$0]!) }.reduce(0, +) / Double(shared.count)) }
                 }
-                return (engine, values, shared.count)
+                return EngineHeadline(engine: engine, values: values, points: shared.count)
             }
         }
     }
@@ -113,14 +142,10 @@ public struct MachinesReport: Sendable {
                     + zip(machines, commits).map { "\($0.label): \($1)" }.joined(separator: ", ")
                     + "): a difference may be the code's, not the machine's.")
         }
-        let settings = machines.map { machine -> String in
-            guard let benchmarks = machine.run.record.benchmarks else { return "no benchmarks" }
-            return benchmarks.settings.quick ? "quick" : "full"
-        }
-        if Set(settings).count > 1 {
+        if Set(machines.map(\.settings)).count > 1 {
             lines.append(
                 "The runs were measured with different settings ("
-                    + zip(machines, settings).map { "\($0.label): \($1)" }.joined(separator: ", ")
+                    + machines.map { "\($0.label): \($0.settings)" }.joined(separator: ", ")
                     + "): headlines are compared over the points every machine measured.")
         }
         for workload in workloads where workload.references.count > 1 {
@@ -171,11 +196,8 @@ public struct MachinesReport: Sendable {
         text += "| machine | folder | cores | MHz | date | commit | benchmarks |\n| --- | --- | ---: | ---: | --- | --- | --- |\n"
         for machine in machines {
             let context = machine.run.machine
-            let benchmarks = machine.run.record.benchmarks
-            let settings =
-                benchmarks.map {
-                    ($0.settings.quick ? "quick" : "full") + ", threads " + $0.settings.threads.map(String.init).joined(separator: ",")
-                } ?? "none"
+            let threads = machine.run.record.benchmarks.map { ", threads " + $0.settings.threads.map(String.init).joined(separator: ",") }
+            let settings = machine.settings + (threads ?? "")
             text +=
                 "| \(context?.hostName ?? "?") | \(machine.folder) | \(machine.cores) | \(context?.mhzPerCPU ?? 0) | "
                 + "\(context?.date ?? "?") | \(machine.run.record.commit ?? "unknown") | \(settings) |\n"
@@ -223,18 +245,17 @@ public struct MachinesReport: Sendable {
                 + String(repeating: " ---: |", count: machines.count) + "\n"
             text += header
             text += "| verdict | " + workload.analyses.map(Self.verdictText).joined(separator: " | ") + " |\n"
-            let headlines = workload.headlines()
-            for (engine, values, points) in headlines {
+            for entry in workload.headlines {
                 let ratios = workload.analyses.map { analysis -> String in
-                    guard let analysis, let standing = analysis.standings.first(where: { $0.engine == engine }) else {
-                        return analysis?.isFloor(engine) == true ? "C floor" : "-"
+                    guard let analysis, let standing = analysis.standings.first(where: { $0.engine == entry.engine }) else {
+                        return analysis?.isFloor(entry.engine) == true ? "C floor" : "-"
                     }
-                    return engine == analysis.reference ? "reference" : ConsoleReport.summaryText(standing.ratio)
+                    return entry.engine == analysis.reference ? "reference" : ConsoleReport.summaryText(standing.ratio)
                 }
-                text += "| \(engine): ×reference | " + ratios.joined(separator: " | ") + " |\n"
+                text += "| \(entry.engine): ×reference | " + ratios.joined(separator: " | ") + " |\n"
                 text +=
-                    "| \(engine): \(workload.headline.title) (\(points)) | "
-                    + values.map { $0.map { Figures.format($0) } ?? "-" }.joined(separator: " | ") + " |\n"
+                    "| \(entry.engine): \(workload.headline.title) (\(entry.points)) | "
+                    + entry.values.map { $0.map { Figures.format($0) } ?? "-" }.joined(separator: " | ") + " |\n"
             }
             text += "\n"
             let plot = "machines-\(workload.name).png"
@@ -251,10 +272,10 @@ public struct MachinesReport: Sendable {
     /// and machine with a value, the C floor's engines among them.
     public func csv(_ workload: Workload) -> String {
         var text = "engine,cores,value\n"
-        for (engine, values, _) in workload.headlines() {
-            for (machine, value) in zip(machines, values) {
+        for headline in workload.headlines {
+            for (machine, value) in zip(machines, headline.values) {
                 guard let value else { continue }
-                text += "\(engine),\(machine.cores),\(value)\n"
+                text += "\(headline.engine),\(machine.cores),\(value)\n"
             }
         }
         return text

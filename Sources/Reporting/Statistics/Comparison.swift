@@ -139,15 +139,8 @@ public struct Stability: Sendable {
         /// Whether neither run's verdict is near the edge (`WorkloadAnalysis.nearEdge`).
         public let firm: Bool
 
-        /// The same leader, or a tie in both.
-        public var agree: Bool {
-            switch (first, second) {
-            case (.leader(let a, _, _), .leader(let b, _, _)): a == b
-            case (.tie, .tie), (.noReference, .noReference): true
-            case (.alone(let a), .alone(let b)): a == b
-            default: false
-            }
-        }
+        /// The same leader, or a tie in both (`Verdict.agrees(with:)`).
+        public var agree: Bool { first.agrees(with: second) }
 
         /// One leader in one run and another leader in the other.
         public var flipped: Bool {

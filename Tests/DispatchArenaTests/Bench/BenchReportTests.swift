@@ -359,7 +359,7 @@ extension ArenaTests {
             #expect(!workload.verdictsAgree)
             // Headlines over the two points both measured (2 and 4 threads): system 10M ops/s everywhere; actor 20M on
             // 2 cores, 5M on 16.
-            let headlines = Dictionary(uniqueKeysWithValues: workload.headlines().map { ($0.engine, $0) })
+            let headlines = Dictionary(uniqueKeysWithValues: workload.headlines.map { ($0.engine, $0) })
             #expect(headlines["system"]?.points == 2 && headlines["actor"]?.points == 2)
             let actor = try #require(headlines["actor"]?.values)
             #expect(abs((actor[0] ?? 0) / 20e6 - 1) < 0.01 && abs((actor[1] ?? 0) / 5e6 - 1) < 0.01, "\(actor)")
