@@ -27,7 +27,11 @@ final class LockFreeWorker: @unchecked Sendable {
 /// rule for blocked workers).
 ///
 /// - A worker pushes to its own FIFO run queue; other threads push to the injection queue. A worker takes from its
-///   own queue, then the injection queue, then steals the oldest job of another worker's queue.
+///   own queue, then the injection queue, then steals the oldest job of another worker's queue. For most of its spin a
+///   thief passes over a queue holding one job: its owner runs it next, and a message handed back and forth (an actor
+///   call and its return) stays on one core instead of crossing with every hand-off (Go's scheduler backs off from a
+///   running owner's `runnext` likewise). The spin's last rounds and the parking look take it: a job behind a long
+///   block still moves.
 /// - With nothing to do a worker spins briefly, then announces itself in `parked` (a bitmask) and sleeps on its
 ///   futex word. A push makes its job visible, then (after a sequentially consistent fence) reads `parked`; a parking
 ///   worker sets its bit, then (after the same fence) looks for work once more. One of the two sees the other, so no
@@ -42,6 +46,8 @@ final class LockFreeWorker: @unchecked Sendable {
 /// Locks: `growth` (a pthread mutex, in `PoolGrowth.swift`) is taken only to start, retire and join threads.
 final class LockFreeWorkerPool: @unchecked Sendable {
     static let maxWorkers = 64
+    /// The spin rounds (of 64) that pass over a victim's only job.
+    static let sparingRounds = 48
     let width: Int
     /// Every slot, made once; only read after `init`.
     private(set) var workers: [LockFreeWorker] = []
@@ -187,34 +193,37 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         context.spares.recycle(job)
     }
 
-    /// Own queue, then the injection queue, then half of someone else's.
+    /// Own queue, then the injection queue, then the oldest job of someone else's; `sparing`, not a queue's only job.
     @inline(__always)
-    private func findWork(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+    private func findWork(_ worker: LockFreeWorker, sparing: Bool = false) -> UnsafeMutableRawPointer? {
         if let job = worker.local.pop() { return job }
         if let job = injection.pop() { return job }
-        return steal(into: worker)
+        return steal(into: worker, sparing: sparing)
     }
 
-    private func steal(into worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+    private func steal(into worker: LockFreeWorker, sparing: Bool) -> UnsafeMutableRawPointer? {
         let present = occupied.atomic.pointee.load(ordering: .relaxed)
         let start = Int.random(in: 0..<Self.maxWorkers)
         for step in 0..<Self.maxWorkers {
             let victim = workers[(start + step) % Self.maxWorkers]
-            guard victim !== worker, present & victim.bit != 0, let stolen = victim.local.pop() else { continue }
+            guard victim !== worker, present & victim.bit != 0 else { continue }
+            if sparing && victim.local.count == 1 { continue }
+            guard let stolen = victim.local.pop() else { continue }
             return stolen
         }
         return nil
     }
 
-    /// A few microseconds of looking before sleeping: work often arrives within them. While it spins the worker
-    /// counts as searching, and pushes skip waking sleepers; so the last searcher to find work hands the search on
-    /// (Tokio's rule, `handOffSearch`), and one giving up looks once more after leaving the count, handing on the
-    /// same way if that look finds work.
+    /// A few microseconds of looking before sleeping: work often arrives within them. The first `sparingRounds` spare a
+    /// victim's only job (`steal(into:sparing:)`), the rest take it. While it spins the worker counts as searching, and
+    /// pushes skip waking sleepers; so the last searcher to find work hands the search on (Tokio's rule,
+    /// `handOffSearch`), and one giving up looks once more after leaving the count, handing on the same way if that look
+    /// finds work.
     private func spin(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
         searching.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
         for round in 0..<64 {
             for _ in 0..<(round < 32 ? 16 : 64) { clinux_cpu_relax() }
-            if let job = findWork(worker) {
+            if let job = findWork(worker, sparing: round < Self.sparingRounds) {
                 if searching.atomic.pointee.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 { handOffSearch() }
                 return job
             }
