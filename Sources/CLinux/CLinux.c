@@ -87,3 +87,10 @@ void clinux_set_thread_name(const char *name) {
     truncated[sizeof truncated - 1] = 0;
     pthread_setname_np(pthread_self(), truncated);
 }
+
+// The profile runtime's entry, linked only into a build instrumented for coverage: weak, so elsewhere it is null.
+extern int __llvm_profile_write_file(void) __attribute__((weak));
+
+void clinux_write_coverage(void) {
+    if (__llvm_profile_write_file) __llvm_profile_write_file();
+}

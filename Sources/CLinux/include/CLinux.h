@@ -71,6 +71,10 @@ extern void _dispatch_main_queue_callback_4CF(void *message);
 extern void dispatch_retain(void *object);
 extern void dispatch_release(void *object);
 
+/// Writes the code-coverage counts of a build instrumented for coverage (`-profile-generate`) now, as `exit` would:
+/// for a process about to end by `_exit`. Does nothing in any other build.
+void clinux_write_coverage(void);
+
 enum {
     CLINUX_EPOLL_CTL_ADD = 1,
     CLINUX_EPOLL_CTL_DEL = 2,
