@@ -10,6 +10,8 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
     private let lock = NSLock()
     private var dependencyList: [FoundationOperation] = []
     private var completion: (@Sendable () -> Void)?
+    /// Set when a queue of this layer took it: Foundation keeps the fact private.
+    private var enqueued = false
 
     init(_ operation: Operation) {
         self.operation = operation
@@ -27,11 +29,28 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
 
     public var name: String? { operation.name }
 
+    /// Foundation's `addExecutionBlock`, after the check Foundation makes too (`fatalError("blocks cannot be added
+    /// after the operation has started executing or finished")`, without the operation's name), said with its name.
     public func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         guard let blocks = operation as? BlockOperation else {
             misuse("operation '\(name ?? "")' is not a block operation: it takes no execution blocks")
         }
+        if blocks.isExecuting || blocks.isFinished {
+            misuse("operation '\(name ?? "")': addExecutionBlock after it started executing or finished")
+        }
         blocks.addExecutionBlock(block)
+    }
+
+    /// Marks the operation taken by a queue, after the check Foundation makes (`fatalError("operations finished,
+    /// executing or already in a queue cannot be enqueued")`, without a name), said with its name.
+    func enqueue() {
+        let before = lock.withLock {
+            defer { enqueued = true }
+            return enqueued
+        }
+        if before || operation.isExecuting || operation.isFinished {
+            misuse("operation '\(name ?? "")' is already on a queue, executing or finished: it cannot be enqueued")
+        }
     }
 
     public func addDependency(_ other: FoundationOperation) {
@@ -74,11 +93,15 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
         FoundationWaiter.wait(for: [operation], until: deadline)
     }
 
-    /// Foundation's `start()`, after the check Foundation makes too (`fatalError("receiver is not yet ready to
-    /// execute")`, a message without the operation's name): an operation not ready and not cancelled is misuse,
-    /// said with its name.
+    /// Foundation's `start()`, after the checks Foundation makes too, whose messages do not name the operation
+    /// ("receiver is not yet ready to execute", "receiver is already executing", "something is trying to start the
+    /// receiver simultaneously from more than one thread" for one waiting on a queue): each is misuse, said with its
+    /// name.
     public func start() {
-        if !operation.isFinished && !operation.isCancelled && !operation.isReady {
+        if operation.isFinished { return operation.start() }
+        if operation.isExecuting { misuse("operation '\(name ?? "")': start() while it is already executing") }
+        if lock.withLock({ enqueued }) { misuse("operation '\(name ?? "")': start() while it is on a queue") }
+        if !operation.isCancelled && !operation.isReady {
             misuse("operation '\(name ?? "")': start() while it is not yet ready to execute")
         }
         operation.start()

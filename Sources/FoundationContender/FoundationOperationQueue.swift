@@ -29,9 +29,13 @@ public final class FoundationOperationQueue: LayerQueue, @unchecked Sendable {
 
     public var name: String? { queue.name }
 
-    public func addOperation(_ operation: FoundationOperation) { queue.addOperation(operation.operation) }
+    public func addOperation(_ operation: FoundationOperation) {
+        operation.enqueue()
+        queue.addOperation(operation.operation)
+    }
 
     public func addOperations(_ operations: [FoundationOperation], waitUntilFinished: Bool) {
+        for operation in operations { operation.enqueue() }
         queue.addOperations(operations.map(\.operation), waitUntilFinished: waitUntilFinished)
     }
 
@@ -39,9 +43,16 @@ public final class FoundationOperationQueue: LayerQueue, @unchecked Sendable {
 
     public func addBarrierBlock(_ block: @escaping @Sendable () -> Void) { queue.addBarrierBlock(block) }
 
+    /// Foundation's, after the check Foundation makes (`fatalError("count (-5) cannot be negative")`, without the
+    /// queue's name), said with its name.
     public var maxConcurrentOperationCount: Int {
         get { queue.maxConcurrentOperationCount }
-        set { queue.maxConcurrentOperationCount = newValue }
+        set {
+            if newValue < 0 && newValue != Self.unlimited {
+                misuse("maxConcurrentOperationCount \(newValue) on operation queue '\(name ?? "")': a width cannot be negative")
+            }
+            queue.maxConcurrentOperationCount = newValue
+        }
     }
 
     public var isSuspended: Bool {

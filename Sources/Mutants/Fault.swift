@@ -29,6 +29,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case specificOutlivesQueue
     // Context and finalizers
     case finalizerEarly
+    case finalizerLostAfterDrain
     case finalizerWithoutContext
     // Registration handlers, work item flags
     case registrationIgnored
@@ -164,6 +165,13 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case startOnAnotherThread
     case startIgnoresReadiness
     case timedWaitSucceedsAtOnce
+    case enqueueTwiceIgnored
+    case startWhileEnqueuedIgnored
+    case startWhileExecutingIgnored
+    case negativeWidthIgnored
+    case blockWhileExecutingIgnored
+    case blockOnPlainOperationIgnored
+    case finishTwiceIgnored
     // Swift executors (the mutant's executor layer, `MutantExecutors`, over the base engine's own queues; every other
     // fault leaves it alone, and these leave the GCD and operation layers alone)
     case executorRunsNewestFirst
@@ -173,6 +181,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case isolationNeverHeld
     case poolBypassed
     case poolSerial
+    case colocatedOnPool
 
     /// The defect in one line, as an implementer would describe the bug (`arena explain` shows it beside the mutant).
     package var summary: String {
@@ -204,6 +213,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .specificOutlivesQueue: "the values still set when a queue goes are kept for good"
         // Context and finalizers
         case .finalizerEarly: "the finalizer is submitted as soon as it is set, with the context of that moment"
+        case .finalizerLostAfterDrain: "a queue released by the program with nothing queued forgets its finalizer"
         case .finalizerWithoutContext: "the finalizer runs when the queue goes, context or not"
         // Registration handlers, work item flags
         case .registrationIgnored: "a source's registration handler is dropped"
@@ -334,6 +344,13 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .startOnAnotherThread: "start() runs the operation on a thread of its own and returns at once"
         case .startIgnoresReadiness: "start() on an operation that is not ready drops its dependencies and runs it"
         case .timedWaitSucceedsAtOnce: "the waits with a deadline report success at once"
+        case .enqueueTwiceIgnored: "adding an operation already on a queue (or executing, or finished) does nothing"
+        case .startWhileEnqueuedIgnored: "start() on an operation waiting on a queue does nothing"
+        case .startWhileExecutingIgnored: "start() on an operation that is executing does nothing"
+        case .negativeWidthIgnored: "a negative maxConcurrentOperationCount other than -1 is ignored"
+        case .blockWhileExecutingIgnored: "addExecutionBlock on an operation that is executing or finished drops the block"
+        case .blockOnPlainOperationIgnored: "addExecutionBlock on an operation that is not a block operation drops the block"
+        case .finishTwiceIgnored: "an asynchronous operation's second finish does nothing"
         case .executorRunsNewestFirst: "a serial executor runs the newest pending job first"
         case .executorOnPool: "a serial executor hands its jobs to the engine's global (concurrent) queue"
         case .isolationAlwaysHeld: "a serial executor's isolation check always says isolated, and never traps"
@@ -341,6 +358,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .isolationNeverHeld: "a serial executor's isolation check always says not isolated"
         case .poolBypassed: "the task executor hands its jobs to Swift's global concurrent executor, off the pool"
         case .poolSerial: "the task executor runs its jobs one at a time, on a serial queue of the base engine"
+        case .colocatedOnPool: "the task executor beside a serial executor runs its jobs on the base engine's global queue"
         }
     }
 }

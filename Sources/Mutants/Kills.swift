@@ -72,6 +72,7 @@ extension Kill {
         Kill(rule: "specific.destructor-on-release", fault: .specificOutlivesQueue),
         // Context and finalizers
         Kill(rule: "context.finalizer-runs", fault: .finalizerEarly),
+        Kill(rule: "context.finalizer-after-drain", fault: .finalizerLostAfterDrain),
         Kill(rule: "context.finalizer-needs-context", fault: .finalizerWithoutContext),
         Kill(rule: "context.finalizer-needs-context", fault: .finalizerEarly),
         Kill(rule: "context.suspension-delays", fault: .finalizerEarly),
@@ -235,6 +236,14 @@ extension Kill {
         Kill(rule: "op.start-not-ready", fault: .startIgnoresReadiness),
         Kill(rule: "op.wait-deadline", fault: .timedWaitSucceedsAtOnce),
         Kill(rule: "op.dependency-on-finished", fault: .dependencyOnFinishedNeverReady),
+        Kill(rule: "op.add-twice", fault: .enqueueTwiceIgnored),
+        Kill(rule: "op.start-enqueued", fault: .startWhileEnqueuedIgnored),
+        Kill(rule: "op.start-executing", fault: .startWhileExecutingIgnored),
+        Kill(rule: "op.negative-width", fault: .negativeWidthIgnored),
+        Kill(rule: "op.block-while-executing", fault: .blockWhileExecutingIgnored),
+        Kill(rule: "op.block-while-enqueued", fault: .executionBlocksDropped),
+        Kill(rule: "op.block-on-plain-operation", fault: .blockOnPlainOperationIgnored),
+        Kill(rule: "op.finish-twice", fault: .finishTwiceIgnored),
         // Swift executors
         Kill(rule: "executor.serial-fifo", fault: .executorRunsNewestFirst),
         Kill(rule: "executor.serial-exclusive", fault: .executorOnPool),
@@ -249,6 +258,8 @@ extension Kill {
         Kill(rule: "executor.sleep", fault: .poolBypassed),
         Kill(rule: "executor.cancellation", fault: .poolBypassed),
         Kill(rule: "executor.pool-parallel", fault: .poolSerial),
+        Kill(rule: "executor.colocated", fault: .colocatedOnPool),
+        Kill(rule: "executor.check-isolated-off-queue", fault: .isolationAlwaysHeld),
     ]
 
     /// Faults that only show when a thread is preempted at the wrong instruction: `arena conform --stress` must

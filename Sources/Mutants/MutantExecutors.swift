@@ -15,6 +15,10 @@ struct MutantExecutors<Base: Engine>: ExecutorLayer {
     func makeActorExecutor(label: String) -> MutantSerialExecutor<Base>? { MutantSerialExecutor(shared: shared, label: label) }
 
     var poolExecutor: MutantPoolExecutor<Base> { MutantPoolExecutor(shared: shared) }
+
+    func colocatedExecutor(for executor: MutantSerialExecutor<Base>) -> MutantColocatedExecutor<Base>? {
+        MutantColocatedExecutor(beside: executor, fault: shared.fault)
+    }
 }
 
 /// A serial queue of the base engine as a serial executor, isolated where its queue's blocks run (the adapter's
@@ -51,6 +55,15 @@ final class MutantSerialExecutor<Base: Engine>: LayerSerialExecutor, @unchecked 
 
     func submit(_ block: @escaping @Sendable () -> Void) { queue.base.async(block) }
 
+    /// Runs `job` of `colocated` in a block of this executor's queue, isolated to this executor (the default layer's
+    /// co-located executor does the same); on the base engine's global queue under `colocatedOnPool`.
+    func run(_ job: UnownedJob, besideAs colocated: MutantColocatedExecutor<Base>) {
+        let body: @Sendable () -> Void = { [self] in
+            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: colocated.asUnownedTaskExecutor())
+        }
+        if fault == .colocatedOnPool { shared.base.globalQueue.async(body) } else { queue.base.async(body) }
+    }
+
     func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?) { queue.setSpecific(key, value) }
 
     func isIsolatingCurrentContext() -> Bool? {
@@ -61,10 +74,6 @@ final class MutantSerialExecutor<Base: Engine>: LayerSerialExecutor, @unchecked 
         case .isolationOnAnyExecutor: return running != nil
         default: return running == ObjectIdentifier(self)
         }
-    }
-
-    func checkIsolated() {
-        if isIsolatingCurrentContext() != true { misuse("isolation check failed: the caller is not running on serial executor '\(label)'") }
     }
 }
 
@@ -91,4 +100,16 @@ final class MutantPoolExecutor<Base: Engine>: LayerTaskExecutor, @unchecked Send
     }
 
     var isCurrent: Bool { RunningPool.current == UnsafeMutableRawPointer(Unmanaged.passUnretained(queue).toOpaque()) }
+}
+
+/// A task executor beside a mutant serial executor: its jobs run in blocks of that executor's queue, isolated to it,
+/// as the default layer's `EngineColocatedExecutor`; under `colocatedOnPool` on the base engine's global queue.
+final class MutantColocatedExecutor<Base: Engine>: LayerTaskExecutor, @unchecked Sendable {
+    private let serial: MutantSerialExecutor<Base>
+
+    init(beside serial: MutantSerialExecutor<Base>, fault: Fault) { self.serial = serial }
+
+    func enqueue(_ job: consuming ExecutorJob) { serial.run(UnownedJob(job), besideAs: self) }
+
+    var isCurrent: Bool { serial.isIsolatingCurrentContext() == true }
 }

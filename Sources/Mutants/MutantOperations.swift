@@ -20,9 +20,9 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
 
     /// The shared state of a new operation; under `dependencyOnFinishedNeverReady` it holds an operation that never
     /// finishes, which a dependency on a finished operation becomes.
-    private func state() -> MutantOperationState<Base> {
+    private func state(isBlockOperation: Bool = false) -> MutantOperationState<Base> {
         let standIn = fault == .dependencyOnFinishedNeverReady ? base.makeBlockOperation(label: "mutant.never-finishes") {} : nil
-        return MutantOperationState<Base>(fault: fault, standIn: standIn)
+        return MutantOperationState<Base>(fault: fault, standIn: standIn, isBlockOperation: isBlockOperation)
     }
 
     func makeQueue(label: String) -> MutantOperationQueue<Base> {
@@ -53,7 +53,7 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
     }
 
     func makeBlockOperation(label: String, _ block: @escaping @Sendable () -> Void) -> MutantOperation<Base> {
-        let state = state()
+        let state = state(isBlockOperation: true)
         return MutantOperation(base.makeBlockOperation(label: label, state.guarded(block)), state: state)
     }
 
@@ -79,6 +79,15 @@ struct MutantOperations<Base: OperationLayer>: OperationLayer {
             if state.fault == .asyncFinishesOnReturn {
                 start(operation) {}
                 finish()
+            } else if state.fault == .finishTwiceIgnored {
+                let finished = Locked(false)
+                start(operation) {
+                    let first = finished.withLock { wasFinished in
+                        defer { wasFinished = true }
+                        return !wasFinished
+                    }
+                    if first { finish() }
+                }
             } else {
                 start(operation, finish)
             }
@@ -103,13 +112,16 @@ final class MutantOperationState<Base: OperationLayer>: Sendable {
     let completion = Locked<(@Sendable () -> Void)?>(nil)
     /// Whether a block operation's block started, under `barrierSkipsExecuting`.
     let started = Locked(false)
+    /// Whether the operation was made by `makeBlockOperation`, under `blockOnPlainOperationIgnored`.
+    let isBlockOperation: Bool
 
     /// Under `dependencyOnFinishedNeverReady`: an operation never added to a queue, so never finished.
     let standIn: Base.Operation?
 
-    init(fault: Fault, standIn: Base.Operation? = nil) {
+    init(fault: Fault, standIn: Base.Operation? = nil, isBlockOperation: Bool = false) {
         self.fault = fault
         self.standIn = standIn
+        self.isBlockOperation = isBlockOperation
     }
 
     /// Whether the work is skipped: under `cancelWaitsForDependencies` a cancelled operation runs only when its
@@ -144,6 +156,8 @@ final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Se
 
     func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         if fault == .executionBlocksDropped { return }
+        if fault == .blockWhileExecutingIgnored && (base.isExecuting || base.isFinished) { return }
+        if fault == .blockOnPlainOperationIgnored && !state.isBlockOperation { return }
         base.addExecutionBlock(state.guarded(block))
     }
 
@@ -223,6 +237,10 @@ final class MutantOperation<Base: OperationLayer>: LayerOperation, @unchecked Se
 
     func start() {
         switch fault {
+        case .startWhileEnqueuedIgnored where state.enqueued.snapshot && !base.isExecuting && !base.isFinished:
+            return
+        case .startWhileExecutingIgnored where base.isExecuting:
+            return
         case .startOnAnotherThread:
             Threads.detach { [base] in base.start() }
         case .startIgnoresReadiness:
@@ -292,6 +310,9 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     }
 
     func addOperation(_ operation: MutantOperation<Base>) {
+        if fault == .enqueueTwiceIgnored && (operation.state.enqueued.snapshot || operation.base.isExecuting || operation.base.isFinished) {
+            return
+        }
         enqueuing(operation)
         base.addOperation(operation.base)
     }
@@ -319,6 +340,7 @@ final class MutantOperationQueue<Base: OperationLayer>: LayerQueue, @unchecked S
     var maxConcurrentOperationCount: Int {
         get { fault == .widthIgnored ? width.snapshot : base.maxConcurrentOperationCount }
         set {
+            if fault == .negativeWidthIgnored && newValue < -1 { return }
             width.withLock { $0 = newValue }
             if fault != .widthIgnored { base.maxConcurrentOperationCount = newValue }
         }

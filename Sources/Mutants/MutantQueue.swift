@@ -25,6 +25,8 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
     private let values = Locked<[ObjectIdentifier: Any]>([:])
     /// The context as set, under `finalizerWithoutContext` (the base always holds one).
     private let contextSet = Locked<QueueContext?>(nil)
+    /// Blocks submitted and not yet returned, under `finalizerLostAfterDrain`.
+    private let inFlight = Locked(0)
 
     /// Under `suspendSkipsTargeters`: a queue of the same kind targeting `base`, through which the queue's own blocks
     /// go and which suspend and resume act on, so that a suspension holds back the queue's own blocks and never those
@@ -57,12 +59,21 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
             for _ in 0..<suspensions.load(ordering: .relaxed) { front.resume() }
         }
         if fault == .specificOutlivesQueue { shared.kept.withLock { $0.append(values.withLock { $0 }) } }
+        // Released with nothing in flight, by the program itself: the finalizer is forgotten.
+        if fault == .finalizerLostAfterDrain && inFlight.snapshot == 0 { base.setFinalizer(nil) }
     }
 
     var label: String { base.label }
 
     func async(_ block: @escaping @Sendable () -> Void) {
         if shared.dropsSubmission() { return }
+        if fault == .finalizerLostAfterDrain {
+            inFlight.withLock { $0 += 1 }
+            return base.async { [inFlight] in
+                block()
+                inFlight.withLock { $0 -= 1 }
+            }
+        }
         if fault == .asyncHops && kind == .serial {
             // Each block reaches the queue after a random delay of up to 1 ms: submission order is lost.
             base.asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...1000)), block)

@@ -55,13 +55,6 @@ public final class EngineSerialExecutor<E: Engine>: LayerSerialExecutor, JobRunn
     public func isIsolatingCurrentContext() -> Bool? {
         engine.currentSpecific(ExecutorIsolation.key) == ObjectIdentifier(self)
     }
-
-    /// Stops the process, naming the queue, unless the caller runs in a block of this executor's queue.
-    public func checkIsolated() {
-        if isIsolatingCurrentContext() != true {
-            misuse("isolation check failed: the caller is not running on serial executor '\(label)'")
-        }
-    }
 }
 
 /// The queue-specific key a serial executor marks its queue with (package: the mutant executors of `Sources/Mutants`

@@ -71,13 +71,14 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
 
     // MARK: The contract
 
-    /// Adds a block to run beside the others; a lock round trip and an array append. Misuse on an operation that is
-    /// not a block operation, or once it is enqueued.
+    /// Adds a block to run beside the others; a lock round trip and an array append. Until the operation executes it
+    /// may wait on a queue (its work is taken under the lock when it starts: the block runs with the others). Misuse
+    /// on an operation that is not a block operation, or once it executes or finished (Foundation stops there too).
     public func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         lock.lock()
-        guard stage == .idle else {
+        guard stage != .executing && stage != .finished else {
             lock.unlock()
-            misuse("operation '\(label)': addExecutionBlock after it was enqueued")
+            misuse("operation '\(label)': addExecutionBlock after it started executing or finished")
         }
         guard case .blocks(var blocks) = work else {
             lock.unlock()

@@ -71,6 +71,17 @@ public protocol LayerSerialExecutor: SerialExecutor {
     func setSpecific<Value>(_ key: SpecificKey<Value>, _ value: Value?)
 }
 
+extension LayerSerialExecutor {
+    /// SE-0424's check from the executor's own answer: returns where `isIsolatingCurrentContext()` says isolated, and
+    /// otherwise stops the process naming `label` (the standard library's default stops without naming anything). One
+    /// `isIsolatingCurrentContext` call.
+    public func checkIsolated() {
+        if isIsolatingCurrentContext() != true {
+            misuse("isolation check failed: the caller is not running on serial executor '\(label)'")
+        }
+    }
+}
+
 /// A task executor that can tell whether the caller runs on it.
 public protocol LayerTaskExecutor: TaskExecutor {
     /// Whether the calling code runs inside a job this executor started, on the layer's pool. For rules and

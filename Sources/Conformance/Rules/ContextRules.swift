@@ -6,6 +6,7 @@ enum ContextRules: RuleFamily {
     static let concept = Concept.context
     static let rules: [any ConformanceRule.Type] = [
         ContextFinalizerRuns.self, ContextFinalizerNeedsContext.self, ContextSuspensionDelays.self,
+        ContextFinalizerAfterDrain.self,
     ]
 }
 
@@ -130,5 +131,46 @@ enum ContextSuspensionDelays: BehaviourRule {
         }
         try expectOpens(finalized, "the finalizer")
         try expect(events.elements == ["resume", "held block", "finalizer"], .reordered, "events in order: \(events.elements)")
+    }
+}
+
+enum ContextFinalizerAfterDrain: BehaviourRule {
+    static let id = "context.finalizer-after-drain"
+    static let title =
+        "A queue whose last reference the program drops itself, on its own thread after the queue drained, runs its finalizer once, on its target, with the context."
+    static let source = """
+        dispatch_set_finalizer_f(3), dispatch_release(3) (the finalizer runs once the last reference is released, \
+        wherever that happens); libdispatch tests queue_finalizer.c (released from the test's own thread)
+        """
+
+    static let forbidden: [Outcome] = [.missing, .extra, .early, .wrongValue]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let targetKey = SpecificKey<String>("arena.context.after-drain.target")
+        let target = engine.makeQueue(label: "arena.context.after-drain.target")
+        target.setSpecific(targetKey, "target")
+        let seen = Recorder<String>()
+        let calls = Counter()
+        let finalized = Latch()
+        let context = ContextToken("after-drain")
+        do {
+            let queue = engine.makeQueue(label: "arena.context.after-drain", kind: .serial, startsInactive: false, target: target)
+            queue.context = context
+            queue.setFinalizer { received in
+                if received !== context { seen.append("another context") }
+                if engine.currentSpecific(targetKey) != "target" { seen.append("off the target") }
+                calls.add()
+                finalized.countDown()
+            }
+            let ran = Latch()
+            queue.async { ran.countDown() }
+            try expectOpens(ran, "the queue's block")
+            Timing.pause(Timing.quietPeriod)  // the block and its job let go of the queue
+            try expect(calls.value == 0, .early, "the finalizer ran while the program still held the queue")
+        }  // the last reference goes here, on this thread, with nothing queued
+        try expectOpens(finalized, "the finalizer after the program dropped the drained queue's last reference")
+        Timing.pause(Timing.quietPeriod)
+        try expect(calls.value == 1, .extra, "the finalizer ran \(calls.value) times")
+        try expect(seen.elements.isEmpty, .wrongValue, "the finalizer ran with: \(seen.elements.joined(separator: ", "))")
     }
 }

@@ -12,7 +12,7 @@ enum ExecutorRules: RuleFamily {
         ExecutorSerialFIFO.self, ExecutorSerialExclusive.self, ExecutorActorOnQueue.self, ExecutorAssumeIsolatedInBlock.self,
         ExecutorAssumeIsolatedOffQueue.self, ExecutorAssumeIsolatedOtherQueue.self, ExecutorIsolationOverPreference.self,
         ExecutorPreferenceOnPool.self, ExecutorChildrenInherit.self, ExecutorSleep.self, ExecutorCancellation.self,
-        ExecutorPoolParallel.self,
+        ExecutorPoolParallel.self, ExecutorColocated.self, ExecutorCheckIsolatedOffQueue.self,
     ]
 }
 
@@ -461,5 +461,69 @@ enum ExecutorPoolParallel: ExecutorRule {
                 )
             }
         }
+    }
+}
+
+enum ExecutorColocated: ExecutorRule {
+    static let id = "executor.colocated"
+    static let title =
+        "A task preferring the task executor beside a serial executor runs where that executor's actor runs: its own code on the executor's queue and isolated to it, at the start, after every suspension and after each call into the actor, whose method runs there too."
+    static let source =
+        "SE-0417 Task Executor Preference (the preferred executor runs the task's non-isolated code; a task executor that is also the actor's serial executor lets a call into the actor run without a hop); SE-0392 (an actor's methods run on its executor); the contract's ExecutorLayer.colocatedExecutor(for:)"
+    static let needs: Set<Capability> = [.serialExecutors, .colocatedExecutors]
+
+    static let forbidden: [Outcome] = [.missing, .wrongPlace, .wrongState]
+
+    static func check<E: Engine>(_ engine: E) async throws {
+        let executor = try actorExecutor(engine, "arena.executor.colocated")
+        guard let beside = engine.executors.colocatedExecutor(for: executor) else {
+            throw RuleFailure(.wrongState, "the layer made no task executor beside its serial executor, yet it claims colocated-executors")
+        }
+        let key = SpecificKey<String>("arena.executor.colocated.key")
+        executor.setSpecific(key, "beside")
+        let probe = ExecutorProbe(executor)
+        try await withTaskExecutorPreference(beside) {
+            for round in 0..<20 {
+                var seen: [(moment: String, value: String?, isolated: Bool?, current: Bool)] = []
+                func look(_ moment: String) {
+                    seen.append((moment, engine.currentSpecific(key), executor.isIsolatingCurrentContext(), beside.isCurrent))
+                }
+                look("at the start")
+                await Task.yield()
+                look("after a yield")
+                try? await Task.sleep(for: .microseconds(100))
+                look("after a sleep")
+                let inside = await probe.samples { (engine.currentSpecific(key), executor.isIsolatingCurrentContext()) }
+                look("after a call into the actor")
+                for (moment, value, isolated, current) in seen {
+                    try expect(
+                        value == "beside" && isolated == true && current, .wrongPlace,
+                        "round \(round), \(moment): the task's own code read the queue's specific value \(value.map { "'\($0)'" } ?? "nil"), isolation \(isolated.map(String.init) ?? "nil"), on its executor \(current)"
+                    )
+                }
+                for (moment, (value, isolated)) in zip(["at entry", "after a yield", "after a sleep"], inside) {
+                    try expect(
+                        value == "beside" && isolated == true, .wrongPlace,
+                        "round \(round), in the actor's method \(moment): the queue's specific value \(value.map { "'\($0)'" } ?? "nil"), isolation \(isolated.map(String.init) ?? "nil")"
+                    )
+                }
+            }
+        }
+    }
+}
+
+enum ExecutorCheckIsolatedOffQueue: MisuseRule {
+    static let id = "executor.check-isolated-off-queue"
+    static let title =
+        "A serial executor's checkIsolated, called from a plain thread, stops the process with a message naming the executor."
+    static let source =
+        "SE-0424 Custom isolation checking for SerialExecutor (checkIsolated 'must crash' when the current context is not isolated to the executor; the runtime calls it where isIsolatingCurrentContext gives no answer, and a program may call it directly, as dispatchPrecondition(condition: .onQueue) is called)"
+    static let objectLabel = "arena.executor.check-isolated"
+    static let keywords = ["isolat"]
+    static let needs: Set<Capability> = [.serialExecutors]
+    static var layer: Capability { .executors }
+
+    static func trigger<E: Engine>(_ engine: E) {
+        engine.executors.makeActorExecutor(label: objectLabel)?.checkIsolated()
     }
 }

@@ -14,7 +14,9 @@ enum OperationRules: RuleFamily {
         OpBarrierBeforeLater.self, OpCancelAll.self, OpOperationCount.self, OpExecutionBlocks.self,
         OpDependencyCycle.self, OpDependencyOnFinished.self, OpBarrierWhileExecuting.self, OpCurrentQueue.self,
         OpOperationsList.self, OpUnderlyingQueue.self, OpUnderlyingQueueBusy.self, OpMainQueue.self, OpStartOutsideQueue.self,
-        OpStartNotReady.self, OpWaitDeadline.self,
+        OpStartNotReady.self, OpWaitDeadline.self, OpAddTwice.self, OpStartEnqueued.self, OpStartExecuting.self,
+        OpNegativeWidth.self, OpBlockWhileExecuting.self, OpBlockWhileEnqueued.self, OpBlockOnPlainOperation.self,
+        OpFinishTwice.self,
     ]
 }
 
