@@ -81,6 +81,16 @@ int clinux_allowed_cpus(int *cpus, int capacity) {
     return count;
 }
 
+int clinux_allow_cpus(const int *cpus, int count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int index = 0; index < count; index++) {
+        if (cpus[index] < 0 || cpus[index] >= CPU_SETSIZE) { errno = EINVAL; return -1; }
+        CPU_SET(cpus[index], &set);
+    }
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
 void clinux_set_thread_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof truncated - 1);

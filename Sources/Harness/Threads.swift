@@ -1,4 +1,5 @@
 import ArenaContract
+import CLinux
 import Glibc
 
 /// Plain threads for checks and workloads: submitters, racing callers, waiters. They are pthreads, not engine
@@ -18,6 +19,18 @@ public enum Threads {
     public static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         startNamedThread(harnessName, detached: false, body)
     }
+
+    /// The CPUs the calling thread may run on, in order (empty if the kernel would not say).
+    public static func allowedCPUs() -> [Int32] {
+        var cpus = [Int32](repeating: 0, count: 1024)
+        let count = clinux_allowed_cpus(&cpus, Int32(cpus.count))
+        return Array(cpus.prefix(Int(max(0, count))))
+    }
+
+    /// Lets the calling thread (and the threads it starts from now on) run on `cpus` only; false if the kernel
+    /// refused. One CPU pins it; `allowedCPUs()` read before gives the way back.
+    @discardableResult
+    public static func allow(_ cpus: [Int32]) -> Bool { clinux_allow_cpus(cpus, Int32(cpus.count)) == 0 }
 
     /// Busy-waits for `duration` without sleeping, as a thread doing work would.
     public static func spin(_ duration: Duration) {

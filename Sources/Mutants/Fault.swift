@@ -176,6 +176,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     // fault leaves it alone, and these leave the GCD and operation layers alone)
     case executorRunsNewestFirst
     case executorOnPool
+    case executorOnTwoQueues
     case isolationAlwaysHeld
     case isolationOnAnyExecutor
     case isolationNeverHeld
@@ -353,6 +354,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .finishTwiceIgnored: "an asynchronous operation's second finish does nothing"
         case .executorRunsNewestFirst: "a serial executor runs the newest pending job first"
         case .executorOnPool: "a serial executor hands its jobs to the engine's global (concurrent) queue"
+        case .executorOnTwoQueues: "a serial executor hands its jobs to two serial queues of the base engine in turn: two threads"
         case .isolationAlwaysHeld: "a serial executor's isolation check always says isolated, and never traps"
         case .isolationOnAnyExecutor: "isolation holds in a block of any serial executor's queue, not only the actor's own"
         case .isolationNeverHeld: "a serial executor's isolation check always says not isolated"

@@ -247,6 +247,7 @@ extension Kill {
         // Swift executors
         Kill(rule: "executor.serial-fifo", fault: .executorRunsNewestFirst),
         Kill(rule: "executor.serial-exclusive", fault: .executorOnPool),
+        Kill(rule: "executor.serial-exclusive", fault: .executorOnTwoQueues),
         Kill(rule: "executor.actor-on-queue", fault: .executorOnPool),
         Kill(rule: "executor.assume-isolated-in-block", fault: .isolationNeverHeld),
         Kill(rule: "executor.assume-isolated-off-queue", fault: .isolationAlwaysHeld),

@@ -31,11 +31,17 @@ final class MutantSerialExecutor<Base: Engine>: LayerSerialExecutor, @unchecked 
     private let queue: MutantQueue<Base>
     /// Jobs enqueued and not yet run, newest last, under `executorRunsNewestFirst`.
     private let pending = Locked<[UnownedJob]>([])
+    /// Under `executorOnTwoQueues`: a second serial queue, marked as this executor's too, and which of the two the
+    /// next job goes to.
+    private let twin: Base.Queue?
+    private let turn = Locked(0)
 
     init(shared: MutantShared<Base>, label: String) {
         self.shared = shared
         queue = MutantQueue(base: shared.base.makeQueue(label: label, kind: .serial), kind: .serial, inactive: false, shared: shared)
+        twin = shared.fault == .executorOnTwoQueues ? shared.base.makeQueue(label: label + ".twin", kind: .serial) : nil
         queue.base.setSpecific(ExecutorIsolation.key, ObjectIdentifier(self))
+        twin?.setSpecific(ExecutorIsolation.key, ObjectIdentifier(self))
     }
 
     var label: String { queue.label }
@@ -48,6 +54,12 @@ final class MutantSerialExecutor<Base: Engine>: LayerSerialExecutor, @unchecked 
             queue.base.async { [self] in pending.withLock { $0.removeLast() }.runSynchronously(on: asUnownedSerialExecutor()) }
         case .executorOnPool:
             shared.base.globalQueue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        case .executorOnTwoQueues:
+            let second = turn.withLock { next in
+                defer { next ^= 1 }
+                return next == 1
+            }
+            (second ? twin! : queue.base).async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
         default:
             queue.base.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
         }

@@ -55,6 +55,9 @@ int clinux_pin_thread(int cpu);
 /// sched_getaffinity(0, ...): stores up to `capacity` CPUs the calling thread may run on, in order, and returns how
 /// many it stored, or -1 with errno.
 int clinux_allowed_cpus(int *cpus, int capacity);
+/// sched_setaffinity(0, ...): the calling thread may run on the `count` CPUs of `cpus` (undoes `clinux_pin_thread`
+/// with what `clinux_allowed_cpus` stored before). 0, or -1 with errno.
+int clinux_allow_cpus(const int *cpus, int count);
 
 // libdispatch's hooks for a run loop that owns the main thread, exported for CoreFoundation's run loop (its
 // private.h): an eventfd that becomes readable when the main queue has work, and the call that drains the main queue

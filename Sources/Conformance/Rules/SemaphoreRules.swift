@@ -175,14 +175,31 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
         var lost = 0
         var extra = 0
         var timedOut = 0
+        // When timed-out waits returned, counted from the meeting (the last 15): the wait's deadline is at 150 µs, but
+        // it returns later by the timer's slack and the wake-up, and a waiter's timeout races a signal in the moment
+        // it leaves. Every other round aims the signal there.
+        var returns: [Duration] = []
+        // A CPU each for the waiter and the signaller, where the process has two: sharing one, the waiter woken by its
+        // timer runs its whole way out before the signaller gets the CPU back, and no signal can land while it leaves
+        // (measured on a mutant that loses signals in that moment: every aimed signal landed 2 µs after the wait had
+        // returned, and 3 runs in 10 caught it; pinned, 50 in 50).
+        let cpus = Threads.allowedCPUs()
+        let pinned = cpus.count >= 2 && Threads.allow([cpus[0]])
+        defer { if pinned { Threads.allow(cpus) } }
         for round in 0..<rounds {
             let ready = Counter()
             let go = Counter()
             let signalled = Latch()
             // Both threads spin to meet, so that a slow wake-up on a loaded machine cannot put the signal long after
-            // the wait: from the meeting, the signal lands 100 to 250 µs later, around the wait's deadline at 150 µs.
-            let delay = Duration.microseconds(Int.random(in: 100..<250))
+            // the wait: from the meeting, the signal lands 100 to 250 µs later, around the wait's deadline at 150 µs,
+            // or, in odd rounds once five waits timed out, in the 12 µs before timed-out waits have been returning.
+            let aimed = round % 2 == 1 && returns.count >= 5
+            let delay =
+                aimed
+                ? returns.sorted()[returns.count / 2] - .microseconds(Int.random(in: 0...12))
+                : .microseconds(Int.random(in: 100..<250))
             Threads.detach {
+                if pinned { Threads.allow([cpus[1]]) }
                 ready.add()
                 spinUntil(.seconds(5)) { go.value > 0 }
                 Timing.spin(delay)
@@ -192,10 +209,16 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
             try expect(
                 spinUntil(.seconds(5)) { ready.value > 0 }, .missing, "round \(round): the signalling thread did not start within 5 s")
             go.add()
-            let result = semaphore.wait(until: .now() + .microseconds(150))
+            let met = Deadline.now()
+            let result = semaphore.wait(until: met + .microseconds(150))
+            let returned = Deadline.now() - met
             try expectOpens(signalled, "round \(round): the signalling thread")
             var taken = result == .success ? 1 : 0
-            if result == .timedOut { timedOut += 1 }
+            if result == .timedOut {
+                timedOut += 1
+                returns.append(returned)
+                if returns.count > 15 { returns.removeFirst() }
+            }
             // What the timed-out wait left is there to take at once; take all, so every round starts from 0.
             while semaphore.wait(until: .now()) == .success { taken += 1 }
             if taken < 1 { lost += 1 }
