@@ -5,6 +5,22 @@ import Harness
 // reference (swift-corelibs-foundation, `OperationQueue` and `BlockOperation` driven directly), each of the misuses
 // below ends in `fatalError`, and a block added to an operation still waiting on a queue runs.
 
+/// Adds a block operation labelled `label` to a queue of its own and, from the operation's block, calls `misuse` on
+/// the operation itself; returns once that call returned (the layer let it pass) or after 5 s.
+private func misuseWhileRunning<L: OperationLayer>(
+    _ layer: L, label: String, _ misuse: @escaping @Sendable (L.Operation) -> Void
+) {
+    let itself = Locked<L.Operation?>(nil)
+    let returned = Latch()
+    let op = layer.makeBlockOperation(label: label) {
+        if let op = itself.snapshot { misuse(op) }
+        returned.countDown()
+    }
+    itself.withLock { $0 = op }
+    layer.makeQueue(label: label + ".queue").addOperation(op)
+    _ = returned.wait(.seconds(5))
+}
+
 enum OpAddTwice: MisuseRule {
     static let id = "op.add-twice"
     static let title =
@@ -56,16 +72,7 @@ enum OpStartExecuting: MisuseRule {
     static var layer: Capability { .operationQueues }
 
     static func trigger<E: Engine>(_ engine: E) {
-        let layer = engine.operations
-        let itself = Locked<E.Operations.Operation?>(nil)
-        let returned = Latch()
-        let op = layer.makeBlockOperation(label: objectLabel) {
-            itself.snapshot?.start()
-            returned.countDown()
-        }
-        itself.withLock { $0 = op }
-        layer.makeQueue(label: "arena.op.start-executing.queue").addOperation(op)
-        _ = returned.wait(.seconds(5))  // the start() returned: the layer let it pass
+        misuseWhileRunning(engine.operations, label: objectLabel) { $0.start() }
     }
 }
 
@@ -95,16 +102,7 @@ enum OpBlockWhileExecuting: MisuseRule {
     static var layer: Capability { .operationQueues }
 
     static func trigger<E: Engine>(_ engine: E) {
-        let layer = engine.operations
-        let itself = Locked<E.Operations.Operation?>(nil)
-        let returned = Latch()
-        let op = layer.makeBlockOperation(label: objectLabel) {
-            itself.snapshot?.addExecutionBlock {}
-            returned.countDown()
-        }
-        itself.withLock { $0 = op }
-        layer.makeQueue(label: "arena.op.block-while-executing.queue").addOperation(op)
-        _ = returned.wait(.seconds(5))  // the block was added: the layer let it pass
+        misuseWhileRunning(engine.operations, label: objectLabel) { $0.addExecutionBlock {} }
     }
 }
 
