@@ -13,7 +13,8 @@ struct ArenaCommand: ParsableCommand {
         abstract: "GCD-style concurrency engines side by side: conformance to the Grand Central Dispatch contract, and cost.",
         subcommands: [
             ListCommand.self, RulesCommand.self, ExplainCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
-            ReportCommand.self, MachinesCommand.self, CompareCommand.self, InstructionsCommand.self, ChildCommand.self,
+            ReportCommand.self, MachinesCommand.self, CompareCommand.self, InstructionsCommand.self, ExploreCommand.self,
+            ChildCommand.self,
         ])
 
     /// Parses the process arguments and runs the chosen command on `lineup`, then exits with its status.

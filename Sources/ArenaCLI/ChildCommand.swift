@@ -10,7 +10,8 @@ import Harness
 /// (`TrialRequest`, a conversation with its parent: `TrialChild`) or an
 /// instruction path (`PathRequest`). The child finds the contender the request names and hands the request to the
 /// code compiled for that engine's type; a deadlocked or crashing engine takes down this process, never the run. A rule
-/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`. A trial request whose point its
+/// request may also name a mutant (`Contender.mutant(named:)`), for `arena explain`; so may a request for generated
+/// scenarios (`ScenarioRequest`, `arena explore`). A trial request whose point its
 /// workload does not declare under the request's settings (`TrialChild.check`) is a usage error, one line and exit 64,
 /// before anything is measured; the parent's point gets that line as its error.
 struct ChildCommand: LineupCommand {
@@ -23,7 +24,7 @@ struct ChildCommand: LineupCommand {
     var request: String
 
     /// The request kinds this command runs.
-    static let kinds = [RuleRequest.kind, TrialRequest.kind, PathRequest.kind]
+    static let kinds = [RuleRequest.kind, ScenarioRequest.kind, TrialRequest.kind, PathRequest.kind]
 
     func validate() throws {
         guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
@@ -38,6 +39,9 @@ struct ChildCommand: LineupCommand {
             let contender = try Self.contender(rule.engine, in: lineup, orMutant: true)
             guard let chosen = lineup.catalog.rule(id: rule.rule) else { throw ValidationError("unknown rule '\(rule.rule)'") }
             contender.conform(rule, rule: chosen)
+        case ScenarioRequest.kind:
+            let scenarios = try Self.decode(ScenarioRequest.self, from: request)
+            try Self.contender(scenarios.engine, in: lineup, orMutant: true).explore(scenarios)
         case TrialRequest.kind:
             let trials = try Self.decode(TrialRequest.self, from: request)
             let contender = try Self.contender(trials.engine, in: lineup)

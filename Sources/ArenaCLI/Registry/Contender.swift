@@ -24,6 +24,7 @@ public struct Contender: Sendable {
 
     @usableFromInline let runningPath: @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void
     @usableFromInline let conforming: @Sendable (RuleRequest, Rule) -> Never
+    @usableFromInline let exploring: @Sendable (ScenarioRequest) -> Never
 
     /// Enters `engine` with every workload `arena` measures (`ArenaWorkloads`), each compiled for its type.
     @inlinable
@@ -39,20 +40,23 @@ public struct Contender: Sendable {
             runningPath: { path, operations, deadline throws(WorkloadError) in
                 try path.run(operations: operations, on: engine, until: deadline)
             },
-            conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) })
+            conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) },
+            exploring: { request in ScenarioChild.main(request, engine: engine) })
     }
 
     @usableFromInline
     init(
         profile: EngineProfile, engine: any Engine, measurings: Measurings,
         runningPath: @escaping @Sendable (InstructionPath, Int, Deadline) throws(WorkloadError) -> Void,
-        conforming: @escaping @Sendable (RuleRequest, Rule) -> Never
+        conforming: @escaping @Sendable (RuleRequest, Rule) -> Never,
+        exploring: @escaping @Sendable (ScenarioRequest) -> Never
     ) {
         self.profile = profile
         self.engine = engine
         self.measurings = measurings
         self.runningPath = runningPath
         self.conforming = conforming
+        self.exploring = exploring
     }
 
     /// The engine's registry name.
@@ -62,7 +66,7 @@ public struct Contender: Sendable {
     public func adding(_ more: Measurings) -> Contender {
         var contender = Contender(
             profile: profile, engine: engine, measurings: measurings.merging(more), runningPath: runningPath,
-            conforming: conforming)
+            conforming: conforming, exploring: exploring)
         contender.roles = roles
         return contender
     }
@@ -95,6 +99,11 @@ public struct Contender: Sendable {
     /// The life of a rule's child process on this engine (`ConformanceChild.main`, compiled for its type).
     public func conform(_ request: RuleRequest, rule: Rule) -> Never {
         conforming(request, rule)
+    }
+
+    /// The life of a scenario child process on this engine (`ScenarioChild.main`, compiled for its type).
+    public func explore(_ request: ScenarioRequest) -> Never {
+        exploring(request)
     }
 }
 

@@ -19,6 +19,7 @@ extension Contender {
             runningPath: { path, _, _ throws(WorkloadError) in
                 throw WorkloadError("\(engine.name) is a mutant: it runs rules only, not \(path.rawValue)")
             },
-            conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) })
+            conforming: { request, rule in ConformanceChild.main(request, engine: engine, rule: rule) },
+            exploring: { request in ScenarioChild.main(request, engine: engine) })
     }
 }

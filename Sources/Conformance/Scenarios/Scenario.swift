@@ -1,0 +1,187 @@
+import ArenaContract
+
+/// A small program over the GCD contract, made by `ScenarioGenerator` from a seed and checked against
+/// `ScenarioModel` (`arena explore`): queues of both kinds in target chains, and a script of steps the calling thread
+/// runs one after another (submissions of every kind, suspension, activation, retargeting, waits on groups,
+/// semaphores and work items, timers, apply). Blocks record what they see (`ScenarioTrace`); the model says which
+/// traces the contract allows.
+///
+/// Plain data: a program is printed (`description`) and replayed from its `ScenarioToken`, never stored.
+public struct Scenario: Sendable, Equatable, CustomStringConvertible {
+    /// A queue made before the script starts.
+    public struct QueueSpec: Sendable, Equatable {
+        public var kind: QueueKind
+        /// The queue it targets at creation, always one made earlier (a lower index); `nil` for the global queue.
+        public var target: Int?
+        /// Whether it is made inactive.
+        public var inactive: Bool
+        /// The specific value set on it at creation, if any; blocks read the nearest one up their chain.
+        public var specific: Int?
+
+        public init(kind: QueueKind, target: Int? = nil, inactive: Bool = false, specific: Int? = nil) {
+            self.kind = kind
+            self.target = target
+            self.inactive = inactive
+            self.specific = specific
+        }
+    }
+
+    /// What a block does between recording its start and its end.
+    public enum Action: Sendable, Equatable {
+        /// Signals counting semaphore `n` (recorded just before the call).
+        case signal(Int)
+        /// Takes lock semaphore `n` (value 1) with a deadline, spins a little inside, and gives it back; the critical
+        /// section is recorded.
+        case locked(Int)
+        /// Submits `block`, a plain block of its own, to queue `queue`.
+        case nested(queue: Int, block: Int)
+        /// Runs `block` with `sync` on queue `queue` (made only where it cannot deadlock: `Scenario.validSteps()`).
+        case nestedSync(queue: Int, block: Int)
+    }
+
+    /// A block: its identity in the trace, the microseconds it spins, and its actions.
+    public struct Block: Sendable, Equatable {
+        public var id: Int
+        public var work: Int
+        public var actions: [Action]
+
+        public init(id: Int, work: Int = 0, actions: [Action] = []) {
+            self.id = id
+            self.work = work
+            self.actions = actions
+        }
+    }
+
+    /// One step of the script, made by the calling thread.
+    public enum Step: Sendable, Equatable {
+        case async(queue: Int, Block)
+        case barrierAsync(queue: Int, Block)
+        /// `sync` from the calling thread; made only onto a queue nothing holds (else it would wait for good).
+        case sync(queue: Int, Block)
+        case barrierSync(queue: Int, Block)
+        /// `asyncAfter` with a deadline `delay` µs from now (negative: in the past).
+        case after(queue: Int, Block, delay: Int)
+        case groupAsync(group: Int, queue: Int, Block)
+        /// `enter()` on the calling thread, then a block that calls `leave()` once it recorded its end.
+        case groupEnter(group: Int, queue: Int, Block)
+        case groupNotify(group: Int, queue: Int, Block)
+        /// `wait` on a group: 5 s where the model expects success, 20 ms where it may or must time out.
+        case groupWait(group: Int)
+        /// A new work item (`barrier` flag or none), submitted with `async(item)`.
+        case item(item: Int, queue: Int, barrier: Bool, Block)
+        case itemCancel(item: Int)
+        case itemNotify(item: Int, queue: Int, Block)
+        case itemWait(item: Int)
+        /// Waits for one unit of counting semaphore `n`, which blocks signal.
+        case semaphoreWait(Int)
+        case suspend(Int)
+        case resume(Int)
+        case activate(Int)
+        /// `setTarget` on an inactive queue, to an earlier queue or (`nil`) the global queue.
+        case retarget(Int, to: Int?)
+        /// A one-shot timer source on `queue`, due `delay` µs from now, activated at once: `handler` is its event
+        /// handler, block `cancelHandler` (no actions) its cancel handler.
+        case timer(timer: Int, queue: Int, handler: Block, cancelHandler: Int, delay: Int)
+        case timerCancel(timer: Int)
+        /// `apply` with `iterations` from the calling thread.
+        case apply(iterations: Int)
+    }
+
+    public var queues: [QueueSpec]
+    /// How many groups the script uses.
+    public var groups: Int
+    /// How many counting semaphores (value 0) blocks signal and the script waits on.
+    public var counters: Int
+    /// How many lock semaphores (value 1) blocks take around critical sections.
+    public var locks: Int
+    public var steps: [Step]
+
+    public init(queues: [QueueSpec], groups: Int = 0, counters: Int = 0, locks: Int = 0, steps: [Step]) {
+        self.queues = queues
+        self.groups = groups
+        self.counters = counters
+        self.locks = locks
+        self.steps = steps
+    }
+
+    /// The program as a reader follows it: the queues, then one numbered line per step.
+    public var description: String {
+        var lines: [String] = []
+        for (index, queue) in queues.enumerated() {
+            var line = "q\(index) = \(queue.kind) queue, target \(queue.target.map { "q\($0)" } ?? "global")"
+            if queue.inactive { line += ", inactive" }
+            if let specific = queue.specific { line += ", specific \(specific)" }
+            lines.append(line)
+        }
+        for (index, step) in steps.enumerated() { lines.append("\(index): \(Self.describe(step))") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(_ block: Block) -> String {
+        var text = "b\(block.id)"
+        var parts: [String] = []
+        if block.work > 0 { parts.append("spin \(block.work) µs") }
+        for action in block.actions {
+            switch action {
+            case .signal(let n): parts.append("signal s\(n)")
+            case .locked(let n): parts.append("lock l\(n)")
+            case .nested(let queue, let nested): parts.append("async q\(queue) b\(nested)")
+            case .nestedSync(let queue, let nested): parts.append("sync q\(queue) b\(nested)")
+            }
+        }
+        if !parts.isEmpty { text += " { " + parts.joined(separator: "; ") + " }" }
+        return text
+    }
+
+    static func describe(_ step: Step) -> String {
+        switch step {
+        case .async(let q, let b): "q\(q).async \(describe(b))"
+        case .barrierAsync(let q, let b): "q\(q).barrierAsync \(describe(b))"
+        case .sync(let q, let b): "q\(q).sync \(describe(b))"
+        case .barrierSync(let q, let b): "q\(q).barrierSync \(describe(b))"
+        case .after(let q, let b, let delay): "q\(q).asyncAfter(now \(delay >= 0 ? "+" : "")\(delay) µs) \(describe(b))"
+        case .groupAsync(let g, let q, let b): "g\(g).async(q\(q)) \(describe(b))"
+        case .groupEnter(let g, let q, let b): "g\(g).enter; q\(q).async \(describe(b)) then g\(g).leave"
+        case .groupNotify(let g, let q, let b): "g\(g).notify(q\(q)) \(describe(b))"
+        case .groupWait(let g): "g\(g).wait"
+        case .item(let i, let q, let barrier, let b): "i\(i) = item\(barrier ? "(barrier)" : "") \(describe(b)); q\(q).async(i\(i))"
+        case .itemCancel(let i): "i\(i).cancel"
+        case .itemNotify(let i, let q, let b): "i\(i).notify(q\(q)) \(describe(b))"
+        case .itemWait(let i): "i\(i).wait"
+        case .semaphoreWait(let n): "s\(n).wait"
+        case .suspend(let q): "q\(q).suspend"
+        case .resume(let q): "q\(q).resume"
+        case .activate(let q): "q\(q).activate"
+        case .retarget(let q, let t): "q\(q).setTarget(\(t.map { "q\($0)" } ?? "global"))"
+        case .timer(let t, let q, let h, let c, let delay):
+            "t\(t) = timer on q\(q), due now +\(delay) µs, handler \(describe(h)), cancel handler b\(c); t\(t).activate"
+        case .timerCancel(let t): "t\(t).cancel"
+        case .apply(let n): "apply(\(n))"
+        }
+    }
+}
+
+extension Scenario.Step {
+    /// The queue the step's block runs on, for the steps that submit one.
+    var queue: Int? {
+        switch self {
+        case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .after(let q, _, _),
+            .groupAsync(_, let q, _), .groupEnter(_, let q, _), .groupNotify(_, let q, _), .item(_, let q, _, _),
+            .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
+            q
+        default: nil
+        }
+    }
+
+    /// The blocks this step submits itself (nested blocks are their parents' actions).
+    var blocks: [Scenario.Block] {
+        switch self {
+        case .async(_, let b), .barrierAsync(_, let b), .sync(_, let b), .barrierSync(_, let b), .after(_, let b, _),
+            .groupAsync(_, _, let b), .groupEnter(_, _, let b), .groupNotify(_, _, let b), .item(_, _, _, let b),
+            .itemNotify(_, _, let b):
+            [b]
+        case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
+        default: []
+        }
+    }
+}

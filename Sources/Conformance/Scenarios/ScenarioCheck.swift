@@ -1,0 +1,217 @@
+import ArenaContract
+
+/// How a trace broke the model: an outcome key, as the rules use them, and what was seen.
+public struct ScenarioDisagreement: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    public let key: Outcome
+    public let detail: String
+
+    public init(_ key: Outcome, _ detail: String) {
+        self.key = key
+        self.detail = detail
+    }
+
+    public var description: String { "\(key): \(detail)" }
+}
+
+/// Checks a trace against a scenario's model: every constraint of `ScenarioModel`, and what each wait and apply
+/// returned. The first disagreement found, or `nil` when the contract allows the trace. Linear in the trace, and
+/// quadratic in the blocks of one exclusion set (a few dozen at most).
+public enum ScenarioCheck {
+    public static func check(_ trace: [ScenarioEvent], against model: ScenarioModel) -> ScenarioDisagreement? {
+        let index = TraceIndex(trace)
+        return runs(index, model) ?? waitResults(index, model) ?? orders(index, model) ?? exclusions(index, model)
+            ?? values(index, model) ?? applies(index, model) ?? semaphores(index, model) ?? locks(trace)
+    }
+
+    private static func runs(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (id, block) in model.blocks.sorted(by: { $0.key < $1.key }) {
+            let count = index.starts[id]?.count ?? 0
+            switch block.runs {
+            case .once where count == 0: return .init(.missing, "b\(id) (q\(block.queue)) never ran")
+            case .once where count > 1, .atMostOnce where count > 1:
+                return .init(.extra, "b\(id) (q\(block.queue)) ran \(count) times")
+            case .never where count > 0:
+                return .init(.ranWhileHeld, "b\(id) (q\(block.queue)) ran though it was cancelled while its queue was held")
+            default: break
+            }
+            if (index.ends[id]?.count ?? 0) != count {
+                return .init(.missing, "b\(id) (q\(block.queue)) started \(count) times but ended \(index.ends[id]?.count ?? 0)")
+            }
+        }
+        return nil
+    }
+
+    private static func waitResults(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (step, expected) in model.waits.sorted(by: { $0.key < $1.key }) {
+            guard let returned = index.returned[step] else {
+                return .init(.missing, "step \(step) (\(Scenario.describe(model.program[step]))) never returned")
+            }
+            let succeeded = returned.value == 1
+            if expected == .success && !succeeded {
+                return .init(
+                    .missing, "step \(step) (\(Scenario.describe(model.program[step]))) timed out; what it waits for could all run")
+            }
+            if expected == .timedOut && succeeded {
+                return .init(.early, "step \(step) (\(Scenario.describe(model.program[step]))) succeeded while what it waits for was held")
+            }
+            guard succeeded else { continue }
+            for point in model.onSuccess[step] ?? [] {
+                guard let seen = index.seq(point) else { continue }
+                if seen > returned.seq {
+                    return .init(.early, "step \(step) (\(Scenario.describe(model.program[step]))) returned success before \(point)")
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func orders(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for order in model.orders {
+            guard let before = index.seq(order.before), let after = index.seq(order.after) else { continue }
+            if after < before { return .init(order.key, "\(order.after) before \(order.before): \(order.why)") }
+        }
+        return nil
+    }
+
+    private static func exclusions(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for exclusion in model.exclusions {
+            let spans = exclusion.blocks.compactMap { id in
+                index.starts[id]?.first.flatMap { start in index.ends[id]?.first.map { (id, start, $0) } }
+            }
+            .sorted { $0.1 < $1.1 }
+            if let alone = exclusion.alone {
+                guard let barrier = spans.first(where: { $0.0 == alone }) else { continue }
+                for other in spans where other.0 != alone && other.1 < barrier.2 && barrier.1 < other.2 {
+                    return .init(.overlap, "b\(other.0) and b\(alone) overlapped: \(exclusion.why)")
+                }
+                continue
+            }
+            // Sorted by start: a span overlaps an earlier one when it starts before the latest end so far.
+            var latest: (id: Int, end: Int)? = nil
+            for span in spans {
+                if let open = latest, span.1 < open.end {
+                    return .init(.overlap, "b\(span.0) started while b\(open.id) ran: \(exclusion.why)")
+                }
+                if latest == nil || span.2 > latest!.end { latest = (span.0, span.2) }
+            }
+        }
+        return nil
+    }
+
+    private static func values(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (id, block) in model.blocks.sorted(by: { $0.key < $1.key }) {
+            for start in index.startEvents[id] ?? [] {
+                let read: Int? = start.value < 0 ? nil : Int(start.value)
+                if read != block.specific {
+                    return .init(
+                        .wrongValue,
+                        "b\(id) on q\(block.queue) read specific \(read.map(String.init) ?? "nil"), not \(block.specific.map(String.init) ?? "nil")"
+                    )
+                }
+                if let step = block.deadlineStep, let deadline = index.mark[step]?.value, start.time < UInt64(max(0, deadline)) {
+                    return .init(
+                        .early, "b\(id) on q\(block.queue) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
+                }
+            }
+            if block.isTimerHandler {
+                for data in index.data[id] ?? [] where data != 1 {
+                    return .init(.wrongValue, "one-shot timer handler b\(id) saw data \(data), not 1")
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func applies(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (step, iterations) in model.applies.sorted(by: { $0.key < $1.key }) {
+            let seen = index.indices[step] ?? []
+            var counts = Array(repeating: 0, count: iterations)
+            for (value, _) in seen {
+                guard value >= 0 && value < iterations else {
+                    return .init(.wrongValue, "apply(\(iterations)) at step \(step) ran index \(value)")
+                }
+                counts[value] += 1
+            }
+            if let missing = counts.firstIndex(of: 0) {
+                return .init(.missing, "apply(\(iterations)) at step \(step) never ran index \(missing)")
+            }
+            if let twice = counts.firstIndex(where: { $0 > 1 }) {
+                return .init(.extra, "apply(\(iterations)) at step \(step) ran index \(twice) \(counts[twice]) times")
+            }
+            if let returned = index.returned[step]?.seq, let late = seen.first(where: { $0.seq > returned }) {
+                return .init(.early, "apply(\(iterations)) at step \(step) returned before index \(late.value) ran")
+            }
+        }
+        return nil
+    }
+
+    /// A successful wait on a counting semaphore needs a signal for it, and each earlier success, before it returned.
+    private static func semaphores(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        var successes: [Int: Int] = [:]
+        for (step, semaphore) in model.semaphoreWaits.sorted(by: { $0.key < $1.key }) {
+            guard let returned = index.returned[step], returned.value == 1 else { continue }
+            successes[semaphore, default: 0] += 1
+            let signals = index.signals[semaphore]?.filter { $0 < returned.seq }.count ?? 0
+            if signals < successes[semaphore]! {
+                return .init(.early, "wait \(successes[semaphore]!) on s\(semaphore) (step \(step)) succeeded after \(signals) signals")
+            }
+        }
+        return nil
+    }
+
+    private static func locks(_ trace: [ScenarioEvent]) -> ScenarioDisagreement? {
+        var holder: [Int: Int] = [:]
+        for event in trace {
+            switch event.kind {
+            case .enter:
+                if let other = holder[event.subject] {
+                    return .init(.overlap, "b\(event.value) entered lock l\(event.subject) while b\(other) held it")
+                }
+                holder[event.subject] = Int(event.value)
+            case .leave: holder[event.subject] = nil
+            case .lockTimedOut: return .init(.missing, "b\(event.value) waited 5 s for lock l\(event.subject) and timed out")
+            default: break
+            }
+        }
+        return nil
+    }
+}
+
+/// A trace by block and step, for the checks.
+private struct TraceIndex {
+    var starts: [Int: [Int]] = [:]
+    var startEvents: [Int: [ScenarioEvent]] = [:]
+    var ends: [Int: [Int]] = [:]
+    var mark: [Int: (seq: Int, value: Int64)] = [:]
+    var returned: [Int: (seq: Int, value: Int64)] = [:]
+    var signals: [Int: [Int]] = [:]
+    var indices: [Int: [(value: Int, seq: Int)]] = [:]
+    var data: [Int: [Int64]] = [:]
+
+    init(_ trace: [ScenarioEvent]) {
+        for (seq, event) in trace.enumerated() {
+            switch event.kind {
+            case .start:
+                starts[event.subject, default: []].append(seq)
+                startEvents[event.subject, default: []].append(event)
+            case .end: ends[event.subject, default: []].append(seq)
+            case .mark: mark[event.subject] = (seq, event.value)
+            case .returned: returned[event.subject] = (seq, event.value)
+            case .signal: signals[event.subject, default: []].append(seq)
+            case .index: indices[event.subject, default: []].append((Int(event.value), seq))
+            case .data: data[event.subject, default: []].append(event.value)
+            case .enter, .leave, .lockTimedOut: break
+            }
+        }
+    }
+
+    /// Where `point` happened first, if it did.
+    func seq(_ point: ScenarioModel.Point) -> Int? {
+        switch point {
+        case .start(let b): starts[b]?.first
+        case .end(let b): ends[b]?.first
+        case .mark(let s): mark[s]?.seq
+        case .returned(let s): returned[s]?.seq
+        }
+    }
+}

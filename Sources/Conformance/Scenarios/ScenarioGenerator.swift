@@ -1,0 +1,225 @@
+import ArenaContract
+
+/// Makes a `Scenario` from a seed: the same seed and features give the same program on every machine (SplitMix64,
+/// no global randomness). Programs are small (1 to 4 queues, up to 24 steps) so that a disagreement shrinks to a few
+/// lines; what varies is the shape: chains up to four deep, queues made inactive and retargeted before activation,
+/// suspensions at every point of a queue's life, waits that must succeed, must time out or may do either.
+/// Each step is chosen among those the contract allows at its point (a resume only after a suspend, a sync only onto
+/// a queue nothing holds), tracked with the model's own `QueueStates`.
+public struct ScenarioGenerator: Sendable {
+    /// What the engine can be asked to do, beyond what every engine does.
+    public struct Features: Sendable, Equatable {
+        /// Blocks may block their thread (here: wait on a lock semaphore), `blocking-in-blocks`.
+        public var blockingInBlocks: Bool
+
+        public init(blockingInBlocks: Bool) { self.blockingInBlocks = blockingInBlocks }
+
+        /// The features of an engine with `capabilities`.
+        public init(_ capabilities: [Capability]) { blockingInBlocks = capabilities.contains(.blockingInBlocks) }
+    }
+
+    public let features: Features
+
+    public init(features: Features) { self.features = features }
+
+    /// The program of `seed`.
+    public func scenario(seed: UInt64) -> Scenario {
+        var making = Making(random: SplitMix64(seed: seed), features: features)
+        return making.make()
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): one addition
+/// and three multiply-xorshift rounds per number, and every seed a full-period stream.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+private struct Making {
+    var random: SplitMix64
+    let features: Features
+    typealias Features = ScenarioGenerator.Features
+
+    var nextBlock = 0
+    var queues: [Scenario.QueueSpec] = []
+    var state: QueueStates!
+    var items: [Int: Bool] = [:]  // item → cancelled
+    var timers: [Int: Bool] = [:]  // timer → cancelled
+
+    init(random: SplitMix64, features: Features) {
+        self.random = random
+        self.features = features
+    }
+
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+
+    mutating func block(signals: Bool = true) -> Scenario.Block {
+        let id = nextBlock
+        nextBlock += 1
+        var actions: [Scenario.Action] = []
+        if signals && chance(25) { actions.append(.signal(Int.random(in: 0..<2, using: &random))) }
+        if features.blockingInBlocks && chance(15) { actions.append(.locked(0)) }
+        if chance(12) {
+            actions.append(.nested(queue: Int.random(in: 0..<queues.count, using: &random), block: nextBlock))
+            nextBlock += 1
+        }
+        // Where it could deadlock (`Scenario.validSteps()`) the whole step is left out, so aim at the last queue,
+        // whose chain most often lies apart.
+        if features.blockingInBlocks && queues.count > 1 && chance(15) {
+            actions.append(.nestedSync(queue: queues.count - 1 - Int.random(in: 0..<2, using: &random), block: nextBlock))
+            nextBlock += 1
+        }
+        return Scenario.Block(id: id, work: pick([0, 0, 0, 2, 20, 100]), actions: actions)
+    }
+
+    mutating func queue() -> Int { Int.random(in: 0..<queues.count, using: &random) }
+
+    mutating func make() -> Scenario {
+        let count = pick([1, 2, 2, 3, 3, 4])
+        for index in 0..<count {
+            queues.append(
+                Scenario.QueueSpec(
+                    kind: chance(50) ? .serial : .concurrent,
+                    target: index > 0 && chance(55) ? Int.random(in: 0..<index, using: &random) : nil,
+                    inactive: chance(20),
+                    specific: chance(40) ? index + 1 : nil))
+        }
+        var scenario = Scenario(queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, steps: [])
+        state = QueueStates(scenario)
+        let length = Int.random(in: 3...24, using: &random)
+        while scenario.steps.count < length {
+            guard let step = step() else { continue }
+            state.apply(step)
+            scenario.steps.append(step)
+        }
+        return scenario.normalized()
+    }
+
+    /// One step the contract allows now, or `nil` when the kind drawn has none here.
+    mutating func step() -> Scenario.Step? {
+        let roll = Int.random(in: 0..<100, using: &random)
+        switch roll {
+        case 0..<18: return .async(queue: queue(), block())
+        case 18..<24: return .barrierAsync(queue: queue(), block())
+        case 24..<30, 30..<33:
+            let free = queues.indices.filter { !state.held($0) }
+            guard !free.isEmpty else { return nil }
+            let q = pick(free)
+            return roll < 30 ? .sync(queue: q, block()) : .barrierSync(queue: q, block())
+        case 33..<37: return .after(queue: queue(), block(), delay: pick([-1000, 0, 100, 2000, 10000]))
+        case 37..<43: return .groupAsync(group: Int.random(in: 0..<2, using: &random), queue: queue(), block())
+        case 43..<47: return .groupEnter(group: Int.random(in: 0..<2, using: &random), queue: queue(), block())
+        case 47..<51: return .groupNotify(group: Int.random(in: 0..<2, using: &random), queue: queue(), block(signals: false))
+        case 51..<55: return .groupWait(group: Int.random(in: 0..<2, using: &random))
+        case 55..<60:
+            let item = items.count
+            items[item] = false
+            return .item(item: item, queue: queue(), barrier: chance(30), block(signals: false))
+        case 60..<63:
+            let open = items.keys.sorted()
+            guard !open.isEmpty else { return nil }
+            let item = pick(open)
+            items[item] = true
+            return .itemCancel(item: item)
+        case 63..<65:
+            guard !items.isEmpty else { return nil }
+            return .itemNotify(item: pick(items.keys.sorted()), queue: queue(), block(signals: false))
+        case 65..<67:
+            // Any item: a wait the model does not allow (on a cancelled item, a second one that is misuse) is left out.
+            guard !items.isEmpty else { return nil }
+            return .itemWait(item: pick(items.keys.sorted()))
+        case 67..<71: return .semaphoreWait(Int.random(in: 0..<2, using: &random))
+        case 71..<78: return .suspend(queue())
+        case 78..<85:
+            let suspended = queues.indices.filter { state.suspended[$0] > 0 }
+            return suspended.isEmpty ? nil : .resume(pick(suspended))
+        case 85..<89:
+            let inactive = queues.indices.filter { state.inactive[$0] }
+            return inactive.isEmpty ? nil : .activate(pick(inactive))
+        case 89..<92:
+            let inactive = queues.indices.filter { state.inactive[$0] }
+            guard !inactive.isEmpty else { return nil }
+            let q = pick(inactive)
+            return .retarget(q, to: q > 0 && chance(70) ? Int.random(in: 0..<q, using: &random) : nil)
+        case 92..<95:
+            let timer = timers.count
+            timers[timer] = false
+            let handler = block(signals: false)
+            let cancel = nextBlock
+            nextBlock += 1
+            return .timer(timer: timer, queue: queue(), handler: handler, cancelHandler: cancel, delay: pick([0, 500, 5000]))
+        case 95..<97:
+            let open = timers.filter { !$0.value }.keys.sorted()
+            guard !open.isEmpty else { return nil }
+            let timer = pick(open)
+            timers[timer] = true
+            return .timerCancel(timer: timer)
+        default: return .apply(iterations: pick([0, 1, 2, 7, 32]))
+        }
+    }
+}
+
+/// What replays one scenario: its seed, and after shrinking, the steps of the seed's program that are kept
+/// (`SEED@I,J,K`, indices into the generated script). A seed alone is the whole program.
+public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
+    public let seed: UInt64
+    /// The indices kept, ascending; `nil` for the whole program.
+    public let kept: [Int]?
+
+    public init(seed: UInt64, kept: [Int]? = nil) {
+        self.seed = seed
+        self.kept = kept
+    }
+
+    /// Reads `SEED` or `SEED@I,J,...` (decimal); the reason in one line otherwise.
+    public init(parsing text: String) throws(ScenarioTokenError) {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let seed = UInt64(parts[0]) else {
+            throw ScenarioTokenError("'\(text)' is not a seed: a decimal number below 2^64, optionally @ and step indices")
+        }
+        self.seed = seed
+        guard parts.count == 2 else {
+            kept = nil
+            return
+        }
+        var indices: [Int] = []
+        for field in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
+            guard let index = Int(field), index >= 0, indices.last.map({ index > $0 }) ?? true else {
+                throw ScenarioTokenError("'\(text)': the steps after @ must be ascending indices (0, 1, …) separated by commas")
+            }
+            indices.append(index)
+        }
+        kept = indices
+    }
+
+    public var description: String { kept.map { "\(seed)@" + $0.map(String.init).joined(separator: ",") } ?? "\(seed)" }
+
+    /// The program this token names, made with `generator`. Indices past the generated script are an error.
+    public func scenario(_ generator: ScenarioGenerator) throws(ScenarioTokenError) -> Scenario {
+        var scenario = generator.scenario(seed: seed)
+        guard let kept else { return scenario }
+        if let last = kept.last, last >= scenario.steps.count {
+            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(scenario.steps.count) steps, so no step \(last)")
+        }
+        scenario.steps = kept.map { scenario.steps[$0] }
+        return scenario.normalized()
+    }
+}
+
+/// Why a token does not name a scenario.
+public struct ScenarioTokenError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

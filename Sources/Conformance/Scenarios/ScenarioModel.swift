@@ -1,0 +1,570 @@
+import ArenaContract
+
+/// What the contract allows a `Scenario` to do, worked out by running the script on paper: a sequential model of
+/// the calling thread's steps (which queues are held at each step, what each wait must return) and, where the
+/// contract leaves the order free, constraints every allowed trace meets rather than a list of traces: which blocks
+/// run exactly once, at most once or never; which events must come before which; which blocks must never overlap;
+/// the value each block reads. A trace is allowed when it meets them all (`ScenarioCheck`).
+///
+/// The model also ends the script: every queue still suspended is resumed and every inactive one activated
+/// (`epilogue`), so whatever must run can.
+public struct ScenarioModel: Sendable {
+    /// How often a block must run.
+    public enum Runs: Sendable, Equatable {
+        case once
+        /// Zero or one time: a work item or timer cancelled while it may already have started.
+        case atMostOnce
+        /// Never: cancelled while everything above it was held.
+        case never
+    }
+
+    /// What a wait must return.
+    public enum Expected: Sendable, Equatable {
+        case success, timedOut
+        /// Either: what it waits for may or may not have run before a queue was held again.
+        case either
+    }
+
+    /// A point of the trace: a block's start or end, or a step's mark (recorded just before the step's call) or
+    /// return (just after it).
+    public enum Point: Hashable, Sendable, CustomStringConvertible {
+        case start(Int)
+        case end(Int)
+        case mark(Int)
+        case returned(Int)
+
+        public var description: String {
+            switch self {
+            case .start(let b): "b\(b) started"
+            case .end(let b): "b\(b) ended"
+            case .mark(let s): "step \(s) began"
+            case .returned(let s): "step \(s) returned"
+            }
+        }
+    }
+
+    /// `before` must precede `after` whenever both happened.
+    public struct Order: Sendable {
+        public let before: Point
+        public let after: Point
+        public let key: Outcome
+        public let why: String
+    }
+
+    /// Blocks no two of which may overlap; with `alone`, only that block may overlap none of the others.
+    public struct Exclusion: Sendable {
+        public let blocks: [Int]
+        public var alone: Int? = nil
+        public let why: String
+    }
+
+    /// A block that runs through a queue: where it runs and what it reads.
+    public struct BlockInfo: Sendable {
+        public let queue: Int
+        public var runs: Runs
+        /// The specific value it must read (`nil`: none set up its chain).
+        public let specific: Int?
+        /// The step whose mark records the deadline it must not start before, for `asyncAfter` and timers.
+        public let deadlineStep: Int?
+        /// A timer's handler: each call must see data 1.
+        public let isTimerHandler: Bool
+    }
+
+    public let scenario: Scenario
+    /// Steps the runner makes after the script: resumes and activations until nothing is held.
+    public let epilogue: [Scenario.Step]
+    public private(set) var blocks: [Int: BlockInfo] = [:]
+    public private(set) var orders: [Order] = []
+    public private(set) var exclusions: [Exclusion] = []
+    /// What each wait step must return, by step.
+    public private(set) var waits: [Int: Expected] = [:]
+    /// The points that must precede a wait's return when it succeeded, by step.
+    public private(set) var onSuccess: [Int: [Point]] = [:]
+    /// The steps that are `apply`, with their iterations.
+    public private(set) var applies: [Int: Int] = [:]
+    /// Semaphore waits, by step: the semaphore.
+    public private(set) var semaphoreWaits: [Int: Int] = [:]
+    /// Timers by index: their handler and cancel handler.
+    public private(set) var timers: [Int: (handler: Int, cancel: Int)] = [:]
+
+    /// The whole program the runner makes: the script, then the epilogue.
+    public var program: [Scenario.Step] { scenario.steps + epilogue }
+
+    /// The blocks that must have run before the run may stop (every `once` block).
+    public var owed: Set<Int> { Set(blocks.filter { $0.value.runs == .once }.keys) }
+
+    /// The model of `scenario`, which must be valid (`Scenario.normalized()`).
+    public init(_ scenario: Scenario) {
+        self.scenario = scenario
+        var states = [QueueStates(scenario)]
+        for step in scenario.steps {
+            var next = states[states.count - 1]
+            next.apply(step)
+            states.append(next)
+        }
+        var epilogue: [Scenario.Step] = []
+        let last = states[states.count - 1]
+        for queue in scenario.queues.indices {
+            epilogue += Array(repeating: .resume(queue), count: last.suspended[queue])
+            if last.inactive[queue] { epilogue.append(.activate(queue)) }
+        }
+        for step in epilogue {
+            var next = states[states.count - 1]
+            next.apply(step)
+            states.append(next)
+        }
+        self.epilogue = epilogue
+        var builder = Builder(scenario: scenario, states: states, finalTargets: last.target)
+        builder.build()
+        blocks = builder.blocks
+        orders = builder.orders
+        exclusions = builder.exclusions
+        waits = builder.waits
+        onSuccess = builder.onSuccess
+        applies = builder.applies
+        semaphoreWaits = builder.semaphoreWaits
+        timers = builder.timers
+    }
+}
+
+// MARK: - The queues' state, step by step
+
+/// Which queues are suspended, inactive, and where each points, before one step of the script.
+struct QueueStates: Sendable {
+    var suspended: [Int]
+    var inactive: [Bool]
+    var target: [Int?]
+
+    init(_ scenario: Scenario) {
+        suspended = Array(repeating: 0, count: scenario.queues.count)
+        inactive = scenario.queues.map(\.inactive)
+        target = scenario.queues.map(\.target)
+    }
+
+    mutating func apply(_ step: Scenario.Step) {
+        switch step {
+        case .suspend(let q): suspended[q] += 1
+        case .resume(let q): suspended[q] -= 1
+        case .activate(let q): inactive[q] = false
+        case .retarget(let q, let t): target[q] = t
+        default: break
+        }
+    }
+
+    /// `queue` and every queue above it, with `targets` (the chain blocks run through).
+    static func chain(_ queue: Int, _ targets: [Int?]) -> [Int] {
+        var links = [queue]
+        var next = targets[queue]
+        while let link = next {
+            links.append(link)
+            next = targets[link]
+        }
+        return links
+    }
+
+    /// Whether `queue` itself is suspended or inactive.
+    func holds(_ queue: Int) -> Bool { suspended[queue] > 0 || inactive[queue] }
+
+    /// Whether anything along `queue`'s chain holds its blocks back.
+    func held(_ queue: Int) -> Bool { Self.chain(queue, target).contains(where: holds) }
+}
+
+// MARK: - Validity
+
+extension Scenario {
+    /// The script with every step the contract does not allow at its point left out: a resume with nothing suspended,
+    /// a retarget of an active queue or to a later one, a sync onto a held queue (it would wait for good), a use of a
+    /// work item or timer not made before, a wait on a cancelled item, a second wait on an item unless its own queue
+    /// held it through the first (which then timed out for sure), a reference out of range. What the generator makes is valid already; shrinking removes steps and relies on this to keep the rest
+    /// meaningful.
+    public func normalized() -> Scenario {
+        var result = self
+        result.steps = validSteps().map { steps[$0] }
+        return result
+    }
+
+    /// The indices of the steps `normalized()` keeps.
+    public func validSteps() -> [Int] {
+        var indices = Array(steps.indices)
+        while true {
+            let (kept, states) = validInOrder(indices)
+            let deadlocking = Set(kept.enumerated().filter { !syncsAreSafe(steps[$0.element], at: $0.offset, states) }.map(\.element))
+            if deadlocking.isEmpty { return kept }
+            indices = kept.filter { !deadlocking.contains($0) }
+        }
+    }
+
+    /// Whether every sync a block of `step` (the `position`th kept step, `states` before each kept step and after the
+    /// last) makes onto another queue is sure to finish: the two chains share no queue (so no serial link or barrier
+    /// between them waits for the block), the target chain's root comes later than the caller's (so no two blocks
+    /// sync onto each other's chains), and nothing holds the target chain from this step on (a held target would
+    /// keep the block, and whatever waits for it, waiting).
+    func syncsAreSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
+        let targets = states[states.count - 1].target
+        for block in step.blocks {
+            for case .nestedSync(let b, _) in block.actions {
+                guard let a = step.queue else { return false }
+                let from = QueueStates.chain(a, targets)
+                let onto = QueueStates.chain(b, targets)
+                if !Set(from).isDisjoint(with: onto) || onto.last! <= from.last! { return false }
+                if states[position...].contains(where: { $0.held(b) }) { return false }
+            }
+        }
+        return true
+    }
+
+    /// The steps of `indices` the contract allows in order, and the queues' state before each and after the last.
+    private func validInOrder(_ indices: [Int]) -> (kept: [Int], states: [QueueStates]) {
+        var state = QueueStates(self)
+        var states: [QueueStates] = []
+        // Per item: cancelled; waited (a wait that may have succeeded: a second would be misuse); and whether its
+        // own queue has held it since it was submitted (a wait now certainly times out, so it may be waited again).
+        var items: [Int: (cancelled: Bool, waited: Bool, queue: Int, held: Bool)] = [:]
+        var timers: [Int: Bool] = [:]  // cancelled
+        var kept: [Int] = []
+        let queueCount = queues.count
+        func fits(_ q: Int) -> Bool { q >= 0 && q < queueCount }
+        func fits(_ block: Block) -> Bool {
+            block.actions.allSatisfy {
+                switch $0 {
+                case .signal(let n): n >= 0 && n < counters
+                case .locked(let n): n >= 0 && n < locks
+                case .nested(let q, _), .nestedSync(let q, _): fits(q)
+                }
+            }
+        }
+        for index in indices {
+            let step = steps[index]
+            var valid: Bool
+            switch step {
+            case .async(let q, let b), .barrierAsync(let q, let b), .after(let q, let b, _):
+                valid = fits(q) && fits(b)
+            case .sync(let q, let b), .barrierSync(let q, let b):
+                valid = fits(q) && fits(b) && !state.held(q)
+            case .groupAsync(let g, let q, let b), .groupEnter(let g, let q, let b), .groupNotify(let g, let q, let b):
+                valid = g >= 0 && g < groups && fits(q) && fits(b)
+            case .groupWait(let g): valid = g >= 0 && g < groups
+            case .item(let i, let q, _, let b):
+                valid = items[i] == nil && fits(q) && fits(b)
+                if valid { items[i] = (false, false, q, state.holds(q)) }
+            case .itemCancel(let i):
+                valid = items[i] != nil
+                if valid { items[i]!.cancelled = true }
+            case .itemNotify(let i, let q, let b): valid = items[i] != nil && fits(q) && fits(b)
+            case .itemWait(let i):
+                valid = items[i].map { !$0.cancelled && !$0.waited } ?? false
+                if valid && !items[i]!.held { items[i]!.waited = true }
+            case .semaphoreWait(let n): valid = n >= 0 && n < counters
+            case .suspend(let q), .activate(let q): valid = fits(q)
+            case .resume(let q): valid = fits(q) && state.suspended[q] > 0
+            case .retarget(let q, let t): valid = fits(q) && state.inactive[q] && (t.map { $0 >= 0 && $0 < q } ?? true)
+            case .timer(let t, let q, let h, _, _):
+                valid = timers[t] == nil && fits(q) && fits(h)
+                if valid { timers[t] = false }
+            case .timerCancel(let t):
+                valid = timers[t] == false
+                if valid { timers[t] = true }
+            case .apply(let n): valid = n >= 0
+            }
+            if valid {
+                states.append(state)
+                state.apply(step)
+                kept.append(index)
+                for (item, entry) in items where entry.held && !state.holds(entry.queue) { items[item]!.held = false }
+            }
+        }
+        return (kept, states + [state])
+    }
+}
+
+// MARK: - Building the constraints
+
+private struct Builder {
+    let scenario: Scenario
+    /// `states[k]`: the queues before step k of the program (script and epilogue); one more than the steps.
+    let states: [QueueStates]
+    let finalTargets: [Int?]
+
+    var blocks: [Int: ScenarioModel.BlockInfo] = [:]
+    var orders: [ScenarioModel.Order] = []
+    var exclusions: [ScenarioModel.Exclusion] = []
+    var waits: [Int: ScenarioModel.Expected] = [:]
+    var onSuccess: [Int: [ScenarioModel.Point]] = [:]
+    var applies: [Int: Int] = [:]
+    var semaphoreWaits: [Int: Int] = [:]
+    var timers: [Int: (handler: Int, cancel: Int)] = [:]
+
+    /// Blocks submitted straight to a queue by the script, in program order: (block, step, barrier).
+    var direct: [Int: [(block: Int, step: Int, barrier: Bool)]] = [:]
+    /// Group members by group: (block, step).
+    var members: [Int: [(block: Int, step: Int)]] = [:]
+    /// Top-level blocks that signal, by semaphore: (block, step, signals).
+    var signallers: [Int: [(block: Int, step: Int, count: Int)]] = [:]
+    var items: [Int: (block: Int, step: Int, queue: Int)] = [:]
+    var timerSteps: [Int: (step: Int, queue: Int)] = [:]
+
+    /// Queues that get blocks at moments the script does not fix: from blocks, notifications, timers, `asyncAfter`.
+    let dynamicQueues: Set<Int>
+    /// Every block the script submits itself, by queue and step.
+    let directSubmissions: [(queue: Int, step: Int)]
+
+    init(scenario: Scenario, states: [QueueStates], finalTargets: [Int?]) {
+        self.scenario = scenario
+        self.states = states
+        self.finalTargets = finalTargets
+        var dynamic: Set<Int> = []
+        var submissions: [(queue: Int, step: Int)] = []
+        for (k, step) in scenario.steps.enumerated() {
+            for block in step.blocks {
+                for action in block.actions {
+                    if case .nested(let q, _) = action { dynamic.insert(q) }
+                    if case .nestedSync(let q, _) = action { dynamic.insert(q) }
+                }
+            }
+            switch step {
+            case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .groupAsync(_, let q, _),
+                .groupEnter(_, let q, _), .item(_, let q, _, _):
+                submissions.append((q, k))
+            case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
+                dynamic.insert(q)
+            default: break
+            }
+        }
+        dynamicQueues = dynamic
+        directSubmissions = submissions
+    }
+
+    func chain(_ queue: Int) -> [Int] { QueueStates.chain(queue, finalTargets) }
+
+    func specific(_ queue: Int) -> Int? { chain(queue).lazy.compactMap { scenario.queues[$0].specific }.first }
+
+    /// The links of `queue`'s chain that hold back a block submitted at `step`, each with the step that releases it
+    /// (its last resume or its activation): the queue itself when suspended or inactive, an inactive queue above it,
+    /// and a suspended queue above it when nothing can be draining the queues between. libdispatch goes on draining
+    /// a queue it already runs on a target after the target was suspended (measured: `explore --engine system`), so
+    /// a suspended target holds back only a chain that had no work in flight: no block submitted to a queue between
+    /// before the target's suspension, and none submitted there from a block, a notification or a timer at all.
+    func gates(of queue: Int, at step: Int) -> [(link: Int, release: Int)] {
+        let links = chain(queue)
+        return links.enumerated().compactMap { position, link in
+            guard states[step].holds(link) else { return nil }
+            if position > 0 && !states[step].inactive[link] {
+                let between = links[..<position]
+                guard between.allSatisfy({ !dynamicQueues.contains($0) }) else { return nil }
+                let suspended = (0..<step).last { states[$0].suspended[link] == 0 } ?? 0
+                let inFlight = directSubmissions.contains { submission in
+                    submission.step < suspended + 1 && chain(submission.queue).contains { between.contains($0) }
+                }
+                guard !inFlight else { return nil }
+            }
+            for later in step..<(states.count - 1) where !states[later + 1].holds(link) { return (link, later) }
+            return nil  // cannot happen: the epilogue frees everything
+        }
+    }
+
+    /// Whether a block submitted at `step` to `queue` has run, or will, while the script waits at `wait`: it will
+    /// when nothing along its chain is held then; it cannot have when a link held at its submission is held still.
+    func runsBy(_ wait: Int, queue: Int, submitted step: Int) -> ScenarioModel.Expected {
+        if !states[wait].held(queue) { return .success }
+        return heldThrough(queue, from: step, to: wait) ? .timedOut : .either
+    }
+
+    /// Whether a link of `queue`'s chain held at `from` is held at every step up to `to`.
+    func heldThrough(_ queue: Int, from: Int, to: Int) -> Bool {
+        gates(of: queue, at: from).contains { $0.release >= to }
+    }
+
+    mutating func add(_ block: Scenario.Block, queue: Int, step: Int, runs: ScenarioModel.Runs, deadline: Int? = nil, timer: Bool = false) {
+        blocks[block.id] = .init(queue: queue, runs: runs, specific: specific(queue), deadlineStep: deadline, isTimerHandler: timer)
+        for gate in gates(of: queue, at: step) {
+            orders.append(
+                .init(
+                    before: .mark(gate.release), after: .start(block.id), key: .ranWhileHeld,
+                    why: "b\(block.id) (q\(queue)) was submitted at step \(step) while q\(gate.link) was held until step \(gate.release)"))
+        }
+        for action in block.actions {
+            switch action {
+            case .nested(let q, let nested):
+                blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
+                orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) submits b\(nested)"))
+            case .nestedSync(let q, let nested):
+                blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
+                orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) syncs b\(nested)"))
+                orders.append(
+                    .init(
+                        before: .end(nested), after: .end(block.id), key: .early, why: "b\(block.id)'s sync returns after b\(nested) ended")
+                )
+            case .signal, .locked: break
+            }
+        }
+    }
+
+    mutating func direct(_ block: Scenario.Block, queue: Int, step: Int, barrier: Bool, runs: ScenarioModel.Runs = .once) {
+        add(block, queue: queue, step: step, runs: runs)
+        direct[queue, default: []].append((block.id, step, barrier))
+    }
+
+    mutating func signals(_ block: Scenario.Block, step: Int) {
+        var counts: [Int: Int] = [:]
+        for case .signal(let n) in block.actions { counts[n, default: 0] += 1 }
+        for (n, count) in counts { signallers[n, default: []].append((block.id, step, count)) }
+    }
+
+    mutating func build() {
+        var consumed: [Int: (low: Int, high: Int)] = [:]
+        for (k, step) in scenario.steps.enumerated() {
+            switch step {
+            case .async(let q, let b):
+                direct(b, queue: q, step: k, barrier: false)
+                signals(b, step: k)
+            case .barrierAsync(let q, let b):
+                direct(b, queue: q, step: k, barrier: true)
+                signals(b, step: k)
+            case .sync(let q, let b), .barrierSync(let q, let b):
+                var barrier = false
+                if case .barrierSync = step { barrier = true }
+                direct(b, queue: q, step: k, barrier: barrier)
+                signals(b, step: k)
+                orders.append(.init(before: .mark(k), after: .start(b.id), key: .early, why: "sync runs b\(b.id) after its call"))
+                orders.append(.init(before: .end(b.id), after: .returned(k), key: .early, why: "sync returns after b\(b.id) finished"))
+            case .after(let q, let b, _):
+                add(b, queue: q, step: k, runs: .once, deadline: k)
+                signals(b, step: k)
+            case .groupAsync(let g, let q, let b), .groupEnter(let g, let q, let b):
+                direct(b, queue: q, step: k, barrier: false)
+                signals(b, step: k)
+                members[g, default: []].append((b.id, k))
+            case .groupNotify(let g, let q, let b):
+                add(b, queue: q, step: k, runs: .once)
+                for member in members[g] ?? [] {
+                    orders.append(
+                        .init(
+                            before: .end(member.block), after: .start(b.id), key: .early,
+                            why: "g\(g)'s notify b\(b.id) (step \(k)) follows its member b\(member.block)"))
+                }
+            case .groupWait(let g):
+                let expected = (members[g] ?? []).map { runsBy(k, queue: blocks[$0.block]!.queue, submitted: $0.step) }
+                waits[k] = combine(expected)
+                onSuccess[k] = (members[g] ?? []).map { .end($0.block) }
+            case .item(let i, let q, let barrier, let b):
+                direct(b, queue: q, step: k, barrier: barrier && scenario.queues[q].kind == .concurrent)
+                items[i] = (b.id, k, q)
+            case .itemCancel(let i):
+                let item = items[i]!
+                cancel(item.block, heldThrough(item.queue, from: item.step, to: k) ? .never : .atMostOnce)
+            case .itemNotify(let i, let q, let b):
+                add(b, queue: q, step: k, runs: .once)
+                orders.append(
+                    .init(before: .end(items[i]!.block), after: .start(b.id), key: .early, why: "i\(i)'s notify b\(b.id) follows it"))
+            case .itemWait(let i):
+                let item = items[i]!
+                waits[k] = runsBy(k, queue: item.queue, submitted: item.step)
+                onSuccess[k] = [.end(item.block)]
+            case .semaphoreWait(let n):
+                semaphoreWaits[k] = n
+                var low = 0
+                var high = 0
+                for signaller in signallers[n] ?? [] {
+                    switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step) {
+                    case .success:
+                        low += signaller.count
+                        high += signaller.count
+                    case .either: high += signaller.count
+                    case .timedOut: break
+                    }
+                }
+                let used = consumed[n] ?? (0, 0)
+                let expected: ScenarioModel.Expected =
+                    low - used.high >= 1 ? .success : (high - used.low <= 0 ? .timedOut : .either)
+                waits[k] = expected
+                switch expected {
+                case .success: consumed[n] = (used.low + 1, used.high + 1)
+                case .either: consumed[n] = (used.low, used.high + 1)
+                case .timedOut: break
+                }
+            case .timer(let t, let q, let h, let c, _):
+                add(h, queue: q, step: k, runs: .once, deadline: k, timer: true)
+                add(Scenario.Block(id: c), queue: q, step: k, runs: .once)
+                orders.append(
+                    .init(before: .end(h.id), after: .start(c), key: .early, why: "t\(t)'s cancel handler follows its last handler call"))
+                timers[t] = (h.id, c)
+                timerSteps[t] = (k, q)
+            case .timerCancel(let t):
+                let timer = timerSteps[t]!
+                cancel(timers[t]!.handler, heldThrough(timer.queue, from: timer.step, to: k) ? .never : .atMostOnce)
+            case .apply(let n):
+                applies[k] = n
+            case .suspend, .resume, .activate, .retarget:
+                break
+            }
+        }
+        orderQueues()
+    }
+
+    /// A cancelled block runs `runs`, and so do the blocks it would submit.
+    mutating func cancel(_ block: Int, _ runs: ScenarioModel.Runs) {
+        blocks[block]!.runs = runs
+        for action in blockActions(block) {
+            if case .nested(_, let nested) = action { blocks[nested]!.runs = runs }
+            if case .nestedSync(_, let nested) = action { blocks[nested]!.runs = runs }
+        }
+    }
+
+    func blockActions(_ id: Int) -> [Scenario.Action] {
+        for step in scenario.steps { for block in step.blocks where block.id == id { return block.actions } }
+        return []
+    }
+
+    func combine(_ expected: [ScenarioModel.Expected]) -> ScenarioModel.Expected {
+        if expected.contains(.timedOut) { return .timedOut }
+        return expected.contains(.either) ? .either : .success
+    }
+
+    /// Exclusion along serial links and around barriers, submission order on queues whose blocks are exclusive, and a
+    /// barrier's place among its queue's blocks.
+    mutating func orderQueues() {
+        let ids = blocks.keys.sorted()
+        for (q, spec) in scenario.queues.enumerated() {
+            let through = ids.filter { chain(blocks[$0]!.queue).contains(q) }
+            if spec.kind == .serial {
+                if through.count > 1 {
+                    exclusions.append(.init(blocks: through, why: "blocks running through serial q\(q)"))
+                }
+            } else {
+                for entry in direct[q] ?? [] where entry.barrier {
+                    exclusions.append(
+                        .init(
+                            blocks: through, alone: entry.block,
+                            why: "barrier b\(entry.block) on concurrent q\(q) runs alone among the blocks running through q\(q)"))
+                }
+            }
+            // Submission order: on a queue whose chain has a serial link, blocks start one at a time, in order.
+            let exclusive = chain(q).contains { scenario.queues[$0].kind == .serial }
+            let submitted = direct[q] ?? []
+            if exclusive {
+                for (a, b) in zip(submitted, submitted.dropFirst()) {
+                    orders.append(
+                        .init(
+                            before: .start(a.block), after: .start(b.block), key: .reordered,
+                            why: "q\(q) starts b\(a.block) (step \(a.step)) before b\(b.block) (step \(b.step))"))
+                }
+            }
+            if spec.kind == .concurrent {
+                for (index, entry) in submitted.enumerated() where entry.barrier {
+                    for earlier in submitted[..<index] {
+                        orders.append(
+                            .init(
+                                before: .end(earlier.block), after: .start(entry.block), key: .early,
+                                why: "barrier b\(entry.block) on q\(q) starts after b\(earlier.block), submitted before it, ended"))
+                    }
+                    for later in submitted[(index + 1)...] {
+                        orders.append(
+                            .init(
+                                before: .end(entry.block), after: .start(later.block), key: .early,
+                                why: "b\(later.block) on q\(q) starts after barrier b\(entry.block), submitted before it, ended"))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import ArenaContract
+import Harness
+
+/// Runs a scenario's program on an engine, specialised for its type, and checks the trace against the model.
+///
+/// The calling thread makes the steps; blocks record their start (with the specific value they read), their
+/// actions and their end. Every wait has a deadline: 5 s where the model expects success, 20 ms where it expects a
+/// timeout or allows either. After the epilogue the run waits up to 5 s for every block owed, cancels the timers
+/// still live, waits for their cancel handlers, and watches 5 ms more for blocks that run twice. A run costs the
+/// program's blocks plus about a millisecond, and 20 ms for each wait that may time out.
+public enum ScenarioRun {
+    /// The first way a run of `model` on `engine` broke the contract, or `nil`.
+    public static func run<E: Engine>(_ model: ScenarioModel, on engine: E) -> ScenarioDisagreement? {
+        ScenarioCheck.check(record(model, on: engine), against: model)
+    }
+
+    /// The trace of one run of `model` on `engine`.
+    public static func record<E: Engine>(_ model: ScenarioModel, on engine: E) -> [ScenarioEvent] {
+        let world = World(engine, model)
+        world.play()
+        return world.recorder.trace
+    }
+}
+
+/// One run's objects: the engine's queues, groups, semaphores, items and timers, and the recorder.
+private final class World<E: Engine>: @unchecked Sendable {
+    let engine: E
+    let model: ScenarioModel
+    let recorder: ScenarioRecorder
+    let key = SpecificKey<Int>("arena.explore")
+    var queues: [E.Queue] = []
+    let groups: [E.Group]
+    let counters: [E.Semaphore]
+    let locks: [E.Semaphore]
+    var items: [Int: E.WorkItem] = [:]
+    var timers: [Int: E.TimerSource] = [:]
+    var cancelled: Set<Int> = []
+
+    init(_ engine: E, _ model: ScenarioModel) {
+        self.engine = engine
+        self.model = model
+        recorder = ScenarioRecorder(owed: model.owed)
+        let scenario = model.scenario
+        groups = (0..<scenario.groups).map { engine.makeGroup(label: "arena.explore.g\($0)") }
+        counters = (0..<scenario.counters).map { _ in engine.makeSemaphore(value: 0)! }
+        locks = (0..<scenario.locks).map { _ in engine.makeSemaphore(value: 1)! }
+        for (index, spec) in scenario.queues.enumerated() {
+            let queue = engine.makeQueue(
+                label: "arena.explore.q\(index)", kind: spec.kind, qos: nil, startsInactive: spec.inactive,
+                target: spec.target.map { queues[$0] })
+            if let value = spec.specific { queue.setSpecific(key, value) }
+            queues.append(queue)
+        }
+    }
+
+    /// The body of `block` on queue `queue`; `after` runs once its end is recorded (a group's leave).
+    func body(_ block: Scenario.Block, _ after: (@Sendable () -> Void)? = nil) -> @Sendable () -> Void {
+        { [self] in
+            recorder.record(.start, block.id, Int64(engine.currentSpecific(key) ?? -1))
+            perform(block)
+            recorder.record(.end, block.id)
+            after?()
+        }
+    }
+
+    func perform(_ block: Scenario.Block) {
+        if block.work > 0 { Timing.spin(.microseconds(block.work)) }
+        for action in block.actions {
+            switch action {
+            case .signal(let n):
+                recorder.record(.signal, n)
+                counters[n].signal()
+            case .locked(let n):
+                guard locks[n].wait(until: .now() + .seconds(5)) == .success else {
+                    recorder.record(.lockTimedOut, n, Int64(block.id))
+                    continue
+                }
+                recorder.record(.enter, n, Int64(block.id))
+                Timing.spin(.microseconds(10))
+                recorder.record(.leave, n, Int64(block.id))
+                locks[n].signal()
+            case .nested(let q, let nested):
+                queues[q].async(body(Scenario.Block(id: nested)))
+            case .nestedSync(let q, let nested):
+                queues[q].sync { body(Scenario.Block(id: nested))() }
+            }
+        }
+    }
+
+    func wait(_ step: Int, _ call: (Deadline) -> WaitResult) {
+        let limit: Duration = model.waits[step] == .success ? .seconds(5) : .milliseconds(20)
+        recorder.record(.mark, step)
+        let result = call(.now() + limit)
+        recorder.record(.returned, step, result == .success ? 1 : 0)
+    }
+
+    func play() {
+        for (k, step) in model.program.enumerated() { play(step, k) }
+        let live = model.timers.filter { !cancelled.contains($0.key) }
+        let missing = recorder.settle(until: .now() + .seconds(5), leaving: Set(live.values.map(\.cancel)))
+        for timer in live.keys.sorted() { timers[timer]!.cancel() }
+        if missing.isEmpty { _ = recorder.settle(until: .now() + .seconds(5)) }
+        Timing.pause(.milliseconds(5))
+    }
+
+    func play(_ step: Scenario.Step, _ k: Int) {
+        switch step {
+        case .async(let q, let b):
+            recorder.record(.mark, k)
+            queues[q].async(body(b))
+        case .barrierAsync(let q, let b):
+            recorder.record(.mark, k)
+            queues[q].barrierAsync(body(b))
+        case .sync(let q, let b):
+            recorder.record(.mark, k)
+            queues[q].sync { body(b)() }
+            recorder.record(.returned, k)
+        case .barrierSync(let q, let b):
+            recorder.record(.mark, k)
+            queues[q].barrierSync { body(b)() }
+            recorder.record(.returned, k)
+        case .after(let q, let b, let delay):
+            let deadline = Deadline.now() + .microseconds(delay)
+            recorder.record(.mark, k, Int64(deadline.nanoseconds))
+            queues[q].asyncAfter(deadline: deadline, body(b))
+        case .groupAsync(let g, let q, let b):
+            recorder.record(.mark, k)
+            groups[g].async(on: queues[q], body(b))
+        case .groupEnter(let g, let q, let b):
+            recorder.record(.mark, k)
+            let group = groups[g]
+            group.enter()
+            queues[q].async(body(b) { group.leave() })
+        case .groupNotify(let g, let q, let b):
+            recorder.record(.mark, k)
+            groups[g].notify(queue: queues[q], body(b))
+        case .groupWait(let g):
+            wait(k) { groups[g].wait(until: $0) }
+        case .item(let i, let q, let barrier, let b):
+            let item = engine.makeWorkItem(label: "arena.explore.i\(i)", flags: barrier ? .barrier : [], body(b))
+            items[i] = item
+            recorder.record(.mark, k)
+            queues[q].async(item)
+        case .itemCancel(let i):
+            recorder.record(.mark, k)
+            items[i]!.cancel()
+        case .itemNotify(let i, let q, let b):
+            recorder.record(.mark, k)
+            items[i]!.notify(queue: queues[q], body(b))
+        case .itemWait(let i):
+            wait(k) { items[i]!.wait(until: $0) }
+        case .semaphoreWait(let n):
+            wait(k) { counters[n].wait(until: $0) }
+        case .suspend(let q):
+            recorder.record(.mark, k)
+            queues[q].suspend()
+        case .resume(let q):
+            recorder.record(.mark, k)
+            queues[q].resume()
+        case .activate(let q):
+            recorder.record(.mark, k)
+            queues[q].activate()
+        case .retarget(let q, let t):
+            recorder.record(.mark, k)
+            queues[q].setTarget(t.map { queues[$0] } ?? engine.globalQueue)
+        case .timer(let t, let q, let h, let c, let delay):
+            let source = engine.makeTimerSource(label: "arena.explore.t\(t)", queue: queues[q])
+            let recorder = recorder
+            source.setEventHandler { [self, unowned source] in
+                recorder.record(.start, h.id, Int64(engine.currentSpecific(key) ?? -1))
+                recorder.record(.data, h.id, Int64(source.data))
+                perform(h)
+                recorder.record(.end, h.id)
+            }
+            source.setCancelHandler(body(Scenario.Block(id: c)))
+            timers[t] = source
+            let deadline = Deadline.now() + .microseconds(delay)
+            recorder.record(.mark, k, Int64(deadline.nanoseconds))
+            source.schedule(deadline: deadline, repeating: nil, leeway: .zero)
+            source.activate()
+        case .timerCancel(let t):
+            recorder.record(.mark, k)
+            timers[t]!.cancel()
+            cancelled.insert(t)
+        case .apply(let n):
+            recorder.record(.mark, k)
+            let recorder = recorder
+            engine.apply(iterations: n) { recorder.record(.index, k, Int64($0)) }
+            recorder.record(.returned, k)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArenaContract
+import Harness
+
+/// One thing a scenario's run saw, in the order a lock gave them: its place in the trace is its sequence number.
+public struct ScenarioEvent: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
+        /// A block began (`subject` the block, `value` the specific value it read, -1 for none).
+        case start
+        /// A block ended (`subject` the block).
+        case end
+        /// A step is about to make its call (`subject` the step; `value` a deadline in ns where it sets one).
+        case mark
+        /// A step's call returned (`subject` the step; `value` 1 for a wait that succeeded, 0 for one that timed out).
+        case returned
+        /// A block is about to signal a counting semaphore (`subject` the semaphore).
+        case signal
+        /// A block entered (`enter`) or is leaving (`leave`) the critical section of a lock (`subject` the lock, `value`
+        /// the block).
+        case enter, leave
+        /// A block's wait on a lock timed out (`subject` the lock, `value` the block).
+        case lockTimedOut
+        /// An apply body ran (`subject` the step, `value` its index).
+        case index
+        /// A timer handler read its data (`subject` the block, `value` the data).
+        case data
+    }
+
+    public let kind: Kind
+    public let subject: Int
+    public let value: Int64
+    /// When it happened, on the monotonic clock (`Deadline`).
+    public let time: UInt64
+
+    public init(kind: Kind, subject: Int, value: Int64, time: UInt64) {
+        self.kind = kind
+        self.subject = subject
+        self.value = value
+        self.time = time
+    }
+}
+
+/// Records a scenario's events from every thread under one pthread lock (ThreadSanitizer sees it), and lets the
+/// script wait until every block the model owes has ended.
+final class ScenarioRecorder: @unchecked Sendable {
+    private let condition = Condition()
+    private var events: [ScenarioEvent] = []
+    private var owed: Set<Int>
+
+    init(owed: Set<Int>) {
+        self.owed = owed
+        events.reserveCapacity(256)
+    }
+
+    func record(_ kind: ScenarioEvent.Kind, _ subject: Int, _ value: Int64 = 0) {
+        let time = Deadline.now().nanoseconds
+        condition.update {
+            events.append(ScenarioEvent(kind: kind, subject: subject, value: value, time: time))
+            if kind == .end { owed.remove(subject) }
+        }
+    }
+
+    /// Waits until every owed block but those of `later` ended, or `deadline` passed; the blocks still owed.
+    func settle(until deadline: Deadline, leaving later: Set<Int> = []) -> Set<Int> {
+        _ = condition.wait(until: deadline) { owed.isSubset(of: later) }
+        return condition.lock.withLock { owed.subtracting(later) }
+    }
+
+    var trace: [ScenarioEvent] { condition.lock.withLock { events } }
+}

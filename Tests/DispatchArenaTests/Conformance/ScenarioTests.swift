@@ -1,0 +1,195 @@
+import ArenaContract
+import Conformance
+import Contenders
+import Foundation
+import Testing
+
+extension ArenaTests {
+    /// The generated scenarios of `arena explore`: the generator, the model and its check, the shrinker and the
+    /// command.
+    @Suite
+    struct ScenarioTests {
+        static let generator = ScenarioGenerator(features: .init(blockingInBlocks: true))
+
+        @Test("a seed makes the same valid program every time, and seeds make different programs")
+        func seedsReplay() {
+            var seen: Set<String> = []
+            for seed in UInt64(0)..<300 {
+                let scenario = Self.generator.scenario(seed: seed)
+                #expect(scenario == Self.generator.scenario(seed: seed))
+                #expect(scenario.normalized() == scenario, "seed \(seed) made steps the model leaves out")
+                #expect(!scenario.steps.isEmpty && scenario.steps.count <= 24)
+                seen.insert(scenario.description)
+            }
+            #expect(seen.count > 290, "only \(seen.count) distinct programs from 300 seeds")
+            let syncing = seenPrograms(Self.generator).filter(Self.syncsFromBlock).count
+            #expect(syncing > 10, "only \(syncing) of 300 programs keep a sync from a block")
+        }
+
+        /// Whether a printed program has a block that syncs onto a queue ("{ sync q1 b3" or "; sync q1 b3").
+        static func syncsFromBlock(_ program: String) -> Bool {
+            program.contains("{ sync q") || program.contains("; sync q")
+        }
+
+        func seenPrograms(_ generator: ScenarioGenerator) -> [String] {
+            (UInt64(0)..<300).map { generator.scenario(seed: $0).description }
+        }
+
+        @Test("an engine without blocking-in-blocks gets no lock actions and no sync from a block")
+        func featuresShapePrograms() {
+            let plain = ScenarioGenerator(features: .init(blockingInBlocks: false))
+            for seed in UInt64(0)..<200 {
+                let scenario = plain.scenario(seed: seed)
+                #expect(scenario.locks == 0)
+                #expect(!scenario.description.contains("lock l") && !Self.syncsFromBlock(scenario.description))
+            }
+        }
+
+        @Test("tokens: a seed, or a seed with ascending step indices; anything else is refused with a reason")
+        func tokens() throws {
+            #expect(try ScenarioToken(parsing: "42") == ScenarioToken(seed: 42))
+            #expect(try ScenarioToken(parsing: "42@0,3,7") == ScenarioToken(seed: 42, kept: [0, 3, 7]))
+            #expect(ScenarioToken(seed: 42, kept: [0, 3, 7]).description == "42@0,3,7")
+            for bad in ["", "x", "-1", "18446744073709551616", "4@", "4@3,1", "4@1,1", "4@a", "4@1,,2"] {
+                #expect(throws: ScenarioTokenError.self, "\(bad)") { try ScenarioToken(parsing: bad) }
+            }
+            let steps = Self.generator.scenario(seed: 7).steps.count
+            #expect(throws: ScenarioTokenError.self) { try ScenarioToken(seed: 7, kept: [steps]).scenario(Self.generator) }
+            let one = try ScenarioToken(seed: 7, kept: [0]).scenario(Self.generator)
+            #expect(one.steps.count <= 1)
+        }
+
+        @Test(
+            "the model leaves out what the contract forbids at that point: a resume with nothing suspended, a sync onto a held queue, a retarget of an active queue"
+        )
+        func normalization() {
+            let block = Scenario.Block(id: 0)
+            let scenario = Scenario(
+                queues: [.init(kind: .serial), .init(kind: .serial, inactive: true)],
+                steps: [
+                    .resume(0), .suspend(0), .sync(queue: 0, block), .resume(0), .retarget(0, to: nil), .retarget(1, to: 0),
+                    .activate(1), .retarget(1, to: nil), .itemCancel(item: 3),
+                ])
+            #expect(scenario.validSteps() == [1, 3, 5, 6])
+        }
+
+        /// One serial queue, two blocks: the trace a correct engine gives, and broken ones.
+        static let twoBlocks = ScenarioModel(
+            Scenario(
+                queues: [.init(kind: .serial, specific: 5)], groups: 1,
+                steps: [.async(queue: 0, .init(id: 0)), .async(queue: 0, .init(id: 1)), .groupWait(group: 0)]))
+
+        /// An event of a hand-written trace, at time 0.
+        static func e(_ kind: ScenarioEvent.Kind, _ subject: Int, _ value: Int64 = 0) -> ScenarioEvent {
+            ScenarioEvent(kind: kind, subject: subject, value: value, time: 0)
+        }
+
+        @Test("the check passes an allowed trace and names what each broken one did")
+        func check() {
+            let model = Self.twoBlocks
+            #expect(model.waits[2] == .success)
+            let good = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.end, 0), Self.e(.start, 1, 5), Self.e(.end, 1),
+                Self.e(.mark, 2), Self.e(.returned, 2, 1),
+            ]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+            let overlapping = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.start, 1, 5), Self.e(.end, 0), Self.e(.end, 1),
+                Self.e(.mark, 2), Self.e(.returned, 2, 1),
+            ]
+            #expect(ScenarioCheck.check(overlapping, against: model)?.key == .overlap)
+            let reordered = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 1, 5), Self.e(.end, 1), Self.e(.start, 0, 5), Self.e(.end, 0),
+                Self.e(.mark, 2), Self.e(.returned, 2, 1),
+            ]
+            #expect(ScenarioCheck.check(reordered, against: model)?.key == .reordered)
+            let twice = good + [Self.e(.start, 1, 5), Self.e(.end, 1)]
+            #expect(ScenarioCheck.check(twice, against: model)?.key == .extra)
+            let lost = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 0),
+            ]
+            #expect(ScenarioCheck.check(lost, against: model)?.key == .missing)
+            let wrongSpecific = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.start, 1, 5), Self.e(.end, 1),
+                Self.e(.mark, 2), Self.e(.returned, 2, 1),
+            ]
+            #expect(ScenarioCheck.check(wrongSpecific, against: model)?.key == .wrongValue)
+        }
+
+        @Test("suspension holds what is submitted while suspended, and a wait on it must time out")
+        func suspensionModel() {
+            let model = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .concurrent)], groups: 1,
+                    steps: [
+                        .suspend(0), .groupAsync(group: 0, queue: 0, .init(id: 0)), .groupWait(group: 0), .resume(0), .groupWait(group: 0),
+                    ]))
+            #expect(model.waits[2] == .timedOut)
+            #expect(model.waits[4] == .success)
+            let early = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 1),
+                Self.e(.mark, 3), Self.e(.mark, 4), Self.e(.returned, 4, 1),
+            ]
+            #expect(ScenarioCheck.check(early, against: model)?.key == .early)
+            let ranWhileHeld = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 0),
+                Self.e(.mark, 3), Self.e(.mark, 4), Self.e(.returned, 4, 1),
+            ]
+            #expect(ScenarioCheck.check(ranWhileHeld, against: model)?.key == .ranWhileHeld)
+            let good = [
+                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.mark, 2), Self.e(.returned, 2, 0), Self.e(.mark, 3), Self.e(.start, 0, -1),
+                Self.e(.end, 0), Self.e(.mark, 4), Self.e(.returned, 4, 1),
+            ]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+        }
+
+        @Test("the shrinker finds the two steps a failure needs, within its budget")
+        func shrinker() {
+            var calls = 0
+            let result = ScenarioShrinker().shrink(Array(0..<20)) { kept in
+                calls += 1
+                return kept.contains(3) && kept.contains(17)
+            }
+            #expect(result.kept == [3, 17])
+            #expect(result.tries == calls && calls <= 150)
+            let bounded = ScenarioShrinker(budget: 5).shrink(Array(0..<20)) { _ in false }
+            #expect(bounded.tries == 5 && bounded.kept.count == 20)
+        }
+
+        @Test("generated programs agree with the model on the home engines, in this process", arguments: ["system", "lockfree"])
+        func enginesAgree(_ name: String) throws {
+            func run<E: Engine>(_ engine: E) -> [String] {
+                let generator = ScenarioGenerator(features: .init(engine.capabilities))
+                return (UInt64(1000)..<1040).compactMap { seed in
+                    ScenarioRun.run(ScenarioModel(generator.scenario(seed: seed)), on: engine).map { "seed \(seed): \($0)" }
+                }
+            }
+            let failures = name == "system" ? run(SystemEngine()) : run(LockFreeEngine())
+            #expect(failures.isEmpty, "\(failures)")
+        }
+
+        @Test(
+            "explore: bad input is one line and exit 64",
+            arguments: [
+                ["explore", "--seed", "soon"], ["explore", "--seed", "-3"], ["explore", "--budget", "0"], ["explore", "--budget", "-5"],
+                ["explore", "--replay", "12@3,1"], ["explore", "--replay", "x"], ["explore", "--engine", "nope"],
+                ["explore", "--engine", "foundation"], ["explore", "--repeat", "0"], ["explore", "--timeout", "0"],
+            ])
+        func usage(_ arguments: [String]) throws {
+            ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)
+        }
+
+        @Test("explore finds a mutant's fault, shrinks it, and the printed token replays the disagreement")
+        func findsAndReplays() throws {
+            let run = try ArenaExecutable.run(["explore", "--engine", "mutant-barrierIgnored", "--seed", "1", "--budget", "50"])
+            #expect(run.status == 1, "\(run.output)\(run.errors)")
+            let line = run.output.split(separator: "\n").first { $0.contains("replay:") }
+            let token = try #require(line?.split(separator: " ").drop { $0 != "--replay" }.dropFirst().first.map(String.init))
+            #expect(token.contains("@"), "not shrunk: \(run.output)")
+            let replay = try ArenaExecutable.run(["explore", "--engine", "mutant-barrierIgnored", "--replay", token, "--repeat", "10"])
+            #expect(replay.status == 1 && replay.output.contains("disagrees in run"), "\(replay.output)\(replay.errors)")
+            let reference = try ArenaExecutable.run(["explore", "--engine", "system", "--replay", token, "--repeat", "3"])
+            #expect(reference.status == 0, "\(reference.output)\(reference.errors)")
+        }
+    }
+}
