@@ -32,7 +32,65 @@ public enum CatalogReport {
                 lines.append("| `\(rule.id)` | \(escape(statement)) | \(forbids) | \(escape(rule.source)) |")
             }
         }
+        lines += stateMatrix(.builtIn)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The section "State matrix": how to read it, then each table of `matrix`, its empty cells keyed to numbered
+    /// notes under it, and a count of its cells by what fills them.
+    private static func stateMatrix(_ matrix: StateMatrix) -> [String] {
+        var lines = [
+            "",
+            "## State matrix",
+            "",
+            "Which states of the contract's objects the rules above drive (issue 39): each thing a program can change at",
+            "each moment of its object's life, each object at each place in a target chain, each call from each place it",
+            "can be made, each parameter at its edge values. A cell names the rules whose checks drive that state and",
+            "check what must happen there (a number points to a note under the table on how they reach it). An empty",
+            "cell gives its reason as a kind and a numbered note: *misuse* (a misuse rule drives it: the process must",
+            "stop with a message), *not allowed* (the contract forbids it), — (n/a: the state does not exist for that",
+            "object), *Linux* (the reference engine lacks the capability), *scenarios* (no rule drives it, but the",
+            "random programs of `arena explore`, each checked against a model, do) or *gap* (no rule yet). The tables",
+            "are the data of `StateMatrix.builtIn` (Sources/Conformance/Reports/StateMatrix.swift).",
+        ]
+        for table in matrix.tables {
+            var notes: [String] = []
+            func key(_ text: String) -> Int {
+                if let index = notes.firstIndex(of: text) { return index + 1 }
+                notes.append(text)
+                return notes.count
+            }
+            lines += ["", "### (\(table.id)) \(table.title)", "", table.reading, ""]
+            lines.append("| \(table.rowHeading) | " + table.columns.joined(separator: " | ") + " |")
+            lines.append("| --- |" + String(repeating: " --- |", count: table.columns.count))
+            for row in table.rows {
+                let cells = row.cells.map { cell -> String in
+                    if let reason = cell.reason {
+                        if case .scenarios = reason { return "*scenarios*" }
+                        if case .notApplicable = reason { return "— (\(key(reason.text)))" }
+                        return "*\(reason.kind)* (\(key(reason.text)))"
+                    }
+                    let ids = cell.rules.map { "`\($0)`" }.joined(separator: ", ")
+                    return cell.note.map { ids + " (\(key($0)))" } ?? ids
+                }
+                lines.append("| \(escape(row.name)) | " + cells.map(escape).joined(separator: " | ") + " |")
+            }
+            let cells = table.rows.flatMap(\.cells)
+            let empty = cells.compactMap(\.reason)
+            let kinds = ["misuse", "not allowed", "n/a", "Linux", "scenarios", "gap"].compactMap { kind in
+                let count = empty.filter { $0.kind == kind }.count
+                return count == 0 ? nil : "\(count) \(kind)"
+            }
+            lines += [
+                "",
+                "\(cells.count) cells: \(cells.count - empty.count) with rules, \(empty.count) empty ("
+                    + kinds.joined(separator: ", ") + ").",
+            ]
+            if !notes.isEmpty {
+                lines += [""] + notes.enumerated().map { "\($0.offset + 1). \(escape($0.element))" }
+            }
+        }
+        return lines
     }
 
     /// The cited documents (`Bibliography.documents`), each with its key, author, title, date and address, then a link
