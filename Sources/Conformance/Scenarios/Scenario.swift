@@ -162,6 +162,15 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Scenario.Step {
+    /// Whether the runner records the step's return itself (with a wait's result); every other step's return is
+    /// recorded after its call.
+    var returns: Bool {
+        switch self {
+        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply: true
+        default: false
+        }
+    }
+
     /// The queue the step's block runs on, for the steps that submit one.
     var queue: Int? {
         switch self {

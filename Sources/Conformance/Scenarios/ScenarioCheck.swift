@@ -19,7 +19,8 @@ public struct ScenarioDisagreement: Error, Sendable, Equatable, Codable, CustomS
 public enum ScenarioCheck {
     public static func check(_ trace: [ScenarioEvent], against model: ScenarioModel) -> ScenarioDisagreement? {
         let index = TraceIndex(trace)
-        return runs(index, model) ?? waitResults(index, model) ?? orders(index, model) ?? exclusions(index, model)
+        return runs(index, model) ?? waitResults(index, model) ?? orders(index, model) ?? fifo(index, model)
+            ?? exclusions(index, model)
             ?? values(index, model) ?? applies(index, model) ?? semaphores(index, model) ?? locks(trace)
     }
 
@@ -69,6 +70,25 @@ public enum ScenarioCheck {
         for order in model.orders {
             guard let before = index.seq(order.before), let after = index.seq(order.after) else { continue }
             if after < before { return .init(order.key, "\(order.after) before \(order.before): \(order.why)") }
+        }
+        return nil
+    }
+
+    /// On a queue whose blocks start one at a time, a block submitted before another (its submission over before the
+    /// other's began) starts first.
+    private static func fifo(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for queue in model.fifo {
+            for a in queue.submissions {
+                guard let aEnd = index.seq(a.to), let aStart = index.seq(.start(a.block)) else { continue }
+                for b in queue.submissions where b.block != a.block {
+                    guard let bFrom = index.seq(b.from), aEnd < bFrom, let bStart = index.seq(.start(b.block)) else { continue }
+                    if bStart < aStart {
+                        return .init(
+                            .reordered,
+                            "q\(queue.queue) started b\(b.block) before b\(a.block), submitted earlier (\(a.to) before \(b.from))")
+                    }
+                }
+            }
         }
         return nil
     }

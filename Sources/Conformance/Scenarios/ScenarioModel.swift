@@ -58,6 +58,21 @@ public struct ScenarioModel: Sendable {
         public let why: String
     }
 
+    /// A block submitted to a queue somewhere between two points of the trace: a step's mark and return, or its
+    /// parent block's start and end.
+    public struct Submission: Sendable {
+        public let block: Int
+        public let from: Point
+        public let to: Point
+    }
+
+    /// Blocks submitted to one queue whose chain has a serial link: they start one at a time, so in the order they
+    /// were submitted, and a submission that ended before another began came first.
+    public struct FIFO: Sendable {
+        public let queue: Int
+        public let submissions: [Submission]
+    }
+
     /// A block that runs through a queue: where it runs and what it reads.
     public struct BlockInfo: Sendable {
         public let queue: Int
@@ -76,6 +91,7 @@ public struct ScenarioModel: Sendable {
     public private(set) var blocks: [Int: BlockInfo] = [:]
     public private(set) var orders: [Order] = []
     public private(set) var exclusions: [Exclusion] = []
+    public private(set) var fifo: [FIFO] = []
     /// What each wait step must return, by step.
     public private(set) var waits: [Int: Expected] = [:]
     /// The points that must precede a wait's return when it succeeded, by step.
@@ -119,6 +135,7 @@ public struct ScenarioModel: Sendable {
         blocks = builder.blocks
         orders = builder.orders
         exclusions = builder.exclusions
+        fifo = builder.fifo
         waits = builder.waits
         onSuccess = builder.onSuccess
         applies = builder.applies
@@ -288,6 +305,9 @@ private struct Builder {
     var blocks: [Int: ScenarioModel.BlockInfo] = [:]
     var orders: [ScenarioModel.Order] = []
     var exclusions: [ScenarioModel.Exclusion] = []
+    var fifo: [ScenarioModel.FIFO] = []
+    /// Blocks submitted from inside other blocks, by queue.
+    var nestedSubmissions: [Int: [ScenarioModel.Submission]] = [:]
     var waits: [Int: ScenarioModel.Expected] = [:]
     var onSuccess: [Int: [ScenarioModel.Point]] = [:]
     var applies: [Int: Int] = [:]
@@ -387,8 +407,10 @@ private struct Builder {
             case .nested(let q, let nested):
                 blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
                 orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) submits b\(nested)"))
+                nestedSubmissions[q, default: []].append(.init(block: nested, from: .start(block.id), to: .end(block.id)))
             case .nestedSync(let q, let nested):
                 blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
+                nestedSubmissions[q, default: []].append(.init(block: nested, from: .start(block.id), to: .end(block.id)))
                 orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) syncs b\(nested)"))
                 orders.append(
                     .init(
@@ -520,7 +542,8 @@ private struct Builder {
         return expected.contains(.either) ? .either : .success
     }
 
-    /// Exclusion along serial links and around barriers, submission order on queues whose blocks are exclusive, and a
+    /// Exclusion along serial links and around barriers, submission order on queues whose blocks are exclusive (for
+    /// the script's blocks and those blocks submit), and a
     /// barrier's place among its queue's blocks.
     mutating func orderQueues() {
         let ids = blocks.keys.sorted()
@@ -542,12 +565,9 @@ private struct Builder {
             let exclusive = chain(q).contains { scenario.queues[$0].kind == .serial }
             let submitted = direct[q] ?? []
             if exclusive {
-                for (a, b) in zip(submitted, submitted.dropFirst()) {
-                    orders.append(
-                        .init(
-                            before: .start(a.block), after: .start(b.block), key: .reordered,
-                            why: "q\(q) starts b\(a.block) (step \(a.step)) before b\(b.block) (step \(b.step))"))
-                }
+                var entries = submitted.map { ScenarioModel.Submission(block: $0.block, from: .mark($0.step), to: .returned($0.step)) }
+                entries += nestedSubmissions[q] ?? []
+                if entries.count > 1 { fifo.append(.init(queue: q, submissions: entries)) }
             }
             if spec.kind == .concurrent {
                 for (index, entry) in submitted.enumerated() where entry.barrier {

@@ -95,7 +95,10 @@ private final class World<E: Engine>: @unchecked Sendable {
     }
 
     func play() {
-        for (k, step) in model.program.enumerated() { play(step, k) }
+        for (k, step) in model.program.enumerated() {
+            play(step, k)
+            if !step.returns { recorder.record(.returned, k) }
+        }
         let live = model.timers.filter { !cancelled.contains($0.key) }
         let missing = recorder.settle(until: .now() + .seconds(5), leaving: Set(live.values.map(\.cancel)))
         for timer in live.keys.sorted() { timers[timer]!.cancel() }

@@ -89,31 +89,52 @@ extension ArenaTests {
             let model = Self.twoBlocks
             #expect(model.waits[2] == .success)
             let good = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.end, 0), Self.e(.start, 1, 5), Self.e(.end, 1),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, 5), Self.e(.end, 0),
+                Self.e(.start, 1, 5), Self.e(.end, 1),
                 Self.e(.mark, 2), Self.e(.returned, 2, 1),
             ]
             #expect(ScenarioCheck.check(good, against: model) == nil)
             let overlapping = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.start, 1, 5), Self.e(.end, 0), Self.e(.end, 1),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, 5), Self.e(.start, 1, 5),
+                Self.e(.end, 0), Self.e(.end, 1),
                 Self.e(.mark, 2), Self.e(.returned, 2, 1),
             ]
             #expect(ScenarioCheck.check(overlapping, against: model)?.key == .overlap)
             let reordered = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 1, 5), Self.e(.end, 1), Self.e(.start, 0, 5), Self.e(.end, 0),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 1, 5), Self.e(.end, 1),
+                Self.e(.start, 0, 5), Self.e(.end, 0),
                 Self.e(.mark, 2), Self.e(.returned, 2, 1),
             ]
             #expect(ScenarioCheck.check(reordered, against: model)?.key == .reordered)
             let twice = good + [Self.e(.start, 1, 5), Self.e(.end, 1)]
             #expect(ScenarioCheck.check(twice, against: model)?.key == .extra)
             let lost = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, 5), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 0),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, 5), Self.e(.end, 0),
+                Self.e(.mark, 2), Self.e(.returned, 2, 0),
             ]
             #expect(ScenarioCheck.check(lost, against: model)?.key == .missing)
             let wrongSpecific = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.start, 1, 5), Self.e(.end, 1),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, -1), Self.e(.end, 0),
+                Self.e(.start, 1, 5), Self.e(.end, 1),
                 Self.e(.mark, 2), Self.e(.returned, 2, 1),
             ]
             #expect(ScenarioCheck.check(wrongSpecific, against: model)?.key == .wrongValue)
+        }
+
+        @Test(
+            "a block submitted from a block keeps its place in a serial queue's order: after what was submitted before its parent started")
+        func nestedOrder() {
+            let model = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .serial), .init(kind: .concurrent)],
+                    steps: [.async(queue: 0, .init(id: 0)), .async(queue: 1, .init(id: 1, actions: [.nested(queue: 0, block: 2)]))]))
+            let submitted = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 1, -1), Self.e(.end, 1),
+            ]
+            let inOrder = submitted + [Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.start, 2, -1), Self.e(.end, 2)]
+            #expect(ScenarioCheck.check(inOrder, against: model) == nil)
+            let jumped = submitted + [Self.e(.start, 2, -1), Self.e(.end, 2), Self.e(.start, 0, -1), Self.e(.end, 0)]
+            #expect(ScenarioCheck.check(jumped, against: model)?.key == .reordered)
         }
 
         @Test("suspension holds what is submitted while suspended, and a wait on it must time out")
@@ -127,17 +148,20 @@ extension ArenaTests {
             #expect(model.waits[2] == .timedOut)
             #expect(model.waits[4] == .success)
             let early = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 1),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, -1), Self.e(.end, 0),
+                Self.e(.mark, 2), Self.e(.returned, 2, 1),
                 Self.e(.mark, 3), Self.e(.mark, 4), Self.e(.returned, 4, 1),
             ]
             #expect(ScenarioCheck.check(early, against: model)?.key == .early)
             let ranWhileHeld = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.start, 0, -1), Self.e(.end, 0), Self.e(.mark, 2), Self.e(.returned, 2, 0),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, -1), Self.e(.end, 0),
+                Self.e(.mark, 2), Self.e(.returned, 2, 0),
                 Self.e(.mark, 3), Self.e(.mark, 4), Self.e(.returned, 4, 1),
             ]
             #expect(ScenarioCheck.check(ranWhileHeld, against: model)?.key == .ranWhileHeld)
             let good = [
-                Self.e(.mark, 0), Self.e(.mark, 1), Self.e(.mark, 2), Self.e(.returned, 2, 0), Self.e(.mark, 3), Self.e(.start, 0, -1),
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.mark, 2), Self.e(.returned, 2, 0),
+                Self.e(.mark, 3), Self.e(.start, 0, -1),
                 Self.e(.end, 0), Self.e(.mark, 4), Self.e(.returned, 4, 1),
             ]
             #expect(ScenarioCheck.check(good, against: model) == nil)
