@@ -52,6 +52,17 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A block and the queue it is submitted to.
+    public struct Placed: Sendable, Equatable {
+        public var queue: Int
+        public var block: Block
+
+        public init(queue: Int, block: Block) {
+            self.queue = queue
+            self.block = block
+        }
+    }
+
     /// One step of the script, made by the calling thread.
     public enum Step: Sendable, Equatable {
         case async(queue: Int, Block)
@@ -85,6 +96,9 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case timerCancel(timer: Int)
         /// `apply` with `iterations` from the calling thread.
         case apply(iterations: Int)
+        /// Blocks that each wait (up to 2 s) on a new semaphore, then a block on another chain that signals it once for
+        /// each: the waiters hold their threads until the giver runs, so an engine must find it a thread.
+        case handoff(waiters: [Placed], giver: Placed)
     }
 
     public var queues: [QueueSpec]
@@ -157,6 +171,9 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             "t\(t) = timer on q\(q), due now +\(delay) µs, handler \(describe(h)), cancel handler b\(c); t\(t).activate"
         case .timerCancel(let t): "t\(t).cancel"
         case .apply(let n): "apply(\(n))"
+        case .handoff(let waiters, let giver):
+            "handoff: " + waiters.map { "q\($0.queue).async \(describe($0.block)) waits" }.joined(separator: ", ")
+                + "; q\(giver.queue).async \(describe(giver.block)) gives \(waiters.count)"
         }
     }
 }
@@ -190,6 +207,7 @@ extension Scenario.Step {
             .itemNotify(_, _, let b):
             [b]
         case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
+        case .handoff(let waiters, let giver): waiters.map(\.block) + [giver.block]
         default: []
         }
     }

@@ -22,6 +22,7 @@ public enum ScenarioCheck {
         return runs(index, model) ?? waitResults(index, model) ?? orders(index, model) ?? fifo(index, model)
             ?? exclusions(index, model)
             ?? values(index, model) ?? applies(index, model) ?? semaphores(index, model) ?? locks(trace)
+            ?? handoffs(index, model)
     }
 
     private static func runs(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
@@ -179,6 +180,15 @@ public enum ScenarioCheck {
         return nil
     }
 
+    /// Every handoff waiter got its unit: its giver ran while it waited.
+    private static func handoffs(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (waiter, giver) in model.handoffs.sorted(by: { $0.key < $1.key }) where index.handoffs[waiter] == 0 {
+            return .init(
+                .missing, "b\(waiter) waited 2 s for the unit b\(giver) gives, on a chain of its own: b\(giver) did not run meanwhile")
+        }
+        return nil
+    }
+
     private static func locks(_ trace: [ScenarioEvent]) -> ScenarioDisagreement? {
         var holder: [Int: Int] = [:]
         for event in trace {
@@ -207,6 +217,7 @@ private struct TraceIndex {
     var signals: [Int: [Int]] = [:]
     var indices: [Int: [(value: Int, seq: Int)]] = [:]
     var data: [Int: [Int64]] = [:]
+    var handoffs: [Int: Int64] = [:]
 
     init(_ trace: [ScenarioEvent]) {
         for (seq, event) in trace.enumerated() {
@@ -220,6 +231,7 @@ private struct TraceIndex {
             case .signal: signals[event.subject, default: []].append(seq)
             case .index: indices[event.subject, default: []].append((Int(event.value), seq))
             case .data: data[event.subject, default: []].append(event.value)
+            case .handoff: handoffs[event.subject] = event.value
             case .enter, .leave, .lockTimedOut: break
             }
         }

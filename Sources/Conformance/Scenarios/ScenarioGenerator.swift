@@ -84,6 +84,11 @@ private struct Making {
         return Scenario.Block(id: id, work: pick([0, 0, 0, 2, 20, 100]), actions: actions)
     }
 
+    mutating func fresh() -> Int {
+        nextBlock += 1
+        return nextBlock - 1
+    }
+
     mutating func queue() -> Int { Int.random(in: 0..<queues.count, using: &random) }
 
     mutating func make() -> Scenario {
@@ -111,7 +116,20 @@ private struct Making {
     mutating func step() -> Scenario.Step? {
         let roll = Int.random(in: 0..<100, using: &random)
         switch roll {
-        case 0..<18: return .async(queue: queue(), block())
+        case 0..<15: return .async(queue: queue(), block())
+        case 15..<18:
+            guard features.blockingInBlocks else { return .async(queue: queue(), block()) }
+            // A giver on a chain apart from its waiters', and nothing held now (the model drops it if that changes).
+            let free = queues.indices.filter { !state.held($0) }
+            guard !free.isEmpty else { return nil }
+            let giver = pick(free)
+            let gives = Set(QueueStates.chain(giver, state.target))
+            let apart = free.filter { gives.isDisjoint(with: QueueStates.chain($0, state.target)) }
+            guard !apart.isEmpty else { return nil }
+            let waiters = (0..<Int.random(in: 2...3, using: &random)).map { _ in
+                Scenario.Placed(queue: pick(apart), block: Scenario.Block(id: fresh()))
+            }
+            return .handoff(waiters: waiters, giver: .init(queue: giver, block: .init(id: fresh())))
         case 18..<24: return .barrierAsync(queue: queue(), block())
         case 24..<30, 30..<33:
             let free = queues.indices.filter { !state.held($0) }

@@ -102,6 +102,8 @@ public struct ScenarioModel: Sendable {
     public private(set) var semaphoreWaits: [Int: Int] = [:]
     /// Timers by index: their handler and cancel handler.
     public private(set) var timers: [Int: (handler: Int, cancel: Int)] = [:]
+    /// Handoff waiters, each with the block that gives it its unit.
+    public private(set) var handoffs: [Int: Int] = [:]
 
     /// The whole program the runner makes: the script, then the epilogue.
     public var program: [Scenario.Step] { scenario.steps + epilogue }
@@ -141,6 +143,7 @@ public struct ScenarioModel: Sendable {
         applies = builder.applies
         semaphoreWaits = builder.semaphoreWaits
         timers = builder.timers
+        handoffs = builder.handoffs
     }
 }
 
@@ -205,7 +208,11 @@ extension Scenario {
         var indices = Array(steps.indices)
         while true {
             let (kept, states) = validInOrder(indices)
-            let deadlocking = Set(kept.enumerated().filter { !syncsAreSafe(steps[$0.element], at: $0.offset, states) }.map(\.element))
+            let deadlocking = Set(
+                kept.enumerated().filter {
+                    !syncsAreSafe(steps[$0.element], at: $0.offset, states) || !handoffIsSafe(steps[$0.element], at: $0.offset, states)
+                }
+                .map(\.element))
             if deadlocking.isEmpty { return kept }
             indices = kept.filter { !deadlocking.contains($0) }
         }
@@ -228,6 +235,17 @@ extension Scenario {
             }
         }
         return true
+    }
+
+    /// Whether a handoff's giver is sure to run while its waiters wait: its chain shares no queue with a waiter's, and
+    /// nothing holds any of their chains from this step on.
+    func handoffIsSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
+        guard case .handoff(let waiters, let giver) = step else { return true }
+        let targets = states[states.count - 1].target
+        let gives = Set(QueueStates.chain(giver.queue, targets))
+        if waiters.contains(where: { !gives.isDisjoint(with: QueueStates.chain($0.queue, targets)) }) { return false }
+        let queues = waiters.map(\.queue) + [giver.queue]
+        return !states[position...].contains { state in queues.contains { state.held($0) } }
     }
 
     /// The steps of `indices` the contract allows in order, and the queues' state before each and after the last.
@@ -282,6 +300,8 @@ extension Scenario {
                 valid = timers[t] == false
                 if valid { timers[t] = true }
             case .apply(let n): valid = n >= 0
+            case .handoff(let waiters, let giver):
+                valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
             }
             if valid {
                 states.append(state)
@@ -313,6 +333,7 @@ private struct Builder {
     var applies: [Int: Int] = [:]
     var semaphoreWaits: [Int: Int] = [:]
     var timers: [Int: (handler: Int, cancel: Int)] = [:]
+    var handoffs: [Int: Int] = [:]
 
     /// Blocks submitted straight to a queue by the script, in program order: (block, step, barrier).
     var direct: [Int: [(block: Int, step: Int, barrier: Bool)]] = [:]
@@ -345,6 +366,8 @@ private struct Builder {
             case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .groupAsync(_, let q, _),
                 .groupEnter(_, let q, _), .item(_, let q, _, _):
                 submissions.append((q, k))
+            case .handoff(let waiters, let giver):
+                for placed in waiters + [giver] { submissions.append((placed.queue, k)) }
             case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
                 dynamic.insert(q)
             default: break
@@ -516,6 +539,12 @@ private struct Builder {
                 cancel(timers[t]!.handler, heldThrough(timer.queue, from: timer.step, to: k) ? .never : .atMostOnce)
             case .apply(let n):
                 applies[k] = n
+            case .handoff(let waiters, let giver):
+                for waiter in waiters {
+                    direct(waiter.block, queue: waiter.queue, step: k, barrier: false)
+                    handoffs[waiter.block.id] = giver.block.id
+                }
+                direct(giver.block, queue: giver.queue, step: k, barrier: false)
             case .suspend, .resume, .activate, .retarget:
                 break
             }

@@ -185,6 +185,23 @@ private final class World<E: Engine>: @unchecked Sendable {
             recorder.record(.mark, k)
             timers[t]!.cancel()
             cancelled.insert(t)
+        case .handoff(let waiters, let giver):
+            let units = engine.makeSemaphore(value: 0)!
+            recorder.record(.mark, k)
+            for waiter in waiters {
+                let id = waiter.block.id
+                queues[waiter.queue].async { [self] in
+                    recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
+                    recorder.record(.handoff, id, units.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
+                    recorder.record(.end, id)
+                }
+            }
+            let id = giver.block.id
+            queues[giver.queue].async { [self] in
+                recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
+                for _ in waiters { units.signal() }
+                recorder.record(.end, id)
+            }
         case .apply(let n):
             recorder.record(.mark, k)
             let recorder = recorder
