@@ -166,8 +166,20 @@ public enum ScenarioCheck {
         return nil
     }
 
-    /// A successful wait on a counting semaphore needs a signal for it, and each earlier success, before it returned.
+    /// A successful wait on a counting semaphore needs a signal for it, and each earlier success, before it returned;
+    /// and only the script waits on these semaphores, so a signal made while it was not waiting on one wakes no one.
     private static func semaphores(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (semaphore, calls) in index.signalled {
+            let windows = model.semaphoreWaits.filter { $0.value == semaphore }.compactMap { step, _ in
+                index.mark[step].flatMap { mark in index.returned[step].map { (mark.seq, $0.seq) } }
+            }
+            for call in calls where call.woke {
+                if !windows.contains(where: { $0.0 < call.returned && call.called < $0.1 }) {
+                    return .init(
+                        .wrongValue, "a signal on s\(semaphore) said it woke a waiter while none waited (a timed-out wait kept its claim?)")
+                }
+            }
+        }
         var successes: [Int: Int] = [:]
         for (step, semaphore) in model.semaphoreWaits.sorted(by: { $0.key < $1.key }) {
             guard let returned = index.returned[step], returned.value == 1 else { continue }
@@ -218,6 +230,9 @@ private struct TraceIndex {
     var indices: [Int: [(value: Int, seq: Int)]] = [:]
     var data: [Int: [Int64]] = [:]
     var handoffs: [Int: Int64] = [:]
+    /// Signals by semaphore: when the call began and returned, and whether it said it woke a waiter.
+    var signalled: [Int: [(called: Int, returned: Int, woke: Bool)]] = [:]
+    private var calling: [[Int]: Int] = [:]  // (semaphore, block) → the signal's start
 
     init(_ trace: [ScenarioEvent]) {
         for (seq, event) in trace.enumerated() {
@@ -228,7 +243,12 @@ private struct TraceIndex {
             case .end: ends[event.subject, default: []].append(seq)
             case .mark: mark[event.subject] = (seq, event.value)
             case .returned: returned[event.subject] = (seq, event.value)
-            case .signal: signals[event.subject, default: []].append(seq)
+            case .signal:
+                signals[event.subject, default: []].append(seq)
+                calling[[event.subject, Int(event.value)]] = seq
+            case .signalled:
+                let called = calling[[event.subject, Int(event.value / 2)]] ?? seq
+                signalled[event.subject, default: []].append((called, seq, event.value % 2 == 1))
             case .index: indices[event.subject, default: []].append((Int(event.value), seq))
             case .data: data[event.subject, default: []].append(event.value)
             case .handoff: handoffs[event.subject] = event.value

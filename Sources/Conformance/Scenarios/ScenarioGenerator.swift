@@ -1,7 +1,7 @@
 import ArenaContract
 
 /// Makes a `Scenario` from a seed: the same seed and features give the same program on every machine (SplitMix64,
-/// no global randomness). Programs are small (1 to 4 queues, up to 24 steps) so that a disagreement shrinks to a few
+/// no global randomness). Programs are small (1 to 4 queues, up to 30 steps) so that a disagreement shrinks to a few
 /// lines; what varies is the shape: chains up to four deep, queues made inactive and retargeted before activation,
 /// suspensions at every point of a queue's life, waits that must succeed, must time out or may do either.
 /// Each step is chosen among those the contract allows at its point (a resume only after a suspend, a sync only onto
@@ -55,6 +55,8 @@ private struct Making {
     var state: QueueStates!
     var items: [Int: Bool] = [:]  // item → cancelled
     var timers: [Int: Bool] = [:]  // timer → cancelled
+    /// Steps made together, taken before the next draw (a burst of syncs).
+    var pending: [Scenario.Step] = []
 
     init(random: SplitMix64, features: Features) {
         self.random = random
@@ -104,10 +106,17 @@ private struct Making {
         var scenario = Scenario(queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, steps: [])
         state = QueueStates(scenario)
         let length = Int.random(in: 3...24, using: &random)
+        // A third of the programs wait on a semaphore first, before any block could signal it: that wait must time
+        // out and take nothing, which later waits on the same semaphore then show.
+        if chance(33) { scenario.steps.append(.semaphoreWait(Int.random(in: 0..<2, using: &random))) }
         while scenario.steps.count < length {
-            guard let step = step() else { continue }
-            state.apply(step)
-            scenario.steps.append(step)
+            let drawn = step()
+            let made = pending.isEmpty ? drawn.map { [$0] } ?? [] : pending
+            pending = []
+            for step in made {
+                state.apply(step)
+                scenario.steps.append(step)
+            }
         }
         return scenario.normalized()
     }
@@ -116,7 +125,25 @@ private struct Making {
     mutating func step() -> Scenario.Step? {
         let roll = Int.random(in: 0..<100, using: &random)
         switch roll {
-        case 0..<15: return .async(queue: queue(), block())
+        case 0..<12: return .async(queue: queue(), block())
+        case 12..<15:
+            // A burst: a busy queue, blocks on other chains syncing onto it, and blocks submitted between them, so
+            // that sync callers wait in line together, each for its own turn.
+            guard features.blockingInBlocks, queues.count > 1 else { return .async(queue: queue(), block()) }
+            let target = queues.count - 1
+            let chain = QueueStates.chain(target, state.target)
+            let onto = Set(chain)
+            let callers = queues.indices.filter { caller in
+                let from = QueueStates.chain(caller, state.target)
+                return onto.isDisjoint(with: from) && from.last! < chain.last!
+            }
+            guard !callers.isEmpty, !state.held(target) else { return nil }
+            pending = [.async(queue: target, .init(id: fresh(), work: 200))]
+            for _ in 0..<Int.random(in: 2...3, using: &random) {
+                let caller = Scenario.Block(id: fresh(), actions: [.nestedSync(queue: target, block: fresh())])
+                pending += [.async(queue: pick(callers), caller), .async(queue: target, .init(id: fresh(), work: 20))]
+            }
+            return nil
         case 15..<18:
             guard features.blockingInBlocks else { return .async(queue: queue(), block()) }
             // A giver on a chain apart from its waiters', and nothing held now (the model drops it if that changes).

@@ -68,8 +68,8 @@ private final class World<E: Engine>: @unchecked Sendable {
         for action in block.actions {
             switch action {
             case .signal(let n):
-                recorder.record(.signal, n)
-                counters[n].signal()
+                recorder.record(.signal, n, Int64(block.id))
+                recorder.record(.signalled, n, Int64(block.id) * 2 + (counters[n].signal() ? 1 : 0))
             case .locked(let n):
                 guard locks[n].wait(until: .now() + .seconds(5)) == .success else {
                     recorder.record(.lockTimedOut, n, Int64(block.id))

@@ -12,8 +12,11 @@ public struct ScenarioEvent: Sendable, Equatable {
         case mark
         /// A step's call returned (`subject` the step; `value` 1 for a wait that succeeded, 0 for one that timed out).
         case returned
-        /// A block is about to signal a counting semaphore (`subject` the semaphore).
+        /// A block is about to signal a counting semaphore (`subject` the semaphore, `value` the block).
         case signal
+        /// A block's signal returned (`subject` the semaphore, `value` twice the block, plus 1 when the signal says it
+        /// woke a waiter).
+        case signalled
         /// A block entered (`enter`) or is leaving (`leave`) the critical section of a lock (`subject` the lock, `value`
         /// the block).
         case enter, leave

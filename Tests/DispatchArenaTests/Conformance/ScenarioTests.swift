@@ -18,7 +18,7 @@ extension ArenaTests {
                 let scenario = Self.generator.scenario(seed: seed)
                 #expect(scenario == Self.generator.scenario(seed: seed))
                 #expect(scenario.normalized() == scenario, "seed \(seed) made steps the model leaves out")
-                #expect(!scenario.steps.isEmpty && scenario.steps.count <= 24)
+                #expect(!scenario.steps.isEmpty && scenario.steps.count <= 30)
                 seen.insert(scenario.description)
             }
             #expect(seen.count > 290, "only \(seen.count) distinct programs from 300 seeds")
