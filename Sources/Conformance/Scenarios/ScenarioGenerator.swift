@@ -150,8 +150,11 @@ private struct Making {
             let free = queues.indices.filter { !state.held($0) }
             guard !free.isEmpty else { return nil }
             let giver = pick(free)
-            let gives = Set(QueueStates.chain(giver, state.target))
-            let apart = free.filter { gives.isDisjoint(with: QueueStates.chain($0, state.target)) }
+            let giverChain = QueueStates.chain(giver, state.target)
+            let apart = free.filter {
+                let chain = QueueStates.chain($0, state.target)
+                return Set(giverChain).isDisjoint(with: chain) && chain.last! < giverChain.last!
+            }
             guard !apart.isEmpty else { return nil }
             let waiters = (0..<Int.random(in: 2...3, using: &random)).map { _ in
                 Scenario.Placed(queue: pick(apart), block: Scenario.Block(id: fresh()))

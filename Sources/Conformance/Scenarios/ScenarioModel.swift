@@ -237,13 +237,18 @@ extension Scenario {
         return true
     }
 
-    /// Whether a handoff's giver is sure to run while its waiters wait: its chain shares no queue with a waiter's, and
-    /// nothing holds any of their chains from this step on.
+    /// Whether a handoff's giver is sure to run while its waiters wait: its chain shares no queue with a waiter's, its
+    /// root comes later than theirs (so every block that waits inside, for a sync or a handoff, waits for a chain with
+    /// a later root, and no two chains wait for each other), and nothing holds any of their chains from this step on.
     func handoffIsSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
         guard case .handoff(let waiters, let giver) = step else { return true }
         let targets = states[states.count - 1].target
-        let gives = Set(QueueStates.chain(giver.queue, targets))
-        if waiters.contains(where: { !gives.isDisjoint(with: QueueStates.chain($0.queue, targets)) }) { return false }
+        let giverChain = QueueStates.chain(giver.queue, targets)
+        let gives = Set(giverChain)
+        for waiter in waiters {
+            let chain = QueueStates.chain(waiter.queue, targets)
+            if !gives.isDisjoint(with: chain) || chain.last! >= giverChain.last! { return false }
+        }
         let queues = waiters.map(\.queue) + [giver.queue]
         return !states[position...].contains { state in queues.contains { state.held($0) } }
     }

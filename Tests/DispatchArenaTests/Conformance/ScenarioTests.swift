@@ -73,6 +73,24 @@ extension ArenaTests {
             #expect(scenario.validSteps() == [1, 3, 5, 6])
         }
 
+        @Test("blocks wait inside only for a chain with a later root, so no two chains wait for each other")
+        func waitsInsideAreAcyclic() {
+            let queues: [Scenario.QueueSpec] = [.init(kind: .serial), .init(kind: .serial, target: 0), .init(kind: .serial)]
+            func handoff(waiter: Int, giver: Int) -> Scenario.Step {
+                .handoff(waiters: [.init(queue: waiter, block: .init(id: 0))], giver: .init(queue: giver, block: .init(id: 1)))
+            }
+            func sync(from: Int, onto: Int) -> Scenario.Step {
+                .async(queue: from, .init(id: 2, actions: [.nestedSync(queue: onto, block: 3)]))
+            }
+            // q1 runs through q0: a chain rooted at q0; q2 is a root of its own, later.
+            #expect(Scenario(queues: queues, steps: [handoff(waiter: 1, giver: 2)]).validSteps() == [0])
+            #expect(Scenario(queues: queues, steps: [handoff(waiter: 2, giver: 1)]).validSteps() == [])
+            #expect(Scenario(queues: queues, steps: [handoff(waiter: 1, giver: 0)]).validSteps() == [], "one chain")
+            #expect(Scenario(queues: queues, steps: [sync(from: 1, onto: 2)]).validSteps() == [0])
+            #expect(Scenario(queues: queues, steps: [sync(from: 2, onto: 1)]).validSteps() == [])
+            #expect(Scenario(queues: queues, steps: [.suspend(2), sync(from: 1, onto: 2)]).validSteps() == [0], "a held target")
+        }
+
         /// One serial queue, two blocks: the trace a correct engine gives, and broken ones.
         static let twoBlocks = ScenarioModel(
             Scenario(
@@ -205,12 +223,12 @@ extension ArenaTests {
 
         @Test("explore finds a mutant's fault, shrinks it, and the printed token replays the disagreement")
         func findsAndReplays() throws {
-            let run = try ArenaExecutable.run(["explore", "--engine", "mutant-barrierIgnored", "--seed", "1", "--budget", "50"])
+            let run = try ArenaExecutable.run(["explore", "--engine", "mutant-specificLeaks", "--seed", "1", "--budget", "50"])
             #expect(run.status == 1, "\(run.output)\(run.errors)")
             let line = run.output.split(separator: "\n").first { $0.contains("replay:") }
             let token = try #require(line?.split(separator: " ").drop { $0 != "--replay" }.dropFirst().first.map(String.init))
             #expect(token.contains("@"), "not shrunk: \(run.output)")
-            let replay = try ArenaExecutable.run(["explore", "--engine", "mutant-barrierIgnored", "--replay", token, "--repeat", "10"])
+            let replay = try ArenaExecutable.run(["explore", "--engine", "mutant-specificLeaks", "--replay", token, "--repeat", "10"])
             #expect(replay.status == 1 && replay.output.contains("disagrees in run"), "\(replay.output)\(replay.errors)")
             let reference = try ArenaExecutable.run(["explore", "--engine", "system", "--replay", token, "--repeat", "3"])
             #expect(reference.status == 0, "\(reference.output)\(reference.errors)")
