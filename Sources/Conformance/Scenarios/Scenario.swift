@@ -178,6 +178,16 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension Scenario.Action {
+    /// The queue and block an action submits (`nested` or `nestedSync`); `nil` for the others.
+    var submits: (queue: Int, block: Int)? {
+        switch self {
+        case .nested(let q, let b), .nestedSync(let q, let b): (q, b)
+        case .signal, .locked: nil
+        }
+    }
+}
+
 extension Scenario.Step {
     /// Whether the runner records the step's return itself (with a wait's result); every other step's return is
     /// recorded after its call.

@@ -362,10 +362,7 @@ private struct Builder {
         var submissions: [(queue: Int, step: Int)] = []
         for (k, step) in scenario.steps.enumerated() {
             for block in step.blocks {
-                for action in block.actions {
-                    if case .nested(let q, _) = action { dynamic.insert(q) }
-                    if case .nestedSync(let q, _) = action { dynamic.insert(q) }
-                }
+                for action in block.actions { if let submitted = action.submits { dynamic.insert(submitted.queue) } }
             }
             switch step {
             case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .groupAsync(_, let q, _),
@@ -560,10 +557,7 @@ private struct Builder {
     /// A cancelled block runs `runs`, and so do the blocks it would submit.
     mutating func cancel(_ block: Int, _ runs: ScenarioModel.Runs) {
         blocks[block]!.runs = runs
-        for action in blockActions(block) {
-            if case .nested(_, let nested) = action { blocks[nested]!.runs = runs }
-            if case .nestedSync(_, let nested) = action { blocks[nested]!.runs = runs }
-        }
+        for action in blockActions(block) { if let submitted = action.submits { blocks[submitted.block]!.runs = runs } }
     }
 
     func blockActions(_ id: Int) -> [Scenario.Action] {
