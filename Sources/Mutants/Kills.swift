@@ -53,6 +53,7 @@ extension Kill {
         Kill(rule: "barrier.sync", fault: .concurrentIsSerial),
         Kill(rule: "barrier.on-serial", fault: .asyncHops),
         Kill(rule: "barrier.on-serial", fault: .serialOverlaps),
+        Kill(rule: "barrier.later-concurrent", fault: .concurrentIsSerial),
         // Targets
         Kill(rule: "target.serializes", fault: .targetIgnored),
         Kill(rule: "target.serializes", fault: .serialOverlaps),

@@ -402,7 +402,7 @@ extension StateMatrix {
             Row(
                 "barrierAsync",
                 [
-                    .rules("barrier.after-earlier", "barrier.before-later", "barrier.alone"),
+                    .rules("barrier.after-earlier", "barrier.before-later", "barrier.alone", "barrier.later-concurrent"),
                     .gap("a barrier submitted from a block of its own queue"),
                     .gap("a barrier onto the target from a block of a queue targeting it"),
                     .gap("a barrier submitted from a block of another queue"),

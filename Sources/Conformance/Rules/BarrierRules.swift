@@ -6,6 +6,7 @@ enum BarrierRules: RuleFamily {
     static let concept = Concept.barriers
     static let rules: [any ConformanceRule.Type] = [
         BarrierAfterEarlier.self, BarrierBeforeLater.self, BarrierAlone.self, BarrierSync.self, BarrierOnSerial.self,
+        BarrierLaterConcurrent.self,
     ]
 }
 
@@ -208,5 +209,43 @@ enum BarrierOnSerial: BehaviourRule {
         try expect(meter.maximum == 1, .overlap, "\(meter.maximum) blocks of a serial queue ran at once")
         let value = queue.barrierSync { log.count }
         try expect(value == count, .early, "barrier sync on a serial queue saw \(value) of \(count) earlier blocks")
+    }
+}
+
+enum BarrierLaterConcurrent: BehaviourRule {
+    static let id = "barrier.later-concurrent"
+    static let title =
+        "Once a barrier ends, the blocks submitted after it run side by side again: two that wait for each other meet, and a sync among them runs beside an async block."
+    static let source =
+        "dispatch_barrier_async(3) in dispatch_queue_create(3): later blocks wait only 'until the barrier block completes'; libdispatch tests/dispatch_readsync.c (sync readers beside each other)"
+
+    static let forbidden: [Outcome] = [.missing, .serialized]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.barrier.later-concurrent", kind: .concurrent)
+        for round in 0..<rounds {
+            // The barrier sleeps, so that everything after it is queued behind it before it ends.
+            queue.barrierAsync { Timing.pause(.milliseconds(2)) }
+            let pair = Latch(2)
+            let met = Counter()
+            let done = Latch(3)
+            for _ in 0..<2 {
+                queue.async {
+                    pair.countDown()
+                    if pair.wait(.seconds(2)) { met.add() }
+                    done.countDown()
+                }
+            }
+            let unit = Latch(1)
+            queue.async {
+                if unit.wait(.seconds(2)) { met.add() }
+                done.countDown()
+            }
+            queue.sync { unit.countDown() }
+            try expectOpens(done, "three blocks after barrier \(round)")
+            try expect(
+                met.value == 3, .serialized,
+                "round \(round): of two blocks waiting for each other and one waiting for a sync beside it, \(met.value) met within 2 s")
+        }
     }
 }

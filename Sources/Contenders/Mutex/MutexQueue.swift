@@ -1,5 +1,6 @@
 import ArenaContract
 import DequeModule
+import Synchronization
 
 /// A serial or concurrent queue of the mutex engine: a `Deque` of items under one pthread mutex.
 ///
@@ -12,7 +13,8 @@ import DequeModule
 ///   its target has, so one busy queue cannot starve others.
 /// - Concurrent: `running` blocks run at once; a barrier (or a retarget) at the head waits for `running` to drop
 ///   to zero and then runs alone. The queue keeps up to one outstanding request per pending item in its target;
-///   each request starts items from the head while the head may start.
+///   each request starts items from the head while the head may start, and ends after a barrier, so that the blocks
+///   behind it get a request each.
 public final class MutexQueue: EngineQueue, @unchecked Sendable {
     public typealias WorkItem = MutexWorkItem
 
@@ -45,7 +47,10 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     var requests = 0
     var generation: UInt64 = 0
     /// Barrier-like items waiting in `items`; a non-barrier sync may run inline only when there are none.
-    var pendingBarriers = 0
+    var pendingBarriers = 0 { didSet { barriersWaiting.store(pendingBarriers, ordering: .relaxed) } }
+    /// `pendingBarriers`, published for a request of a queue targeting this one, which reads it without this lock:
+    /// a hint, one relaxed load.
+    let barriersWaiting = Atomic<Int>(0)
     /// The context and the finalizer that receives it once the queue is gone.
     var contextObject: QueueContext?
     var finalizer: (@Sendable (QueueContext) -> Void)?
@@ -189,6 +194,10 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
                 barrierRunning = true
                 pendingBarriers -= 1
             } else {
+                // A barrier waiting in the target waits for this request to end: start nothing more here, but queue
+                // up behind it, as libdispatch pushes a concurrent queue's blocks on to its target (else a block
+                // started here could wait for one, or a sync, left behind the barrier: found by `arena explore`).
+                if budget < Self.batch, let target, target.barriersWaiting.load(ordering: .relaxed) > 0 { break }
                 running += 1
             }
             items.removeFirst()
@@ -202,8 +211,16 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
             lock.unlock()
             runReleasing(consume head, context)
             lock.lock()
-            if alone { barrierRunning = false } else { running -= 1 }
             budget -= 1
+            guard alone else {
+                running -= 1
+                continue
+            }
+            // The blocks behind a barrier may all start now: end this request so that scheduling asks for a turn for
+            // each, rather than running them one after another here (a sync among them would wait for the blocks
+            // ahead of it to end, found by `arena explore`: a block waiting for that sync waited out its deadline).
+            barrierRunning = false
+            break
         }
         scheduleAndUnlock()
     }
