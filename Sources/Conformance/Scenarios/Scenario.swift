@@ -94,11 +94,17 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         /// handler, block `cancelHandler` (no actions) its cancel handler.
         case timer(timer: Int, queue: Int, handler: Block, cancelHandler: Int, delay: Int)
         case timerCancel(timer: Int)
-        /// `apply` with `iterations` from the calling thread.
-        case apply(iterations: Int)
+        /// `apply` with `iterations` from the calling thread; each index spins `work` µs, then records itself.
+        case apply(iterations: Int, work: Int)
         /// Blocks that each wait (up to 2 s) on a new semaphore, then a block on another chain that signals it once for
         /// each: the waiters hold their threads until the giver runs, so an engine must find it a thread.
         case handoff(waiters: [Placed], giver: Placed)
+        /// A block on `queue` signals a new semaphore the script waits on, then waits (up to 2 s) on a second one,
+        /// which the script signals as soon as its own wait returns: each signal must wake its sleeper by itself.
+        case pingPong(queue: Int, Block)
+        /// A block on concurrent `queue` that waits (up to 2 s) on a new semaphore, then `sync` onto the same queue of
+        /// a block that signals it: a sync onto a concurrent queue runs beside the blocks already running there.
+        case syncBeside(queue: Int, waiter: Block, reader: Block)
     }
 
     public var queues: [QueueSpec]
@@ -170,10 +176,13 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .timer(let t, let q, let h, let c, let delay):
             "t\(t) = timer on q\(q), due now +\(delay) µs, handler \(describe(h)), cancel handler b\(c); t\(t).activate"
         case .timerCancel(let t): "t\(t).cancel"
-        case .apply(let n): "apply(\(n))"
+        case .apply(let n, let work): "apply(\(n))" + (work > 0 ? ", each index spins \(work) µs" : "")
         case .handoff(let waiters, let giver):
             "handoff: " + waiters.map { "q\($0.queue).async \(describe($0.block)) waits" }.joined(separator: ", ")
                 + "; q\(giver.queue).async \(describe(giver.block)) gives \(waiters.count)"
+        case .pingPong(let q, let b): "ping-pong: q\(q).async \(describe(b)) signals, then waits for the script's answer"
+        case .syncBeside(let q, let waiter, let reader):
+            "q\(q).async \(describe(waiter)) waits; q\(q).sync \(describe(reader)) gives it a unit"
         }
     }
 }
@@ -193,7 +202,7 @@ extension Scenario.Step {
     /// recorded after its call.
     var returns: Bool {
         switch self {
-        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply: true
+        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .pingPong, .syncBeside: true
         default: false
         }
     }
@@ -203,7 +212,7 @@ extension Scenario.Step {
         switch self {
         case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .after(let q, _, _),
             .groupAsync(_, let q, _), .groupEnter(_, let q, _), .groupNotify(_, let q, _), .item(_, let q, _, _),
-            .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
+            .itemNotify(_, let q, _), .timer(_, let q, _, _, _), .pingPong(let q, _), .syncBeside(let q, _, _):
             q
         default: nil
         }
@@ -214,8 +223,9 @@ extension Scenario.Step {
         switch self {
         case .async(_, let b), .barrierAsync(_, let b), .sync(_, let b), .barrierSync(_, let b), .after(_, let b, _),
             .groupAsync(_, _, let b), .groupEnter(_, _, let b), .groupNotify(_, _, let b), .item(_, _, _, let b),
-            .itemNotify(_, _, let b):
+            .itemNotify(_, _, let b), .pingPong(_, let b):
             [b]
+        case .syncBeside(_, let waiter, let reader): [waiter, reader]
         case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
         case .handoff(let waiters, let giver): waiters.map(\.block) + [giver.block]
         default: []

@@ -192,11 +192,10 @@ public enum ScenarioCheck {
         return nil
     }
 
-    /// Every handoff waiter got its unit: its giver ran while it waited.
+    /// Every block that waits inside for a unit got it: its giver ran while it waited.
     private static func handoffs(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
         for (waiter, giver) in model.handoffs.sorted(by: { $0.key < $1.key }) where index.handoffs[waiter] == 0 {
-            return .init(
-                .missing, "b\(waiter) waited 2 s for the unit b\(giver) gives, on a chain of its own: b\(giver) did not run meanwhile")
+            return .init(.missing, "b\(waiter) waited 2 s in vain for the unit \(giver)")
         }
         return nil
     }

@@ -3,7 +3,9 @@ import ArenaContract
 /// Makes a `Scenario` from a seed: the same seed and features give the same program on every machine (SplitMix64,
 /// no global randomness). Programs are small (1 to 4 queues, up to 30 steps) so that a disagreement shrinks to a few
 /// lines; what varies is the shape: chains up to four deep, queues made inactive and retargeted before activation,
-/// suspensions at every point of a queue's life, waits that must succeed, must time out or may do either.
+/// suspensions at every point of a queue's life, waits that must succeed, must time out or may do either, threads
+/// that meet (a block and the script, a block and a sync beside it), and bursts of calls that race the blocks they
+/// start.
 /// Each step is chosen among those the contract allows at its point (a resume only after a suspend, a sync only onto
 /// a queue nothing holds), tracked with the model's own `QueueStates`.
 public struct ScenarioGenerator: Sendable {
@@ -57,6 +59,9 @@ private struct Making {
     var timers: [Int: Bool] = [:]  // timer → cancelled
     /// Steps made together, taken before the next draw (a burst of syncs).
     var pending: [Scenario.Step] = []
+    /// How many more steps the program may take.
+    var room = Self.maxSteps
+    static let maxSteps = 30
 
     init(random: SplitMix64, features: Features) {
         self.random = random
@@ -110,9 +115,15 @@ private struct Making {
         // out and take nothing, which later waits on the same semaphore then show.
         if chance(33) { scenario.steps.append(.semaphoreWait(Int.random(in: 0..<2, using: &random))) }
         while scenario.steps.count < length {
+            room = Self.maxSteps - scenario.steps.count
+            let (itemsBefore, timersBefore) = (items, timers)
             let drawn = step()
             let made = pending.isEmpty ? drawn.map { [$0] } ?? [] : pending
             pending = []
+            guard made.count <= room else {  // a burst too long for what is left: as if never drawn
+                (items, timers) = (itemsBefore, timersBefore)
+                continue
+            }
             for step in made {
                 state.apply(step)
                 scenario.steps.append(step)
@@ -123,7 +134,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<100, using: &random)
+        let roll = Int.random(in: 0..<110, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -214,8 +225,72 @@ private struct Making {
             let timer = pick(open)
             timers[timer] = true
             return .timerCancel(timer: timer)
-        default: return .apply(iterations: pick([0, 1, 2, 7, 32]))
+        case 97..<100: return .apply(iterations: pick([0, 1, 2, 7, 32]), work: pick([0, 0, 20, 50]))
+        case 100..<102:
+            // The script and one block meet: a lost wake-up on either side leaves one of them waiting out its deadline.
+            let free = queues.indices.filter { !state.held($0) }
+            guard features.blockingInBlocks, !free.isEmpty else { return nil }
+            return .pingPong(queue: pick(free), .init(id: fresh()))
+        case 102..<104:
+            let beside = queues.indices.filter { !state.held($0) && sideBySide($0) }
+            guard features.blockingInBlocks, !beside.isEmpty else { return nil }
+            return .syncBeside(queue: pick(beside), waiter: .init(id: fresh()), reader: .init(id: fresh()))
+        case 104..<106:
+            // A wait that surely times out (the item's own queue is suspended), then one that may succeed: only a
+            // wait that may have succeeded counts against waiting twice.
+            let q = queue()
+            let item = items.count
+            items[item] = false
+            pending = [
+                .suspend(q), .item(item: item, queue: q, barrier: chance(30), block(signals: false)), .itemWait(item: item),
+                .resume(q), .itemWait(item: item),
+            ]
+            return nil
+        default:
+            return race()
         }
+    }
+
+    /// A burst of calls that race with the blocks they start: notifications registered while the group's or item's
+    /// last block may be ending, or enters while earlier members leave; each call a chance to catch a check made
+    /// outside the lock, or an update made without it.
+    mutating func race() -> Scenario.Step? {
+        let free = queues.indices.filter { !state.held($0) }
+        guard !free.isEmpty else { return nil }
+        let group = Int.random(in: 0..<2, using: &random)
+        let count = min(Int.random(in: 4...8, using: &random), (room - 1) / 2)
+        guard count >= 3 else { return nil }
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            let (members, notified) = (pick(free), pick(free))
+            for _ in 0..<count {
+                pending += [
+                    .groupAsync(group: group, queue: members, .init(id: fresh())),
+                    .groupNotify(group: group, queue: notified, .init(id: fresh())),
+                ]
+            }
+        case 1:
+            let (runs, notified) = (pick(free), pick(free))
+            for _ in 0..<count {
+                let item = items.count
+                items[item] = false
+                pending += [
+                    .item(item: item, queue: runs, barrier: false, .init(id: fresh())),
+                    .itemNotify(item: item, queue: notified, .init(id: fresh())),
+                ]
+            }
+        default:
+            let concurrent = free.filter { sideBySide($0) }
+            let q = concurrent.isEmpty ? pick(free) : pick(concurrent)
+            for _ in 0..<count { pending.append(.groupEnter(group: group, queue: q, .init(id: fresh()))) }
+            pending.append(.groupWait(group: group))
+        }
+        return nil
+    }
+
+    /// Whether every link of `q`'s chain is concurrent, so that its blocks may run side by side.
+    func sideBySide(_ q: Int) -> Bool {
+        QueueStates.chain(q, state.target).allSatisfy { queues[$0].kind == .concurrent }
     }
 }
 

@@ -102,8 +102,9 @@ public struct ScenarioModel: Sendable {
     public private(set) var semaphoreWaits: [Int: Int] = [:]
     /// Timers by index: their handler and cancel handler.
     public private(set) var timers: [Int: (handler: Int, cancel: Int)] = [:]
-    /// Handoff waiters, each with the block that gives it its unit.
-    public private(set) var handoffs: [Int: Int] = [:]
+    /// Blocks that wait inside (up to 2 s) for a unit someone gives them while they wait (handoff waiters, ping-pong
+    /// and sync-beside blocks), each with who gives it, as the check's message names it.
+    public private(set) var handoffs: [Int: String] = [:]
 
     /// The whole program the runner makes: the script, then the epilogue.
     public var program: [Scenario.Step] { scenario.steps + epilogue }
@@ -211,6 +212,7 @@ extension Scenario {
             let deadlocking = Set(
                 kept.enumerated().filter {
                     !syncsAreSafe(steps[$0.element], at: $0.offset, states) || !handoffIsSafe(steps[$0.element], at: $0.offset, states)
+                        || !meetingIsSafe(steps[$0.element], at: $0.offset, states)
                 }
                 .map(\.element))
             if deadlocking.isEmpty { return kept }
@@ -251,6 +253,23 @@ extension Scenario {
         }
         let queues = waiters.map(\.queue) + [giver.queue]
         return !states[position...].contains { state in queues.contains { state.held($0) } }
+    }
+
+    /// Whether the block of a ping-pong or a sync beside is sure to meet the script: nothing holds its queue's chain
+    /// from this step on, and beside a sync every link of the chain is concurrent (a serial one would make the sync
+    /// wait for the block that waits for it).
+    func meetingIsSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
+        let queue: Int
+        switch step {
+        case .pingPong(let q, _): queue = q
+        case .syncBeside(let q, _, _):
+            queue = q
+            if QueueStates.chain(q, states[states.count - 1].target).contains(where: { queues[$0].kind == .serial }) {
+                return false
+            }
+        default: return true
+        }
+        return !states[position...].contains { $0.held(queue) }
     }
 
     /// The steps of `indices` the contract allows in order, and the queues' state before each and after the last.
@@ -304,7 +323,10 @@ extension Scenario {
             case .timerCancel(let t):
                 valid = timers[t] == false
                 if valid { timers[t] = true }
-            case .apply(let n): valid = n >= 0
+            case .apply(let n, let work): valid = n >= 0 && work >= 0
+            case .pingPong(let q, let b): valid = fits(q) && b.actions.isEmpty
+            case .syncBeside(let q, let waiter, let reader):
+                valid = fits(q) && waiter.actions.isEmpty && reader.actions.isEmpty && !state.held(q)
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
             }
@@ -338,7 +360,7 @@ private struct Builder {
     var applies: [Int: Int] = [:]
     var semaphoreWaits: [Int: Int] = [:]
     var timers: [Int: (handler: Int, cancel: Int)] = [:]
-    var handoffs: [Int: Int] = [:]
+    var handoffs: [Int: String] = [:]
 
     /// Blocks submitted straight to a queue by the script, in program order: (block, step, barrier).
     var direct: [Int: [(block: Int, step: Int, barrier: Bool)]] = [:]
@@ -370,6 +392,8 @@ private struct Builder {
                 submissions.append((q, k))
             case .handoff(let waiters, let giver):
                 for placed in waiters + [giver] { submissions.append((placed.queue, k)) }
+            case .pingPong(let q, _), .syncBeside(let q, _, _):
+                submissions.append((q, k))
             case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
                 dynamic.insert(q)
             default: break
@@ -539,14 +563,26 @@ private struct Builder {
             case .timerCancel(let t):
                 let timer = timerSteps[t]!
                 cancel(timers[t]!.handler, heldThrough(timer.queue, from: timer.step, to: k) ? .never : .atMostOnce)
-            case .apply(let n):
+            case .apply(let n, _):
                 applies[k] = n
             case .handoff(let waiters, let giver):
                 for waiter in waiters {
                     direct(waiter.block, queue: waiter.queue, step: k, barrier: false)
-                    handoffs[waiter.block.id] = giver.block.id
+                    handoffs[waiter.block.id] = "b\(giver.block.id) gives, on a chain of its own"
                 }
                 direct(giver.block, queue: giver.queue, step: k, barrier: false)
+            case .pingPong(let q, let b):
+                direct(b, queue: q, step: k, barrier: false)
+                waits[k] = .success
+                onSuccess[k] = [.start(b.id)]
+                handoffs[b.id] = "the script gives as soon as its wait at step \(k), which b\(b.id) signalled, returns"
+            case .syncBeside(let q, let waiter, let reader):
+                direct(waiter, queue: q, step: k, barrier: false)
+                direct(reader, queue: q, step: k, barrier: false)
+                orders.append(.init(before: .mark(k), after: .start(reader.id), key: .early, why: "sync runs b\(reader.id) after its call"))
+                orders.append(
+                    .init(before: .end(reader.id), after: .returned(k), key: .early, why: "sync returns after b\(reader.id) finished"))
+                handoffs[waiter.id] = "b\(reader.id) gives, a sync beside it on concurrent q\(q)"
             case .suspend, .resume, .activate, .retarget:
                 break
             }

@@ -202,10 +202,41 @@ private final class World<E: Engine>: @unchecked Sendable {
                 for _ in waiters { units.signal() }
                 recorder.record(.end, id)
             }
-        case .apply(let n):
+        case .apply(let n, let work):
             recorder.record(.mark, k)
             let recorder = recorder
-            engine.apply(iterations: n) { recorder.record(.index, k, Int64($0)) }
+            engine.apply(iterations: n) {
+                if work > 0 { Timing.spin(.microseconds(work)) }
+                recorder.record(.index, k, Int64($0))
+            }
+            recorder.record(.returned, k)
+        case .pingPong(let q, let b):
+            let there = engine.makeSemaphore(value: 0)!
+            let back = engine.makeSemaphore(value: 0)!
+            wait(k) { deadline in
+                queues[q].async { [self] in
+                    recorder.record(.start, b.id, Int64(engine.currentSpecific(key) ?? -1))
+                    there.signal()
+                    recorder.record(.handoff, b.id, back.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
+                    recorder.record(.end, b.id)
+                }
+                let result = there.wait(until: deadline)
+                back.signal()
+                return result
+            }
+        case .syncBeside(let q, let waiter, let reader):
+            let unit = engine.makeSemaphore(value: 0)!
+            recorder.record(.mark, k)
+            queues[q].async { [self] in
+                recorder.record(.start, waiter.id, Int64(engine.currentSpecific(key) ?? -1))
+                recorder.record(.handoff, waiter.id, unit.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
+                recorder.record(.end, waiter.id)
+            }
+            queues[q].sync { [self] in
+                recorder.record(.start, reader.id, Int64(engine.currentSpecific(key) ?? -1))
+                unit.signal()
+                recorder.record(.end, reader.id)
+            }
             recorder.record(.returned, k)
         }
     }

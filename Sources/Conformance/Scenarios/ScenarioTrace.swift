@@ -26,7 +26,8 @@ public struct ScenarioEvent: Sendable, Equatable {
         case index
         /// A timer handler read its data (`subject` the block, `value` the data).
         case data
-        /// A handoff's waiter got its unit (`value` 1) or waited 2 s in vain (0) (`subject` the block).
+        /// A block waiting inside for a unit (handoff, ping-pong, sync beside) got it (`value` 1) or waited 2 s in vain
+        /// (0) (`subject` the block).
         case handoff
     }
 
