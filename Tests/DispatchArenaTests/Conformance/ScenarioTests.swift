@@ -91,6 +91,35 @@ extension ArenaTests {
             #expect(Scenario(queues: queues, steps: [.suspend(2), sync(from: 1, onto: 2)]).validSteps() == [0], "a held target")
         }
 
+        @Test(
+            "threads that meet: only where nothing holds the chain, a sync beside only through concurrent links; a lost meeting is missing")
+        func meetings() {
+            let queues: [Scenario.QueueSpec] = [.init(kind: .serial), .init(kind: .concurrent, target: 0), .init(kind: .concurrent)]
+            func beside(_ q: Int) -> Scenario.Step { .syncBeside(queue: q, waiter: .init(id: 0), reader: .init(id: 1)) }
+            #expect(Scenario(queues: queues, steps: [beside(2)]).validSteps() == [0])
+            #expect(Scenario(queues: queues, steps: [beside(1)]).validSteps() == [], "through serial q0")
+            #expect(Scenario(queues: queues, steps: [.suspend(2), beside(2)]).validSteps() == [0], "onto a held queue")
+            #expect(Scenario(queues: queues, steps: [.pingPong(queue: 1, .init(id: 0))]).validSteps() == [0])
+            #expect(
+                Scenario(queues: queues, steps: [.pingPong(queue: 1, .init(id: 0)), .suspend(0)]).validSteps() == [1],
+                "held later, while the block may still wait")
+
+            let model = ScenarioModel(Scenario(queues: queues, steps: [beside(2), .pingPong(queue: 2, .init(id: 2))]))
+            #expect(model.waits[1] == .success)
+            let met = [
+                Self.e(.mark, 0), Self.e(.start, 0, -1), Self.e(.start, 1, -1), Self.e(.end, 1), Self.e(.handoff, 0, 1), Self.e(.end, 0),
+                Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.start, 2, -1), Self.e(.handoff, 2, 1), Self.e(.end, 2),
+                Self.e(.returned, 1, 1),
+            ]
+            #expect(ScenarioCheck.check(met, against: model) == nil)
+            var waiterAlone = met
+            waiterAlone[4] = Self.e(.handoff, 0, 0)
+            #expect(ScenarioCheck.check(waiterAlone, against: model)?.key == .missing)
+            var scriptLate = met
+            scriptLate[9] = Self.e(.handoff, 2, 0)
+            #expect(ScenarioCheck.check(scriptLate, against: model)?.detail.contains("the script gives") == true)
+        }
+
         /// One serial queue, two blocks: the trace a correct engine gives, and broken ones.
         static let twoBlocks = ScenarioModel(
             Scenario(
