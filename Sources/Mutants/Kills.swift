@@ -54,6 +54,7 @@ extension Kill {
         Kill(rule: "barrier.on-serial", fault: .asyncHops),
         Kill(rule: "barrier.on-serial", fault: .serialOverlaps),
         Kill(rule: "barrier.later-concurrent", fault: .concurrentIsSerial),
+        Kill(rule: "barrier.on-global", fault: .globalIsSerial),
         // Targets
         Kill(rule: "target.serializes", fault: .targetIgnored),
         Kill(rule: "target.serializes", fault: .serialOverlaps),

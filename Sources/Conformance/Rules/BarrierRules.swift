@@ -6,7 +6,7 @@ enum BarrierRules: RuleFamily {
     static let concept = Concept.barriers
     static let rules: [any ConformanceRule.Type] = [
         BarrierAfterEarlier.self, BarrierBeforeLater.self, BarrierAlone.self, BarrierSync.self, BarrierOnSerial.self,
-        BarrierLaterConcurrent.self,
+        BarrierLaterConcurrent.self, BarrierOnGlobal.self,
     ]
 }
 
@@ -246,6 +246,41 @@ enum BarrierLaterConcurrent: BehaviourRule {
             try expect(
                 met.value == 3, .serialized,
                 "round \(round): of two blocks waiting for each other and one waiting for a sync beside it, \(met.value) met within 2 s")
+        }
+    }
+}
+
+enum BarrierOnGlobal: BehaviourRule {
+    static let id = "barrier.on-global"
+    static let title =
+        "On the global queue a barrier is a plain block: barrierAsync, barrierSync and a work item flagged barrier each run beside a block already running there."
+    static let source =
+        "Apple's reference for dispatch_barrier_async: on 'one of the global concurrent queues, this function behaves like the dispatch_async function' (dispatch_barrier_sync and the barrier flag likewise)"
+
+    static let forbidden: [Outcome] = [.missing, .serialized]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let global = engine.globalQueue
+        for (round, form) in ["barrierAsync", "barrierSync", "a work item flagged barrier"].enumerated() {
+            let started = Latch()
+            let unit = Latch()
+            let met = Counter()
+            let done = Latch()
+            global.async {
+                started.countDown()
+                if unit.wait(.seconds(2)) { met.add() }
+                done.countDown()
+            }
+            // Only once the block runs: a barrier honoured on an idle queue would pass.
+            try expectOpens(started, "the block on the global queue (\(form))")
+            let give: @Sendable () -> Void = { unit.countDown() }
+            switch round {
+            case 0: global.barrierAsync(give)
+            case 1: global.barrierSync(give)
+            default: global.async(engine.makeWorkItem(label: "arena.barrier.on-global", flags: .barrier, give))
+            }
+            try expectOpens(done, "the block on the global queue (\(form))")
+            try expect(met.value == 1, .serialized, "\(form) on the global queue waited for a block running there (2 s)")
         }
     }
 }

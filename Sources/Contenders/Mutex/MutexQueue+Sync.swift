@@ -10,8 +10,9 @@ extension MutexQueue {
     @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
 
+    /// A barrier sync, except on the global queue, which has none (there it is a plain `sync`).
     @inlinable
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: true, block) }
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: !isGlobal, block) }
 
     /// Both: inline when the chain can be taken, else through the FIFO. Inlined, `barrier` is a constant again.
     @inlinable

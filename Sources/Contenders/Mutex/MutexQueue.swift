@@ -24,7 +24,7 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
     let qos: QoSClass?
     let runtime: MutexRuntime
     /// The global queue ignores suspension, as libdispatch's global queues do.
-    let isGlobal: Bool
+    @usableFromInline let isGlobal: Bool
     /// The main queue's turns run on the main loop's thread, and a sync onto it never runs inline.
     let isMain: Bool
 
@@ -84,7 +84,8 @@ public final class MutexQueue: EngineQueue, @unchecked Sendable {
 
     public func async(_ block: @escaping @Sendable () -> Void) { enqueue(.block(block)) }
 
-    public func barrierAsync(_ block: @escaping @Sendable () -> Void) { enqueue(.barrier(block)) }
+    /// A barrier, except on the global queue, which has none (as in libdispatch: there it is a plain `async`).
+    public func barrierAsync(_ block: @escaping @Sendable () -> Void) { enqueue(isGlobal ? .block(block) : .barrier(block)) }
 
     /// A barrier item is a barrier here unless this is the global queue, which has none (as in libdispatch).
     public func async(_ item: MutexWorkItem) {
