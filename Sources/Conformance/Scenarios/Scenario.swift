@@ -105,6 +105,10 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         /// A block on concurrent `queue` that waits (up to 2 s) on a new semaphore, then `sync` onto the same queue of
         /// a block that signals it: a sync onto a concurrent queue runs beside the blocks already running there.
         case syncBeside(queue: Int, waiter: Block, reader: Block)
+        /// A block on the global queue that waits (up to 2 s) on a new semaphore, then a barrier on the global queue
+        /// that signals it (`barrierAsync`, or with `item` a work item flagged barrier): the global queue has no
+        /// barriers, so it runs beside the block.
+        case barrierOnGlobal(waiter: Block, giver: Block, item: Bool)
     }
 
     public var queues: [QueueSpec]
@@ -183,6 +187,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .pingPong(let q, let b): "ping-pong: q\(q).async \(describe(b)) signals, then waits for the script's answer"
         case .syncBeside(let q, let waiter, let reader):
             "q\(q).async \(describe(waiter)) waits; q\(q).sync \(describe(reader)) gives it a unit"
+        case .barrierOnGlobal(let waiter, let giver, let item):
+            "global.async \(describe(waiter)) waits; global.\(item ? "async(item(barrier))" : "barrierAsync") \(describe(giver)) gives it a unit"
         }
     }
 }
@@ -226,6 +232,7 @@ extension Scenario.Step {
             .itemNotify(_, _, let b), .pingPong(_, let b):
             [b]
         case .syncBeside(_, let waiter, let reader): [waiter, reader]
+        case .barrierOnGlobal(let waiter, let giver, _): [waiter, giver]
         case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
         case .handoff(let waiters, let giver): waiters.map(\.block) + [giver.block]
         default: []

@@ -29,15 +29,15 @@ public enum ScenarioCheck {
         for (id, block) in model.blocks.sorted(by: { $0.key < $1.key }) {
             let count = index.starts[id]?.count ?? 0
             switch block.runs {
-            case .once where count == 0: return .init(.missing, "b\(id) (q\(block.queue)) never ran")
+            case .once where count == 0: return .init(.missing, "b\(id) (\(block.queueName)) never ran")
             case .once where count > 1, .atMostOnce where count > 1:
-                return .init(.extra, "b\(id) (q\(block.queue)) ran \(count) times")
+                return .init(.extra, "b\(id) (\(block.queueName)) ran \(count) times")
             case .never where count > 0:
-                return .init(.ranWhileHeld, "b\(id) (q\(block.queue)) ran though it was cancelled while its queue was held")
+                return .init(.ranWhileHeld, "b\(id) (\(block.queueName)) ran though it was cancelled while its queue was held")
             default: break
             }
             if (index.ends[id]?.count ?? 0) != count {
-                return .init(.missing, "b\(id) (q\(block.queue)) started \(count) times but ended \(index.ends[id]?.count ?? 0)")
+                return .init(.missing, "b\(id) (\(block.queueName)) started \(count) times but ended \(index.ends[id]?.count ?? 0)")
             }
         }
         return nil
@@ -126,12 +126,13 @@ public enum ScenarioCheck {
                 if read != block.specific {
                     return .init(
                         .wrongValue,
-                        "b\(id) on q\(block.queue) read specific \(read.map(String.init) ?? "nil"), not \(block.specific.map(String.init) ?? "nil")"
+                        "b\(id) on \(block.queueName) read specific \(read.map(String.init) ?? "nil"), not \(block.specific.map(String.init) ?? "nil")"
                     )
                 }
                 if let step = block.deadlineStep, let deadline = index.mark[step]?.value, start.time < UInt64(max(0, deadline)) {
                     return .init(
-                        .early, "b\(id) on q\(block.queue) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
+                        .early,
+                        "b\(id) on \(block.queueName) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
                 }
             }
             if block.isTimerHandler {

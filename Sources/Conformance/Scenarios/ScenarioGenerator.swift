@@ -134,7 +134,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<110, using: &random)
+        let roll = Int.random(in: 0..<112, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -246,8 +246,10 @@ private struct Making {
                 .resume(q), .itemWait(item: item),
             ]
             return nil
+        case 106..<110: return race()
         default:
-            return race()
+            guard features.blockingInBlocks else { return nil }
+            return .barrierOnGlobal(waiter: .init(id: fresh()), giver: .init(id: fresh()), item: chance(50))
         }
     }
 

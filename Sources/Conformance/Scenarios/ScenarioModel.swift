@@ -73,8 +73,12 @@ public struct ScenarioModel: Sendable {
         public let submissions: [Submission]
     }
 
+    /// The queue index of a block submitted straight to the engine's global queue.
+    public static let global = -1
+
     /// A block that runs through a queue: where it runs and what it reads.
     public struct BlockInfo: Sendable {
+        /// The program's queue it is submitted to, or `ScenarioModel.global`.
         public let queue: Int
         public var runs: Runs
         /// The specific value it must read (`nil`: none set up its chain).
@@ -83,6 +87,9 @@ public struct ScenarioModel: Sendable {
         public let deadlineStep: Int?
         /// A timer's handler: each call must see data 1.
         public let isTimerHandler: Bool
+
+        /// The queue as messages name it: `q1`, or `global`.
+        public var queueName: String { queue == ScenarioModel.global ? "global" : "q\(queue)" }
     }
 
     public let scenario: Scenario
@@ -327,6 +334,7 @@ extension Scenario {
             case .pingPong(let q, let b): valid = fits(q) && b.actions.isEmpty
             case .syncBeside(let q, let waiter, let reader):
                 valid = fits(q) && waiter.actions.isEmpty && reader.actions.isEmpty && !state.held(q)
+            case .barrierOnGlobal(let waiter, let giver, _): valid = waiter.actions.isEmpty && giver.actions.isEmpty
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
             }
@@ -403,7 +411,8 @@ private struct Builder {
         directSubmissions = submissions
     }
 
-    func chain(_ queue: Int) -> [Int] { QueueStates.chain(queue, finalTargets) }
+    /// `queue`'s chain; none for the global queue, which the program does not make.
+    func chain(_ queue: Int) -> [Int] { queue == ScenarioModel.global ? [] : QueueStates.chain(queue, finalTargets) }
 
     func specific(_ queue: Int) -> Int? { chain(queue).lazy.compactMap { scenario.queues[$0].specific }.first }
 
@@ -583,6 +592,12 @@ private struct Builder {
                 orders.append(
                     .init(before: .end(reader.id), after: .returned(k), key: .early, why: "sync returns after b\(reader.id) finished"))
                 handoffs[waiter.id] = "b\(reader.id) gives, a sync beside it on concurrent q\(q)"
+            case .barrierOnGlobal(let waiter, let giver, _):
+                for block in [waiter, giver] {
+                    blocks[block.id] = .init(
+                        queue: ScenarioModel.global, runs: .once, specific: nil, deadlineStep: nil, isTimerHandler: false)
+                }
+                handoffs[waiter.id] = "b\(giver.id) gives, a barrier on the global queue, which has none"
             case .suspend, .resume, .activate, .retarget:
                 break
             }

@@ -238,6 +238,25 @@ private final class World<E: Engine>: @unchecked Sendable {
                 recorder.record(.end, reader.id)
             }
             recorder.record(.returned, k)
+        case .barrierOnGlobal(let waiter, let giver, let item):
+            let unit = engine.makeSemaphore(value: 0)!
+            let global = engine.globalQueue
+            recorder.record(.mark, k)
+            global.async { [self] in
+                recorder.record(.start, waiter.id, Int64(engine.currentSpecific(key) ?? -1))
+                recorder.record(.handoff, waiter.id, unit.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
+                recorder.record(.end, waiter.id)
+            }
+            let give: @Sendable () -> Void = { [self] in
+                recorder.record(.start, giver.id, Int64(engine.currentSpecific(key) ?? -1))
+                unit.signal()
+                recorder.record(.end, giver.id)
+            }
+            if item {
+                global.async(engine.makeWorkItem(label: "arena.explore.global-barrier", flags: .barrier, give))
+            } else {
+                global.barrierAsync(give)
+            }
         }
     }
 }
