@@ -72,9 +72,10 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
         runtime.changing { runtime.after(deadline) { [self] in enqueue(item) } }
     }
 
-    /// Submits `block` as a barrier (a plain block on a serial queue): one lock round and a broadcast.
+    /// Submits `block` as a barrier (a plain block on a serial queue, and on the global queue, which has no barriers):
+    /// one lock round and a broadcast.
     public func barrierAsync(_ block: @escaping @Sendable () -> Void) {
-        runtime.changing { enqueue(.block(block, barrier: true)) }
+        runtime.changing { enqueue(.block(block, barrier: self !== runtime.global)) }
     }
 
     /// Submits `block` once `deadline` passed: one lock round and an entry in the timer list.
@@ -137,8 +138,8 @@ public final class MinimalQueue: EngineQueue, @unchecked Sendable {
     /// Runs `block` on the calling thread once the jobs before it started and the chain lets it in: two lock rounds
     /// when the queue is free, else sleeps on the engine's condition.
     public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
-    /// As `sync`, holding the queue alone.
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: true, block) }
+    /// As `sync`, holding the queue alone (except the global queue, which has no barriers).
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: self !== runtime.global, block) }
 
     private func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
         let alone = barrier || kind == .serial
