@@ -87,6 +87,27 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
     }
 
+    /// Block `id` of a meeting: records its start, does `first`, waits up to 2 s for a unit of `unit` and records
+    /// whether it came, then records its end.
+    func waiter(_ id: Int, for unit: E.Semaphore, first: @escaping @Sendable () -> Void = {}) -> @Sendable () -> Void {
+        { [self] in
+            recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
+            first()
+            recorder.record(.handoff, id, unit.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
+            recorder.record(.end, id)
+        }
+    }
+
+    /// Block `id` that gives a meeting's waiters their units: records its start, signals `unit` `count` times, and
+    /// records its end.
+    func giver(_ id: Int, of unit: E.Semaphore, count: Int = 1) -> @Sendable () -> Void {
+        { [self] in
+            recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
+            for _ in 0..<count { unit.signal() }
+            recorder.record(.end, id)
+        }
+    }
+
     func wait(_ step: Int, _ call: (Deadline) -> WaitResult) {
         let limit: Duration = model.waits[step] == .success ? .seconds(5) : .milliseconds(20)
         recorder.record(.mark, step)
@@ -188,20 +209,8 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .handoff(let waiters, let giver):
             let units = engine.makeSemaphore(value: 0)!
             recorder.record(.mark, k)
-            for waiter in waiters {
-                let id = waiter.block.id
-                queues[waiter.queue].async { [self] in
-                    recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
-                    recorder.record(.handoff, id, units.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
-                    recorder.record(.end, id)
-                }
-            }
-            let id = giver.block.id
-            queues[giver.queue].async { [self] in
-                recorder.record(.start, id, Int64(engine.currentSpecific(key) ?? -1))
-                for _ in waiters { units.signal() }
-                recorder.record(.end, id)
-            }
+            for waiter in waiters { queues[waiter.queue].async(self.waiter(waiter.block.id, for: units)) }
+            queues[giver.queue].async(self.giver(giver.block.id, of: units, count: waiters.count))
         case .apply(let n, let work):
             recorder.record(.mark, k)
             let recorder = recorder
@@ -214,12 +223,7 @@ private final class World<E: Engine>: @unchecked Sendable {
             let there = engine.makeSemaphore(value: 0)!
             let back = engine.makeSemaphore(value: 0)!
             wait(k) { deadline in
-                queues[q].async { [self] in
-                    recorder.record(.start, b.id, Int64(engine.currentSpecific(key) ?? -1))
-                    there.signal()
-                    recorder.record(.handoff, b.id, back.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
-                    recorder.record(.end, b.id)
-                }
+                queues[q].async(waiter(b.id, for: back) { there.signal() })
                 let result = there.wait(until: deadline)
                 back.signal()
                 return result
@@ -227,31 +231,15 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .syncBeside(let q, let waiter, let reader):
             let unit = engine.makeSemaphore(value: 0)!
             recorder.record(.mark, k)
-            queues[q].async { [self] in
-                recorder.record(.start, waiter.id, Int64(engine.currentSpecific(key) ?? -1))
-                recorder.record(.handoff, waiter.id, unit.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
-                recorder.record(.end, waiter.id)
-            }
-            queues[q].sync { [self] in
-                recorder.record(.start, reader.id, Int64(engine.currentSpecific(key) ?? -1))
-                unit.signal()
-                recorder.record(.end, reader.id)
-            }
+            queues[q].async(self.waiter(waiter.id, for: unit))
+            queues[q].sync(giver(reader.id, of: unit))
             recorder.record(.returned, k)
         case .barrierOnGlobal(let waiter, let giver, let item):
             let unit = engine.makeSemaphore(value: 0)!
             let global = engine.globalQueue
             recorder.record(.mark, k)
-            global.async { [self] in
-                recorder.record(.start, waiter.id, Int64(engine.currentSpecific(key) ?? -1))
-                recorder.record(.handoff, waiter.id, unit.wait(until: .now() + .seconds(2)) == .success ? 1 : 0)
-                recorder.record(.end, waiter.id)
-            }
-            let give: @Sendable () -> Void = { [self] in
-                recorder.record(.start, giver.id, Int64(engine.currentSpecific(key) ?? -1))
-                unit.signal()
-                recorder.record(.end, giver.id)
-            }
+            global.async(self.waiter(waiter.id, for: unit))
+            let give = self.giver(giver.id, of: unit)
             if item {
                 global.async(engine.makeWorkItem(label: "arena.explore.global-barrier", flags: .barrier, give))
             } else {
