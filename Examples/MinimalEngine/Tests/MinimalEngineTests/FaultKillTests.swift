@@ -137,6 +137,7 @@ enum FaultKillTable {
         Kill(fault: "actor-isolation-unmarked", rule: "executor.assume-isolated-in-block", stress: false),
         Kill(fault: "pool-mark-never-set", rule: "executor.preference-on-pool", stress: false),
         Kill(fault: "semaphore-timeout-keeps-claim", rule: "semaphore.timeout", stress: false),
+        Kill(fault: "global-honours-barrier-items", rule: "barrier.on-global", stress: false),
     ]
 
     static let escaped: [(fault: String, reason: String)] = [
@@ -155,10 +156,6 @@ enum FaultKillTable {
         (
             "timer-counts-one-per-fire",
             "caught in the measurement (semaphore.signal-wakes, under stress), not in 3 tries against the catalog of fcf6185 (those rules were reworked since): a race the rules no longer reach"
-        ),
-        (
-            "global-honours-barrier-items",
-            "caught once in the first quiet run (by semaphore.signal-wakes, timer.repeat), then by no rule in a whole-catalog recheck of two runs: not counted"
         ),
         (
             "pool-mark-not-restored",
