@@ -53,21 +53,29 @@ def main():
             tsv.append(f"{fault}\t{area}\t{mode}\t{'yes' if caught else 'no'}\t{program or ''}\t{key or ''}")
             cells.append(f"program {program}: `{key}`" if caught else "—")
             caught_any = caught_any or caught
-        held, total = by_area.get(area, (0, 0))
-        by_area[area] = (held + caught_any, total + 1)
+        held, total, skipped = by_area.get(area, (0, 0, 0))
+        ran = any(cell != "not run" for cell in cells)
+        by_area[area] = (held + caught_any, total + ran, skipped + (not ran))
         rows.append(f"| `{fault}` | {area if area != 'outside' else 'outside: ' + why} | " + " | ".join(cells) + " |")
     inside = [a for a in by_area if a != "outside"]
     caught_in = sum(by_area[a][0] for a in inside)
     total_in = sum(by_area[a][1] for a in inside)
-    lines = [f"Faults: {len(faults)}; in the generated areas: {total_in}; modes: {', '.join(modes)}.", ""]
+    skipped_in = sum(by_area[a][2] for a in inside)
+    outside = by_area.get("outside", (0, 0, 0))
+
+    def not_run(count):
+        return f" ({count} not run)" if count else ""
+
+    lines = [f"Faults: {len(faults)}; in the generated areas: {total_in + skipped_in}; modes: {', '.join(modes)}.", ""]
     for mode in modes:
         none = baseline[mode]
         lines.append(f"Fault-free engine, {mode}: " + ("agreed" if not none[0] else f"disagreed (`{none[2]}`)"))
-    lines += ["", f"**Caught in the generated areas: {caught_in} of {total_in} ({100 * caught_in // max(total_in, 1)} %).**",
-              f"Caught outside them: {by_area.get('outside', (0, 0))[0]} of {by_area.get('outside', (0, 0))[1]}.", "",
-              "| area | faults | caught |", "|---|---|---|"]
+    lines += ["", f"**Caught in the generated areas: {caught_in} of {total_in} ({100 * caught_in // max(total_in, 1)} %)"
+              f"{not_run(skipped_in)}.**",
+              f"Caught outside them: {outside[0]} of {outside[1]}{not_run(outside[2])}.", "",
+              "| area | faults run | caught |", "|---|---|---|"]
     for area in sorted(inside) + (["outside"] if "outside" in by_area else []):
-        lines.append(f"| {area} | {by_area[area][1]} | {by_area[area][0]} |")
+        lines.append(f"| {area} | {by_area[area][1]}{not_run(by_area[area][2])} | {by_area[area][0]} |")
     lines += ["", "| fault | area | " + " | ".join(modes) + " |", "|---|---|" + "---|" * len(modes)] + rows
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     (out / "summary.tsv").write_text("\n".join(tsv) + "\n")
