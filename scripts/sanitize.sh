@@ -53,7 +53,11 @@ for engine in "${engines[@]}"; do
     start=$SECONDS
     status=0
     ARENA_ENGINES=$engine swift test --skip-build "${flags[@]}" --filter "$suites" >"$log" 2>&1 || status=$?
-    grep -E '^(✔|✘) (Suite|Test run)|recorded an issue' "$log" >&2 || true
+    # Each issue with the lines of its comment (↳: the engine, the rule, its status and detail).
+    awk '/^(✔|✘) (Suite|Test run)/ { print; next }
+        /recorded an issue/ { print; comment = 1; next }
+        comment && /^↳/ { print; next }
+        { comment = 0 }' "$log" >&2 || true
     if grep -qE 'WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)' "$log"; then
         grep -E -A12 'WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)' "$log" | head -40 >&2
         status=1
