@@ -14,6 +14,8 @@ final class LockFreeWorker: @unchecked Sendable {
     let word = FutexWord(LockFreeWorker.awake)
     /// The kernel id of the thread in this slot, for the starvation watch.
     let threadID = Atomic<Int32>(0)
+    /// Jobs this slot's threads looked for from the top of the loop; read and written by the occupying thread only.
+    var ticks: UInt32 = 0
 
     init(pool: LockFreeWorkerPool, index: Int) {
         self.pool = pool
@@ -27,7 +29,9 @@ final class LockFreeWorker: @unchecked Sendable {
 /// rule for blocked workers).
 ///
 /// - A worker pushes to its own FIFO run queue; other threads push to the injection queue. A worker takes from its
-///   own queue, then the injection queue, then steals the oldest job of another worker's queue. For most of its spin a
+///   own queue, then the injection queue, then steals the oldest job of another worker's queue; every 61st look takes
+///   the injection queue first, so that work pushed from outside is not starved by workers that keep feeding their own
+///   queues (Go's scheduler checks its global run queue every 61 ticks the same way). For most of its spin a
 ///   thief passes over a queue holding one job: its owner runs it next, and a message handed back and forth (an actor
 ///   call and its return) stays on one core instead of crossing with every hand-off (Go's scheduler backs off from a
 ///   running owner's `runnext` likewise). The spin's last rounds and the parking look take it: a job behind a long
@@ -48,6 +52,9 @@ final class LockFreeWorkerPool: @unchecked Sendable {
     static let maxWorkers = 64
     /// The spin rounds (of 64) that pass over a victim's only job.
     static let sparingRounds = 48
+    /// How often a worker looks at the injection queue before its own (`nextJob`): Go's 61, a prime, so that the look
+    /// does not fall in step with a program's own periods.
+    static let injectionInterval: UInt32 = 61
     let width: Int
     /// Every slot, made once; only read after `init`.
     private(set) var workers: [LockFreeWorker] = []
@@ -163,7 +170,7 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         worker.threadID.store(clinux_thread_id(), ordering: .relaxed)
         defer { context.worker = nil }
         while !stopping.load(ordering: .relaxed) {
-            if let job = findWork(worker) {
+            if let job = nextJob(worker) {
                 run(job, context)
                 continue
             }
@@ -191,6 +198,15 @@ final class LockFreeWorkerPool: @unchecked Sendable {
         }
         job.group?._withUnsafeGuaranteedRef { $0.finishOne() }
         context.spares.recycle(job)
+    }
+
+    /// Every `injectionInterval`-th look: the injection queue first; otherwise `findWork`'s order. An increment and a
+    /// compare per job.
+    @inline(__always)
+    private func nextJob(_ worker: LockFreeWorker) -> UnsafeMutableRawPointer? {
+        worker.ticks &+= 1
+        if worker.ticks % Self.injectionInterval == 0, let job = injection.pop() { return job }
+        return findWork(worker)
     }
 
     /// Own queue, then the injection queue, then the oldest job of someone else's; `sparing`, not a queue's only job.
