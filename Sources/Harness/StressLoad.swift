@@ -1,4 +1,5 @@
 import ArenaContract
+import CLinux
 import Glibc
 import Synchronization
 
@@ -29,6 +30,10 @@ public final class StressLoad: @unchecked Sendable {
     private let deadline: Deadline
     private let preempters: Int
     private var threads: [pthread_t] = []
+
+    /// The name every antagonist thread carries (/proc/self/task/ID/comm), so that a check counting an engine's
+    /// threads' activity can leave the load out.
+    public static let threadName = "arena.stress"
 
     /// The online cores: the default number of spinners and of preempters.
     public static var cores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -91,6 +96,7 @@ public final class StressLoad: @unchecked Sendable {
         live.add(1, ordering: .relaxed)
         threads.append(
             Threads.start { [self] in
+                clinux_set_thread_name(Self.threadName)
                 body()
                 live.subtract(1, ordering: .releasing)
             })

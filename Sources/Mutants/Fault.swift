@@ -13,6 +13,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case globalIsSerial
     case asyncDropsBlocks
     case syncOnOwnQueueAllowed
+    case queuesWaitForGlobal
     // Barriers
     case barrierIgnored
     // Targets
@@ -90,6 +91,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case timerDataAlwaysOne
     case rescheduleIgnored
     case oneShotRepeats
+    case timerArmedAfterCancel
     // The main queue (these wrap the mutex engine, whose main loop runs on any thread: see `Mutants.base(for:)`)
     case mainOffLoop
     case mainSyncInline
@@ -198,6 +200,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .globalIsSerial: "the global queue runs one block at a time"
         case .asyncDropsBlocks: "every 64th block submitted without waiting (async, barrier, after, group) is lost"
         case .syncOnOwnQueueAllowed: "sync onto the queue the caller drains runs inline instead of stopping"
+        case .queuesWaitForGlobal: "the pool serves the global queue first: a block of another queue waits while global blocks are pending"
         // Barriers
         case .barrierIgnored: "barriers are plain blocks"
         // Targets
@@ -273,6 +276,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .timerDataAlwaysOne: "a timer's data is 1 whatever was missed"
         case .rescheduleIgnored: "only the first schedule counts"
         case .oneShotRepeats: "a timer without interval repeats every 10 ms"
+        case .timerArmedAfterCancel: "a cancelled timer stays armed: its fires keep waking a thread, which drops them"
         case .mainOffLoop: "the main queue is a plain serial queue on the pool, not bound to the loop"
         case .mainSyncInline: "sync onto the main queue runs on the caller's thread"
         case .mainTargetBypassed: "a queue created targeting the main queue targets the global queue instead"

@@ -29,6 +29,7 @@ extension Kill {
         Kill(rule: "sync.on-other-queue-from-block", fault: .syncHoldsEngineLock),
         Kill(rule: "sync.reentrant-concurrent", fault: .syncHoldsEngineLock),
         Kill(rule: "global.concurrent", fault: .globalIsSerial),
+        Kill(rule: "global.takes-turns", fault: .queuesWaitForGlobal),
         // The main queue
         Kill(rule: "main.thread", fault: .mainOffLoop),
         Kill(rule: "main.async-from-many-threads", fault: .mainOffLoop),
@@ -61,6 +62,7 @@ extension Kill {
         Kill(rule: "target.width", fault: .targetIgnored),
         Kill(rule: "target.set-while-inactive", fault: .targetIgnored),
         Kill(rule: "target.change-between-blocks", fault: .retargetIgnored),
+        Kill(rule: "target.change-while-running", fault: .retargetIgnored),
         // Suspension
         Kill(rule: "suspend.no-new-starts", fault: .suspendIgnored),
         Kill(rule: "suspend.counted", fault: .suspendIgnored),
@@ -106,6 +108,7 @@ extension Kill {
         Kill(rule: "apply.nested", fault: .applySkipsLast),
         Kill(rule: "apply.busy-pool", fault: .applyWaitsForWorkers),
         Kill(rule: "apply.from-serial", fault: .applySkipsLast),
+        Kill(rule: "apply.rounds", fault: .applySkipsLast),
         // After
         Kill(rule: "after.not-early", fault: .afterEarly),
         Kill(rule: "after.zero", fault: .afterDropsPast),
@@ -125,6 +128,7 @@ extension Kill {
         Kill(rule: "source.or-coalesces", fault: .sourceMergesAsAdd),
         Kill(rule: "source.replace", fault: .sourceMergesAsAdd),
         Kill(rule: "source.replace", fault: .sourceDropsMerges),
+        Kill(rule: "source.merge-at-call-start", fault: .sourceDropsMerges),
         Kill(rule: "source.data-reset", fault: .sourceNoCoalescing),
         Kill(rule: "source.zero-merge", fault: .sourceNoCoalescing),
         Kill(rule: "source.handler-not-reentrant", fault: .sourceNoCoalescing),
@@ -145,6 +149,8 @@ extension Kill {
         Kill(rule: "timer.reschedule", fault: .rescheduleIgnored),
         Kill(rule: "timer.cancel", fault: .cancelLate),
         Kill(rule: "timer.one-shot", fault: .oneShotRepeats),
+        Kill(rule: "timer.past-start", fault: .timerDataAlwaysOne),
+        Kill(rule: "timer.cancel-disarms", fault: .timerArmedAfterCancel),
         Kill(rule: "timer.late-handler", fault: .timerLateRearms),
         Kill(rule: "timer.late-handler", fault: .timerDrifts),
         // Descriptors and signals
@@ -218,6 +224,7 @@ extension Kill {
         Kill(rule: "op.async-operation", fault: .asyncFinishesOnReturn),
         Kill(rule: "op.async-operation", fault: .executingNeverReported),
         Kill(rule: "op.wait-until-finished", fault: .operationWaitReturnsAtOnce),
+        Kill(rule: "op.wait-while-finishing", fault: .operationWaitReturnsAtOnce),
         Kill(rule: "op.wait-all", fault: .waitAllReturnsAtOnce),
         Kill(rule: "op.add-waiting", fault: .addWaitingReturnsAtOnce),
         Kill(rule: "op.suspend", fault: .operationSuspendIgnored),

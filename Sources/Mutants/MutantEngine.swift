@@ -257,6 +257,8 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
     let watchedProcesses = Locked<Set<Int32>>([])
     /// Blocks submitted without waiting, counted under `asyncDropsBlocks`.
     private let submissions = Atomic<Int>(0)
+    /// Global blocks submitted and not yet started, under `queuesWaitForGlobal`.
+    let globalPending = Atomic<Int>(0)
 
     init(fault: Fault, base: Base) {
         self.fault = fault
@@ -272,6 +274,13 @@ final class MutantShared<Base: Engine>: @unchecked Sendable {
         }
         let mainBase = fault == .mainOffLoop ? base.makeQueue(label: "main") : base.mainQueue
         main = MutantQueue(base: mainBase, kind: .serial, inactive: false, shared: self, isMain: true)
+    }
+
+    /// Under `queuesWaitForGlobal`: sleeps in steps of 50 µs while global blocks are pending (10 s at most), as a pool
+    /// that always serves the global queue first would keep another queue's block waiting.
+    func waitForGlobal() {
+        let end = Deadline.now() + .seconds(10)
+        while globalPending.load(ordering: .relaxed) > 0 && Deadline.now() < end { Threads.sleep(.microseconds(50)) }
     }
 
     /// Whether this submission is lost: every 64th under `asyncDropsBlocks`.

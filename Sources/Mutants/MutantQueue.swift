@@ -74,6 +74,19 @@ final class MutantQueue<Base: Engine>: EngineQueue, @unchecked Sendable {
                 inFlight.withLock { $0 -= 1 }
             }
         }
+        if fault == .queuesWaitForGlobal {
+            if self === shared.global {
+                shared.globalPending.add(1, ordering: .relaxed)
+                return base.async { [shared] in
+                    shared.globalPending.subtract(1, ordering: .relaxed)
+                    block()
+                }
+            }
+            return front.async { [shared] in
+                shared.waitForGlobal()
+                block()
+            }
+        }
         if fault == .asyncHops && kind == .serial {
             // Each block reaches the queue after a random delay of up to 1 ms: submission order is lost.
             base.asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...1000)), block)

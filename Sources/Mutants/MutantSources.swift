@@ -149,9 +149,29 @@ final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSour
     /// Under `timerDrifts` and `timerLateRearms`: the interval the handler re-arms with, in nanoseconds (0: none).
     private let rearm = Atomic<Int64>(0)
 
+    /// Under `timerArmedAfterCancel`: the schedule's interval, and the timer that goes on firing once this one is
+    /// cancelled (cancelled itself when this source goes).
+    private let interval = Atomic<Int64>(0)
+    private let armed = Locked<Base.TimerSource?>(nil)
+    private let engine: Base
+
     init(base: Base.TimerSource, shared: MutantShared<Base>) {
         timer = base
+        engine = shared.base
         super.init(base: base, shared: shared, descriptor: -1, kind: .timer)
+    }
+
+    deinit { armed.withLock { $0 }?.cancel() }
+
+    override func cancel() {
+        super.cancel()
+        let every = interval.load(ordering: .relaxed)
+        guard fault == .timerArmedAfterCancel, every > 0 else { return }
+        let ghost = engine.makeTimerSource(label: "\(label).still-armed", queue: engine.globalQueue)
+        ghost.setEventHandler {}
+        ghost.schedule(deadline: .now() + .nanoseconds(every), repeating: .nanoseconds(every), leeway: .zero)
+        ghost.activate()
+        armed.withLock { $0 = ghost }
     }
 
     override func setEventHandler(_ handler: (@Sendable () -> Void)?) {
@@ -177,6 +197,7 @@ final class MutantTimerSource<Base: Engine>: MutantSource<Base>, EngineTimerSour
     }
 
     func schedule(deadline: Deadline, repeating: Duration?, leeway: Duration) {
+        interval.store(repeating?.nanosecondsClamped ?? 0, ordering: .relaxed)
         if fault == .rescheduleIgnored && scheduled.exchange(true, ordering: .relaxed) { return }
         switch fault {
         case .timerEarly:

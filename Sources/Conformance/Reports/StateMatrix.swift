@@ -149,7 +149,9 @@ extension StateMatrix {
                 [
                     .rules("target.set-while-inactive", "qos.inherit-target"),
                     .rules("target.change-between-blocks", note: "not on the reference, which lacks retarget-active-queues"),
-                    .rules("target.change-between-blocks", note: "not on the reference, which lacks retarget-active-queues"),
+                    .rules(
+                        "target.change-between-blocks", "target.change-while-running",
+                        note: "not on the reference, which lacks retarget-active-queues"),
                     .gap("retarget a drained active queue; it needs retarget-active-queues, which the reference lacks"),
                 ]),
             Row(
@@ -579,7 +581,7 @@ extension StateMatrix {
             parameter(
                 "timer start deadline", .deadline,
                 [
-                    "deadline past": .gap("schedule a timer to start in the past"),
+                    "deadline past": .rules("timer.past-start"),
                     "deadline now": .rules("timer.cancel", "timer.one-shot"),
                     "deadline far": .rules("timer.reschedule", note: "30 s ahead, then brought forward"),
                 ]),

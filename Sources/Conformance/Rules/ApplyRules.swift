@@ -6,7 +6,7 @@ enum ApplyRules: RuleFamily {
     static let concept = Concept.apply
     static let rules: [any ConformanceRule.Type] = [
         ApplyEveryIndex.self, ApplyZero.self, ApplyParallel.self, ApplyNested.self, ApplyBusyPool.self,
-        ApplyFromSerial.self,
+        ApplyFromSerial.self, ApplyRounds.self,
     ]
 }
 
@@ -161,5 +161,39 @@ enum ApplyFromSerial: BehaviourRule {
         }
         try expectOpens(done, "10 applies from a serial queue")
         try expect(problems.count == 0, .notOnce, problems.elements.prefix(2).joined(separator: "; "))
+    }
+}
+
+enum ApplyRounds: BehaviourRule {
+    static let id = "apply.rounds"
+    static let title =
+        "Many applies in a row over short, even iterations (2,000 applies of 64 iterations of 2 µs): each returns once every index ran exactly once, however often the threads taking part end their shares at the same moment."
+    static let source =
+        "dispatch_apply(3) ('dispatch_apply returns once all iterations ran'); libdispatch apply.c (the threads taking part count the iterations done)"
+
+    static let forbidden: [Outcome] = [.missing, .notOnce]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let applies = 2000
+        let iterations = 64
+        let done = Counter()
+        let wrong = Recorder<String>()
+        // apply has no deadline: the applies run on a thread of their own, which the check waits for with one.
+        let caller = BlockingCall {
+            for round in 0..<applies {
+                let hits = IndexCounters(iterations)
+                engine.apply(iterations: iterations) { index in
+                    Timing.spin(.microseconds(2))
+                    hits.hit(index)
+                }
+                let off = hits.wrong()
+                if !off.isEmpty { wrong.append("apply \(round): \(off.map { "\($0.index)×\($0.hits)" })") }
+                done.add()
+            }
+        }
+        try expect(
+            caller.returns(within: .seconds(20)), .missing,
+            "apply \(done.value) of \(applies) did not return within 20 s of the first")
+        try expect(wrong.count == 0, .notOnce, "indices run other than once: \(wrong.elements.prefix(3).joined(separator: "; "))")
     }
 }

@@ -7,7 +7,7 @@ enum QueueRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [
         SerialFIFO.self, SerialExclusive.self, ConcurrentParallel.self, ConcurrentStartOrder.self,
         SyncResult.self, SyncAfterEarlier.self, SyncOnOtherQueueFromBlock.self, SyncReentrantConcurrent.self,
-        GlobalConcurrent.self,
+        GlobalConcurrent.self, GlobalTakesTurns.self,
     ]
 }
 
@@ -307,6 +307,83 @@ enum GlobalConcurrent: BehaviourRule {
             try expect(
                 order.elements == [2, 1], .serialized,
                 "round \(round): completion order \(order.elements) (-1: first block never saw the second)")
+        }
+    }
+}
+
+enum GlobalTakesTurns: BehaviourRule {
+    static let id = "global.takes-turns"
+    static let title =
+        "A queue with work gets its turn while the global queue is kept busy: its block starts before 2,000 global blocks submitted after it have started (a generous bound: the global queue starts blocks in the order they came, and a queue's block joins that line), whether it was submitted from a plain thread or from a global block."
+    static let source = """
+        [Concurrency Programming Guide] (table 3-1: a concurrent queue starts tasks in the order they were added; 'each \
+        queue operates concurrently with respect to all other queues'; 'all dispatch queues are FIFO data structure'); \
+        libdispatch queue.c (a queue with work is pushed onto its target's list, behind the blocks already there)
+        """
+
+    static let forbidden: [Outcome] = [.missing, .late]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let bound = 2000
+        for (round, fromGlobal) in [false, true].enumerated() {
+            // Four chains of global blocks, each block spinning 20 µs and then submitting the next of its chain: on two
+            // cores the global queue always has blocks waiting, and every worker is busy with them.
+            let stop = Counter()
+            let started = Counter()
+            let ended = Latch(4)
+            let probeSubmitted = Counter()
+            let startedAfter = Counter()  // global blocks started after the probe was submitted
+            let probeSaw = Counter()
+            let probeRan = Latch()
+            let probe = engine.makeQueue(label: "arena.global.takes-turns.probe.\(round)")
+            let submitProbe: @Sendable () -> Void = {
+                probe.async {
+                    probeSaw.add(startedAfter.value)
+                    probeRan.countDown()
+                }
+                probeSubmitted.add()
+            }
+            let chain = Chain(engine.globalQueue) {
+                if stop.value > 0 {
+                    ended.countDown()
+                    return false
+                }
+                if probeSubmitted.value > 0 { startedAfter.add() }
+                if started.add() == 200 && fromGlobal { submitProbe() }
+                Timing.spin(.microseconds(20))
+                return true
+            }
+            for _ in 0..<4 { chain.start() }
+            try expect(
+                Timing.eventually(within: .seconds(5)) { started.value >= 200 }, .missing,
+                "round \(round): 200 global blocks did not start within 5 s (\(started.value) did)")
+            if !fromGlobal { submitProbe() }
+            let ran = Timing.eventually(within: .seconds(5)) {
+                probeRan.isOpen || (probeSubmitted.value > 0 && startedAfter.value >= bound)
+            }
+            stop.add()
+            let place = fromGlobal ? "from a global block" : "from a plain thread"
+            try expectOpens(ended, "round \(round): the four chains of global blocks stopping")
+            try expectOpens(
+                probeRan, "round \(round): the block submitted \(place) to a serial queue while the global queue stayed busy")
+            try expect(ran, .late, "round \(round): \(place): neither the probe nor \(bound) later global blocks started within 5 s")
+            try expect(
+                probeSaw.value < bound, .late,
+                "round \(round): the block submitted \(place) started only after \(probeSaw.value) global blocks submitted after it (bound \(bound))"
+            )
+        }
+    }
+
+    /// Chains of blocks on one queue: each block runs `body`, then submits the next block of its chain; a chain ends
+    /// at the first block whose body returns false.
+    private final class Chain<Queue: EngineQueue>: Sendable {
+        let queue: Queue
+        let body: @Sendable () -> Bool
+        init(_ queue: Queue, _ body: @escaping @Sendable () -> Bool) { (self.queue, self.body) = (queue, body) }
+        func start() {
+            queue.async { [self] in
+                if body() { start() }
+            }
         }
     }
 }

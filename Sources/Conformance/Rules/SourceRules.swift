@@ -6,7 +6,7 @@ enum SourceRules: RuleFamily {
     static let concept = Concept.sources
     static let rules: [any ConformanceRule.Type] = [
         SourceAddCoalesces.self, SourceOrCoalesces.self, SourceReplace.self, SourceDataReset.self,
-        SourceZeroMerge.self, SourceHandlerNotReentrant.self, SourceOnTarget.self, SourceInactive.self,
+        SourceMergeAtCallStart.self, SourceZeroMerge.self, SourceHandlerNotReentrant.self, SourceOnTarget.self, SourceInactive.self,
         SourceSuspendCoalesces.self, SourceCancel.self, SourceCancelHandlerOnlyIfCancelled.self,
         SourceRegistrationFirst.self, SourceRegistrationNotIfCancelled.self,
     ]
@@ -123,6 +123,47 @@ enum SourceDataReset: BehaviourRule {
             Timing.pause(.milliseconds(5))
             cancelAndDrain(source)
             try expect(log.data == [5, 7], .wrongValue, "round \(round): handler data \(log.data), expected [5, 7]")
+        }
+    }
+}
+
+enum SourceMergeAtCallStart: BehaviourRule {
+    static let id = "source.merge-at-call-start"
+    static let title =
+        "A merge racing the start of a handler call is never stranded: its data arrives, in that call or the next, with no further merge (400 rounds, each merging as a call begins)."
+    static let source =
+        "dispatch_source_merge_data(3) (the handler is submitted when data is merged); dispatch_source_get_data(3) (pending data is taken as the handler starts); libdispatch source.c (the source is woken whenever pending data is set)"
+
+    static let forbidden: [Outcome] = [.missing, .extra]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        // The handlers' queue is held by a block, so the call waiting behind it starts as that block ends: the second
+        // merge comes 0 to 8 µs after the block is let go, around the moment the call takes the pending data.
+        let queue = engine.makeQueue(label: "arena.source.merge-at-call-start")
+        let (source, log) = makeLoggedSource(engine, "arena.source.merge-at-call-start", on: queue)
+        source.activate()
+        defer { cancelAndDrain(source) }
+        let rounds = 400
+        for round in 0..<rounds {
+            let holding = Latch()
+            let go = Counter()
+            queue.async {
+                holding.countDown()
+                Timing.spinUntil(.seconds(1)) { go.value > 0 }
+            }
+            try expectOpens(holding, "round \(round): the block holding the handlers' queue")
+            source.merge(1)
+            go.add()
+            Timing.jitter(upTo: 8)
+            source.merge(1)
+            let owed = UInt(2 * (round + 1))
+            let arrived =
+                Timing.spinUntil(.milliseconds(2)) { log.sum >= owed } || Timing.eventually(within: .seconds(2)) { log.sum >= owed }
+            try expect(
+                arrived, .missing,
+                "round \(round): the handler calls summed \(log.sum) of the \(owed) merged, 2 s after the last merge (data \(log.data.suffix(4)))"
+            )
+            try expect(log.sum == owed, .extra, "round \(round): the handler calls summed \(log.sum), more than the \(owed) merged")
         }
     }
 }

@@ -6,6 +6,7 @@ enum TargetRules: RuleFamily {
     static let concept = Concept.targets
     static let rules: [any ConformanceRule.Type] = [
         TargetSerializes.self, TargetWidth.self, TargetSetWhileInactive.self, TargetChangeBetweenBlocks.self,
+        TargetChangeWhileRunning.self,
     ]
 }
 
@@ -168,5 +169,64 @@ enum TargetChangeBetweenBlocks: BehaviourRule {
             misrouted.isEmpty, .wrongPlace,
             "\(misrouted.count) blocks ran through the target of another batch (first: batch \(misrouted.first.map { "\($0.batch) saw \(String(describing: $0.target))" } ?? ""))"
         )
+    }
+}
+
+enum TargetChangeWhileRunning: BehaviourRule {
+    static let id = "target.change-while-running"
+    static let title =
+        "Retargeting a serial queue while its block runs with nothing waiting behind it (from another thread, or from that block) waits for the block: it ends on its old chain and leaves the old serial target free, and the block submitted next runs through the new target, after it. Needs retarget-active-queues, as target.change-between-blocks."
+    static let source =
+        "queue.h, dispatch_set_target_queue: 'changing the target queue of an object is an asynchronous operation ... doesn't affect blocks already associated'; a serial queue runs one block at a time"
+    static let needs: Set<Capability> = [.retargetActiveQueues]
+
+    static let forbidden: [Outcome] = [.missing, .overlap, .wrongPlace]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let key = SpecificKey<Int>("arena.target.change-while-running")
+        for (round, fromBlock) in [false, true, false, true].enumerated() {
+            let label = "arena.target.change-while-running.\(round)"
+            let old = engine.makeQueue(label: "\(label).old")
+            let new = engine.makeQueue(label: "\(label).new")
+            old.setSpecific(key, 0)
+            new.setSpecific(key, 1)
+            let queue = engine.makeQueue(label: label, kind: .serial, startsInactive: false, target: old)
+            let running = Latch()
+            let release = Latch()
+            let firstEnded = Counter()
+            let seen = Recorder<(block: Int, target: Int?)>()
+            queue.async {
+                seen.append((0, engine.currentSpecific(key)))
+                if fromBlock { queue.setTarget(new) }
+                running.countDown()
+                release.wait(.seconds(5))
+                seen.append((0, engine.currentSpecific(key)))
+                firstEnded.add()
+            }
+            try expectOpens(running, "round \(round): the first block")
+            if !fromBlock { queue.setTarget(new) }
+            let overlapped = Counter()
+            let second = Latch()
+            queue.async {
+                if firstEnded.value == 0 { overlapped.add() }
+                seen.append((1, engine.currentSpecific(key)))
+                second.countDown()
+            }
+            Timing.pause(.milliseconds(2))  // room for an engine that would start the second block at once
+            release.countDown()
+            let place = fromBlock ? "from the running block" : "from another thread"
+            try expectOpens(second, "round \(round): the block submitted after a retarget \(place)")
+            try expect(overlapped.value == 0, .overlap, "round \(round): retargeted \(place), the next block ran beside the running one")
+            let wrong = seen.elements.filter { $0.target != $0.block }
+            try expect(
+                wrong.isEmpty, .wrongPlace,
+                "round \(round): retargeted \(place): \(wrong.map { "block \($0.block) saw target \($0.target.map(String.init) ?? "none")" }.joined(separator: ", ")) (0: the old target, 1: the new)"
+            )
+            for (name, target) in [("old", old), ("new", new)] {
+                let ran = Latch()
+                target.async { ran.countDown() }
+                try expectOpens(ran, "round \(round): a block on the \(name) serial target once the retargeted queue's blocks ended")
+            }
+        }
     }
 }

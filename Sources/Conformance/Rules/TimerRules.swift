@@ -7,7 +7,7 @@ enum TimerRules: RuleFamily {
     static let rules: [any ConformanceRule.Type] = [
         TimerNotEarly.self, TimerRepeat.self, TimerLeeway.self, TimerDataCountsFires.self, TimerReschedule.self,
         TimerCancel.self, TimerOneShot.self,
-        TimerLateHandler.self,
+        TimerLateHandler.self, TimerPastStart.self, TimerCancelDisarms.self,
     ]
 }
 
@@ -350,5 +350,103 @@ enum TimerLateHandler: BehaviourRule {
             least < 20, .lost,
             "each of the last five calls lagged 20 fires or more behind the schedule (at least \(least)), of \(due(by: stopped)) due: fires missed while the handler ran were dropped, or the schedule moved with the handler"
         )
+    }
+}
+
+enum TimerPastStart: BehaviourRule {
+    static let id = "timer.past-start"
+    static let title =
+        "A timer whose start has already passed fires at once: a one-shot with data 1; a repeating one counts in its first call every fire due since that start (a start 50 ms back, every 10 ms: at least the 6 due when it was scheduled) and keeps its schedule from there."
+    static let source = """
+        dispatch_source_set_timer(3) (the timer fires at start, then every interval; a start in the past fires at once); \
+        dispatch_source_get_data(3) (for a timer, the number of fires since the last handler call); libdispatch \
+        source.c (a timer armed late counts the intervals it missed)
+        """
+
+    static let forbidden: [Outcome] = [.missing, .wrongValue]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.past-start")
+        let interval: Duration = .milliseconds(10)
+        for round in 0..<3 {
+            let (oneShot, oneShotLog) = startTimer(
+                engine, "arena.timer.past-start.one-shot.\(round)", on: queue, deadline: .now() + .milliseconds(-50))
+            let start = Deadline.now() + .milliseconds(-50)
+            let scheduled = Deadline.now()
+            let (repeating, log) = startTimer(
+                engine, "arena.timer.past-start.repeating.\(round)", on: queue, deadline: start, repeating: interval)
+            try expectEventually("round \(round): the repeating timer's first call") { log.count >= 1 }
+            try expectEventually("round \(round): the one-shot timer's call") { oneShotLog.count >= 1 }
+            Timing.pause(.milliseconds(30))
+            cancelAndDrain(repeating)
+            cancelAndDrain(oneShot)
+            try expect(
+                oneShotLog.entries.map(\.data) == [1], .wrongValue,
+                "round \(round): a one-shot timer started 50 ms back delivered \(oneShotLog.entries.map(\.data))")
+            let first = log.entries[0]
+            let owed = firesDue(by: scheduled, start: start, interval: interval)
+            let due = firesDue(by: first.at, start: start, interval: interval)
+            try expect(
+                first.data >= UInt(owed) && first.data <= UInt(due), .wrongValue,
+                "round \(round): a timer started 50 ms back, every 10 ms, counted \(first.data) fires in its first call (\(owed) were due when it was scheduled, \(due) when the call began)"
+            )
+            let last = log.entries.last!
+            let total = log.totalData
+            try expect(
+                total <= UInt(firesDue(by: last.at, start: start, interval: interval)), .wrongValue,
+                "round \(round): its calls counted \(total) fires, more than the \(firesDue(by: last.at, start: start, interval: interval)) due by the last call"
+            )
+        }
+    }
+}
+
+enum TimerCancelDisarms: BehaviourRule {
+    static let id = "timer.cancel-disarms"
+    static let title =
+        "Cancel disarms a timer: a cancelled 1 ms repeating timer that the program still holds wakes the engine's threads no more (over 200 ms, fewer context switches of the process's threads, the check's and the stress load's left out, than a quarter of those the live timer caused in as long, and under 50: a generous bound)."
+    static let source = """
+        dispatch_source_cancel(3) ('prevents any further invocation of its event handler block'; the source's event \
+        registration is removed); libdispatch source.c (cancel unregisters the timer from the timer heap)
+        """
+
+    static let forbidden: [Outcome] = [.extra]
+
+    static func check<E: Engine>(_ engine: E) throws {
+        let queue = engine.makeQueue(label: "arena.timer.cancel-disarms")
+        let interval: Duration = .milliseconds(1)
+        let (timer, log) = startTimer(
+            engine, "arena.timer.cancel-disarms", on: queue, deadline: .now() + interval, repeating: interval)
+        try expectEventually("the timer's first call") { log.count >= 1 }
+        let window: Duration = .milliseconds(200)
+        let live = SwitchCount.during(window)
+        cancelAndDrain(timer)
+        Timing.pause(.milliseconds(20))  // a fire already under way may still land
+        let cancelled = SwitchCount.during(window)
+        withExtendedLifetime(timer) {}
+        try expect(
+            cancelled < 50 && cancelled * 4 < max(live, 1), .extra,
+            "over 200 ms the engine's threads switched \(cancelled) times after the timer was cancelled, \(live) times while it ran (\(log.count) calls)"
+        )
+    }
+}
+
+/// Context switches of the process's threads over a window, the calling thread's and the stress load's left out: what
+/// an idle engine's threads should not do.
+enum SwitchCount {
+    /// Sleeps through `window` and returns the switches the other threads made meanwhile (threads started meanwhile
+    /// count in full, threads that ended not at all).
+    static func during(_ window: Duration) -> Int {
+        let before = snapshot()
+        Timing.pause(window)
+        return snapshot().reduce(0) { total, entry in total + entry.value - (before[entry.key] ?? 0) }
+    }
+
+    private static func snapshot() -> [Int32: Int] {
+        let me = ThreadStates.currentID()
+        var counts: [Int32: Int] = [:]
+        for id in ThreadStates.threadIDs() where id != me && ThreadStates.name(id) != StressLoad.threadName {
+            counts[id] = ThreadStates.contextSwitches(id)
+        }
+        return counts
     }
 }

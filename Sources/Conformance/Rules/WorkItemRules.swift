@@ -299,12 +299,13 @@ enum WorkItemNotifyWhileFinishing: BehaviourRule {
                 // long after the end: from the meeting, the body ends 0 to 20 µs later and the notify is registered
                 // 0 to 20 µs later, on either side of the end and often in the middle of it.
                 started.add()
-                spinUntil(.milliseconds(200)) { go.value > 0 }
+                Timing.spinUntil(.milliseconds(200)) { go.value > 0 }
                 Timing.jitter(upTo: 20)
                 finished.add()
             }
             queue.async(item)
-            try expect(spinUntil(.seconds(5)) { started.value > 0 }, .missing, "round \(round): the item's body did not start within 5 s")
+            try expect(
+                Timing.spinUntil(.seconds(5)) { started.value > 0 }, .missing, "round \(round): the item's body did not start within 5 s")
             go.add()
             Timing.jitter(upTo: 20)
             let count = Counter()
@@ -325,14 +326,4 @@ enum WorkItemNotifyWhileFinishing: BehaviourRule {
             "\(runs.filter { $0 > 1 }.count) of \(rounds) notifies registered while their item finished ran more than once")
         try expect(early.value == 0, .early, "\(early.value) of \(rounds) notifies ran before their item's body finished")
     }
-}
-
-/// Spins (without sleeping) until `condition` holds or `timeout` passed; returns whether it held.
-@discardableResult
-private func spinUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-    let end = Deadline.now() + timeout
-    while !condition() {
-        if Deadline.now() >= end { return condition() }
-    }
-    return true
 }

@@ -40,6 +40,17 @@ public enum Timing {
         return true
     }
 
+    /// Spins (never sleeping) until `condition` holds or `timeout` passed; returns whether it held. For the two sides of
+    /// a race that must meet within microseconds, which a sleep and a wake-up would pull apart.
+    @discardableResult
+    public static func spinUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
+        let end = Deadline.now() + timeout
+        while !condition() {
+            if Deadline.now() >= end { return condition() }
+        }
+        return true
+    }
+
     /// Polls `condition` every millisecond until it holds or `timeout` passed; returns whether it held.
     public static func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
         let end = Deadline.now() + timeout

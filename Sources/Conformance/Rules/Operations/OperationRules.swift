@@ -10,7 +10,7 @@ enum OperationRules: RuleFamily {
         OpStates.self, OpDependency.self, OpDependencyAcrossQueues.self, OpRemoveDependency.self, OpMaxConcurrent.self,
         OpSerialReadiness.self, OpPriority.self, OpPriorityChange.self, OpCancelUnstarted.self,
         OpCancelIgnoresDependencies.self, OpCancelRunning.self, OpCompletion.self, OpAsyncOperation.self,
-        OpWaitUntilFinished.self, OpWaitAll.self, OpAddWaiting.self, OpSuspend.self, OpBarrierAfterEarlier.self,
+        OpWaitUntilFinished.self, OpWaitWhileFinishing.self, OpWaitAll.self, OpAddWaiting.self, OpSuspend.self, OpBarrierAfterEarlier.self,
         OpBarrierBeforeLater.self, OpCancelAll.self, OpOperationCount.self, OpExecutionBlocks.self,
         OpDependencyCycle.self, OpDependencyOnFinished.self, OpBarrierWhileExecuting.self, OpCurrentQueue.self,
         OpOperationsList.self, OpUnderlyingQueue.self, OpUnderlyingQueueBusy.self, OpMainQueue.self, OpStartOutsideQueue.self,

@@ -265,7 +265,7 @@ enum OpPriorityChange: OperationRule {
 enum OpSuspend: OperationRule {
     static let id = "op.suspend"
     static let title =
-        "A suspended queue starts nothing, ready or added meanwhile; an operation already running goes on; resuming starts what is ready."
+        "A suspended queue starts nothing, ready, added or turning ready meanwhile (a dependency finishing elsewhere); an operation already running goes on; resuming starts what is ready."
     static let source =
         "Apple, OperationQueue.isSuspended: 'Setting this property to true prevents the queue from starting any queued operations, but already executing operations continue to execute'; [Concurrency Programming Guide] (suspending an operation queue does not pause operations already executing); swift-corelibs-foundation TestOperationQueue.swift test_isSuspended, test_OperationOrder"
 
@@ -316,6 +316,25 @@ enum OpSuspend: OperationRule {
             try expect(!queue.isSuspended, .wrongState, "round \(round): isSuspended reads true after it was cleared")
             try expectOpens(done, "round \(round): the operations added while suspended, after resuming")
         }
+        // An operation that turns ready while its queue is suspended (its dependency, on another queue, finishes
+        // meanwhile) waits for the resume as well.
+        let other = layer.makeQueue(label: "arena.op.suspend.other")
+        let gate = Latch()
+        let dependency = layer.makeBlockOperation(label: "arena.op.suspend.dependency") { gate.wait(.seconds(5)) }
+        let dependentRan = Latch()
+        let dependent = layer.makeBlockOperation(label: "arena.op.suspend.dependent") { dependentRan.countDown() }
+        dependent.addDependency(dependency)
+        queue.addOperation(dependent)
+        other.addOperation(dependency)
+        queue.isSuspended = true
+        gate.countDown()
+        try expectEventually("the dependency finishing on an unsuspended queue") { dependency.isFinished }
+        Timing.pause(Timing.quietPeriod)
+        try expect(
+            !dependentRan.isOpen, .ranWhileHeld,
+            "an operation whose dependency finished while its queue was suspended started before the queue was resumed")
+        queue.isSuspended = false
+        try expectOpens(dependentRan, "the operation that turned ready while its queue was suspended, after resuming")
     }
 }
 

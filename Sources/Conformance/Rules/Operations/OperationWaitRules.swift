@@ -228,3 +228,53 @@ enum OpOperationCount: OperationRule {
         }
     }
 }
+
+enum OpWaitWhileFinishing: OperationRule {
+    static let id = "op.wait-while-finishing"
+    static let title =
+        "waitUntilFinished called just as the operation finishes (racing the end of its work) returns, and only once the operation finished: a wait that lands on either side of the finish, or in the middle of it, is neither lost nor early (400 rounds)."
+    static let source =
+        "Apple, Operation.waitUntilFinished() ('Blocks execution of the current thread until the operation object finishes its task'); swift-corelibs-foundation Operation.swift (waitUntilFinished on a finished operation returns at once)"
+
+    static let forbidden: [Outcome] = [.missing, .early]
+
+    static func check<L: OperationLayer>(_ layer: L) throws {
+        let queue = layer.makeQueue(label: "arena.op.wait-while-finishing")
+        let rounds = 400
+        let reached = Counter()
+        let stuck = Counter()
+        let early = Recorder<Int>()
+        // One thread waits in every round (waitUntilFinished has no deadline): the check waits for that thread with one.
+        let waiter = BlockingCall {
+            for round in 0..<rounds {
+                reached.add()
+                let started = Counter()
+                let go = Counter()
+                let finished = Counter()
+                let op = layer.makeBlockOperation(label: "arena.op.wait-while-finishing.\(round)") {
+                    // Both sides spin to meet, so that the wait and the end of the work are 0 to 10 µs apart either way.
+                    started.add()
+                    Timing.spinUntil(.milliseconds(200)) { go.value > 0 }
+                    Timing.jitter(upTo: 10)
+                    finished.add()
+                }
+                queue.addOperation(op)
+                guard Timing.spinUntil(.seconds(5), { started.value > 0 }) else {
+                    stuck.add()
+                    return
+                }
+                go.add()
+                Timing.jitter(upTo: 10)
+                op.waitUntilFinished()
+                if finished.value == 0 || !op.isFinished { early.append(round) }
+            }
+        }
+        try expect(
+            waiter.returns(within: .seconds(20)), .missing,
+            "waitUntilFinished racing the finish did not return within 20 s (round \(reached.value - 1) of \(rounds))")
+        try expect(stuck.value == 0, .missing, "an operation did not start within 5 s (round \(reached.value - 1))")
+        try expect(
+            early.count == 0, .early,
+            "\(early.count) of \(rounds) waits returned before their operation finished (first: round \(early.elements.first ?? -1))")
+    }
+}
