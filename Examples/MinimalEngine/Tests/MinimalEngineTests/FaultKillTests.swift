@@ -138,6 +138,14 @@ enum FaultKillTable {
         Kill(fault: "pool-mark-never-set", rule: "executor.preference-on-pool", stress: false),
         Kill(fault: "semaphore-timeout-keeps-claim", rule: "semaphore.timeout", stress: false),
         Kill(fault: "global-honours-barrier-items", rule: "barrier.on-global", stress: false),
+        Kill(fault: "queues-do-not-take-turns", rule: "global.takes-turns", stress: false),
+        Kill(fault: "set-target-while-running", rule: "target.change-while-running", stress: false),
+        Kill(fault: "source-waiting-cleared-late", rule: "source.merge-at-call-start", stress: false),
+        Kill(fault: "timer-counts-one-per-fire", rule: "timer.past-start", stress: false),
+        Kill(fault: "opq-suspend-ignored-on-ready", rule: "op.suspend", stress: false),
+        Kill(fault: "op-finish-group-after-finish", rule: "op.wait-while-finishing", stress: false),
+        Kill(fault: "apply-completed-unlocked", rule: "apply.rounds", stress: false),
+        Kill(fault: "timer-rearms-after-cancel", rule: "timer.cancel-disarms", stress: false),
     ]
 
     static let escaped: [(fault: String, reason: String)] = [
@@ -146,32 +154,8 @@ enum FaultKillTable {
             "caught in the measurement (group.multi-queue, quiet, 1 of 2 runs), not in 3 tries against the catalog of fcf6185 (those rules were reworked since): a race the rules no longer reach"
         ),
         (
-            "timer-rearms-after-cancel",
-            "caught in the measurement (semaphore.signal-wakes, quiet, 2 of 2 runs), not in 3 tries against the catalog of fcf6185 (those rules were reworked since): a race the rules no longer reach"
-        ),
-        (
-            "opq-suspend-ignored-on-ready",
-            "caught in the measurement (op.dependency-cycle, under stress), not in 3 tries against the catalog of fcf6185 (those rules were reworked since): a race the rules no longer reach"
-        ),
-        (
-            "timer-counts-one-per-fire",
-            "caught in the measurement (semaphore.signal-wakes, under stress), not in 3 tries against the catalog of fcf6185 (those rules were reworked since): a race the rules no longer reach"
-        ),
-        (
             "pool-mark-not-restored",
             "caught once in the first quiet run (by once.exactly, semaphore.signal-wakes, timer.data-counts-fires), then by no rule in a whole-catalog recheck of two runs: not counted"
-        ),
-        (
-            "set-target-while-running",
-            "caught once in the first quiet run (by semaphore.signal-wakes), then by no rule in a whole-catalog recheck of two runs: not counted"
-        ),
-        (
-            "op-finish-group-after-finish",
-            "caught once in the first quiet run (by semaphore.signal-wakes), then by no rule in a whole-catalog recheck of two runs: not counted"
-        ),
-        (
-            "queues-do-not-take-turns",
-            "fairness between queues: the first queue in the ready list always wins, and no rule asks that a queue with work makes progress while another stays busy"
         ),
         (
             "any-job-end-clears-alone",
@@ -180,14 +164,6 @@ enum FaultKillTable {
         (
             "work-item-notify-checks-outside-lock",
             "a window of a few instructions between two lock rounds: workitem.notify-while-finishing, which races notify against the finish, lands in it in 4 of 10 runs, too seldom for three tries to be sure"
-        ),
-        (
-            "apply-completed-unlocked",
-            "a lost update needs two helpers to finish chunks at the same instant; on two cores apply has one helper, so it never races"
-        ),
-        (
-            "source-waiting-cleared-late",
-            "a merge during a handler call is delivered only with the next merge; the rules merge until the data they expect arrives, so a rule that merges once during a call and waits would catch it"
         ),
         (
             "timer-rearmed-from-now",
