@@ -167,14 +167,14 @@ enum ApplyFromSerial: BehaviourRule {
 enum ApplyRounds: BehaviourRule {
     static let id = "apply.rounds"
     static let title =
-        "Many applies in a row over short, even iterations (2,000 applies of 64 iterations of 2 µs): each returns once every index ran exactly once, however often the threads taking part end their shares at the same moment."
+        "Many applies in a row over short, even iterations (5,000 applies of 64 iterations of 2 µs): each returns once every index ran exactly once, however often the threads taking part end their shares at the same moment."
     static let source =
         "dispatch_apply(3) ('dispatch_apply returns once all iterations ran'); libdispatch apply.c (the threads taking part count the iterations done)"
 
     static let forbidden: [Outcome] = [.missing, .notOnce]
 
     static func check<E: Engine>(_ engine: E) throws {
-        let applies = 2000
+        let applies = 5000
         let iterations = 64
         let done = Counter()
         let wrong = Recorder<String>()
