@@ -2,23 +2,26 @@
 # The one-command report: conformance matrix, benchmarks on every engine with the native C floor beside them, plots,
 # and results/<date>-<host>/report.md tying them together.
 #
-#   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]
+#   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD]
 #
 # --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
 # 8 rounds, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
 # --conformance FILE takes the matrix from FILE, the run record (run.json) `arena conform --out DIR` wrote on this
 # same build, instead of running it again (CI hands over its quiet `arena conform`); a fail or timeout in it fails
-# the report as one here would. Everything lands in DIR's run record (run.json), and every file is made from it.
+# the report as one here would. --scratch-path BUILD builds and runs arena in BUILD instead of .build (CI makes its
+# release build in a folder of its own, beside the README's test build). Everything lands in DIR's run record
+# (run.json), and every file is made from it.
 # The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever holds a whole report. Exit 0
 # when every rule held and every point has a number, 1 when something failed (the report is still written and says
 # what), 64 on a usage error, 69 when a package is missing and this is not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE]" >&2; exit 64; }
+usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD]" >&2; exit 64; }
 mode=quick
 out=""
 conformance=""
+scratch=.build
 while (($#)); do
     case "$1" in
         --quick) mode=quick ;;
@@ -27,13 +30,15 @@ while (($#)); do
         --out=*) out=${1#--out=} ;;
         --conformance) (($# >= 2)) || usage; conformance=$2; shift ;;
         --conformance=*) conformance=${1#--conformance=} ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --scratch-path) (($# >= 2)) || usage; scratch=$2; shift ;;
+        --scratch-path=*) scratch=${1#--scratch-path=} ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
     esac
     shift
 done
 out=${out:-results/$(date +%F)-$(hostname -s)}
-[[ -n "$out" && "$out" != "/" ]] || usage
+[[ -n "$out" && "$out" != "/" && -n "$scratch" ]] || usage
 if [[ -n "$conformance" && ! -s "$conformance" ]]; then
     echo "scripts/report.sh: --conformance: no run record in '$conformance' (missing or empty)" >&2
     usage
@@ -45,8 +50,8 @@ bash scripts/require-packages.sh
 command -v swift >/dev/null || { echo "scripts/report.sh: swift is not on PATH" >&2; exit 69; }
 
 step "release build"
-swift build -c release
-arena=.build/release/arena
+swift build -c release --scratch-path "$scratch"
+arena=$scratch/release/arena
 
 work="$out.partial"
 rm -rf "$work"
