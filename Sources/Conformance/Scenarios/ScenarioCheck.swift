@@ -19,10 +19,15 @@ public struct ScenarioDisagreement: Error, Sendable, Equatable, Codable, CustomS
 public enum ScenarioCheck {
     public static func check(_ trace: [ScenarioEvent], against model: ScenarioModel) -> ScenarioDisagreement? {
         let index = TraceIndex(trace)
-        return runs(index, model) ?? waitResults(index, model) ?? orders(index, model) ?? fifo(index, model)
-            ?? exclusions(index, model)
-            ?? values(index, model) ?? applies(index, model) ?? semaphores(index, model) ?? locks(trace)
-            ?? handoffs(index, model)
+        // Checks in order, the first disagreement wins. Written as a loop: one `??` chain of ten calls took the type
+        // checker 3.9 s in each build.
+        let checks: [(TraceIndex, ScenarioModel) -> ScenarioDisagreement?] = [
+            runs, waitResults, orders, fifo, exclusions, values, applies, semaphores, { _, _ in locks(trace) }, handoffs,
+        ]
+        for check in checks {
+            if let disagreement = check(index, model) { return disagreement }
+        }
+        return nil
     }
 
     private static func runs(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
