@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ReadMostlyCache", targets: ["ReadMostlyCache"]),
         .library(name: "ThreadExecutors", targets: ["ThreadExecutors"]),
         .library(name: "PriorityBuckets", targets: ["PriorityBuckets"]),
+        .library(name: "CoreBoundAdmission", targets: ["CoreBoundAdmission"]),
         .executable(name: "minimal-arena", targets: ["MinimalArena"]),
         .executable(name: "faulty-arena", targets: ["FaultyArena"]),
     ],
@@ -35,7 +36,8 @@ let package = Package(
             ]
         ),
         // docs/EXTENDING.md, "Bring only what you have": an executor layer alone (threads of its own), a contender as
-        // `LayerContender(name:summary:executors:)`, its GCD the system engine's.
+        // `LayerContender(name:summary:executors:)`, its GCD the system engine's; and "Replace one piece": the default
+        // executor layer with its serial executors, or its pool, replaced by those threads.
         .target(name: "ThreadExecutors", dependencies: [.product(name: "ArenaContract", package: "DispatchArena")]),
         // docs/EXTENDING.md, "Replace one piece": a ready list of its own for the contract's default operation layer.
         .target(
@@ -45,6 +47,8 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // docs/EXTENDING.md, "Replace one piece": an admission of its own for the contract's default operation layer.
+        .target(name: "CoreBoundAdmission", dependencies: [.product(name: "ArenaContract", package: "DispatchArena")]),
         // `minimal-arena`: the whole `arena` command line with the minimal engine, one rule, the cache workload and a
         // reporter of its own (ratios.tsv) beside the built-in ones.
         .executableTarget(
@@ -81,7 +85,7 @@ let package = Package(
             name: "MinimalEngineTests",
             dependencies: [
                 "MinimalEngine", "MinimalArena", "ReadMostlyCache", "FaultyMinimalEngine", "FaultyArena", "ThreadExecutors",
-                "PriorityBuckets",
+                "PriorityBuckets", "CoreBoundAdmission",
                 .product(name: "ArenaCLI", package: "DispatchArena"),
                 .product(name: "ArenaContract", package: "DispatchArena"),
                 .product(name: "Bench", package: "DispatchArena"),

@@ -8,7 +8,9 @@
 /// References: a dependent holds its dependencies (`dependencies`); a dependency holds its dependents, and an enqueued
 /// operation its queue, only until it finished. A cancelled operation that finishes early leaves its dependencies'
 /// lists, so nothing it is part of outlives its finish as a cycle (short of a dependency cycle, which never finishes).
-public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: LayerOperation, @unchecked Sendable {
+public final class EngineOperation<E: Engine, ReadyList: OperationReadyList, Admission: OperationAdmission>: LayerOperation,
+    @unchecked Sendable
+{
     /// What the operation runs.
     enum Work {
         /// A block operation: every block, concurrently through `Engine.apply` when there are several.
@@ -52,7 +54,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     /// The operations to tell when this one finishes.
     private var dependents: [EngineOperation] = []
     /// The queue, from `addOperation` until the operation finished.
-    private var queue: EngineOperationQueue<E, ReadyList>?
+    private var queue: EngineOperationQueue<E, ReadyList, Admission>?
     /// Order of addition on the queue, for the ready list.
     private var sequence = 0
     /// A group entered once, by the first `waitUntilFinished`, and left at the finish; most operations are never
@@ -104,7 +106,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     /// Stops waiting for `operation`; readies this one if it was the last awaited. Two lock round trips and a scan.
     public func removeDependency(_ operation: EngineOperation) {
         var found = false
-        let readiedOn: EngineOperationQueue<E, ReadyList>? = lock.withLock {
+        let readiedOn: EngineOperationQueue<E, ReadyList, Admission>? = lock.withLock {
             guard let index = dependencyList.firstIndex(where: { $0 === operation }) else { return nil }
             found = true
             dependencyList.remove(at: index)
@@ -122,7 +124,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     public var queuePriority: OperationPriority {
         get { lock.withLock { priority } }
         set {
-            let readyOn: EngineOperationQueue<E, ReadyList>? = lock.withLock {
+            let readyOn: EngineOperationQueue<E, ReadyList, Admission>? = lock.withLock {
                 guard priority != newValue else { return nil }
                 priority = newValue
                 // A fresh entry at the new priority; the one at the old priority is dropped as stale when taken.
@@ -141,7 +143,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     /// Marks the operation cancelled; an enqueued one that waited for dependencies becomes ready, so that its queue
     /// clears it. A lock round trip, plus the queue's when that happens.
     public func cancel() {
-        let readiedOn: EngineOperationQueue<E, ReadyList>? = lock.withLock {
+        let readiedOn: EngineOperationQueue<E, ReadyList, Admission>? = lock.withLock {
             guard !cancelled, stage != .finished else { return nil }
             let wasReady = isReadyLocked
             cancelled = true
@@ -201,13 +203,13 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     private var isReadyLocked: Bool { awaited.isEmpty || cancelled }
 
     /// The queue to tell now that `awaited` changed: the operation just turned ready while enqueued. Under `lock`.
-    private func turnedReady() -> EngineOperationQueue<E, ReadyList>? {
+    private func turnedReady() -> EngineOperationQueue<E, ReadyList, Admission>? {
         awaited.isEmpty && !cancelled && stage == .enqueued ? queue : nil
     }
 
     /// Awaits `dependency` and asks it to report its finish. Returns the queue to tell if the operation turned ready
     /// meanwhile (the dependency had already finished): the caller tells it, without holding any lock of ours.
-    func track(_ dependency: EngineOperation) -> EngineOperationQueue<E, ReadyList>? {
+    func track(_ dependency: EngineOperation) -> EngineOperationQueue<E, ReadyList, Admission>? {
         let id = ObjectIdentifier(dependency)
         guard lock.withLock({ awaited.insert(id).inserted }) else { return nil }
         // Depending on itself is a cycle: awaited for good, and its own lock must not be taken twice.
@@ -233,7 +235,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
 
     /// Records that `dependency` finished; returns the queue to tell if that made this operation ready. Repeats and
     /// dependencies removed meanwhile change nothing.
-    private func dependencyFinished(_ dependency: EngineOperation) -> EngineOperationQueue<E, ReadyList>? {
+    private func dependencyFinished(_ dependency: EngineOperation) -> EngineOperationQueue<E, ReadyList, Admission>? {
         lock.withLock {
             guard awaited.remove(ObjectIdentifier(dependency)) != nil else { return nil }
             return turnedReady()
@@ -243,7 +245,7 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList>: La
     // MARK: Life on a queue (called by `EngineOperationQueue`)
 
     /// Joins `queue` as its `sequence`th operation. Misuse when the operation is on a queue already, or finished.
-    func adopt(by queue: EngineOperationQueue<E, ReadyList>, sequence: Int) {
+    func adopt(by queue: EngineOperationQueue<E, ReadyList, Admission>, sequence: Int) {
         lock.lock()
         guard stage == .idle else {
             lock.unlock()

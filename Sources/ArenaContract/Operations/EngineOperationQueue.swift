@@ -1,15 +1,18 @@
 import Glibc
 
 /// An operation queue of `EngineOperations`: it starts its ready operations on a concurrent engine queue of its own,
-/// highest priority and then oldest first, never more at a time than `maxConcurrentOperationCount` (counted here, so
-/// width 1 makes it serial), and waits for them on an engine group entered per added operation.
+/// in its `ReadyList`'s order (highest priority, then oldest, first), as its `Admission` allows (never more at a time
+/// than `maxConcurrentOperationCount`, counted here, so width 1 makes it serial), and waits for them on an engine
+/// group entered per added operation.
 ///
 /// The ready list, the members and the counts sit under one mutex, held briefly: engine submissions and group calls
 /// happen after it is released. It may take an operation's lock while holding its own (`EngineOperation` explains
 /// the order). Each added operation costs a few lock round trips, a heap insert and take, a dictionary insert and
 /// removal, one `async` onto the engine queue, and a group enter and leave.
-public final class EngineOperationQueue<E: Engine, ReadyList: OperationReadyList>: LayerQueue, @unchecked Sendable {
-    public typealias Operation = EngineOperation<E, ReadyList>
+public final class EngineOperationQueue<E: Engine, ReadyList: OperationReadyList, Admission: OperationAdmission>: LayerQueue,
+    @unchecked Sendable
+{
+    public typealias Operation = EngineOperation<E, ReadyList, Admission>
     public typealias UnderlyingQueue = E.Queue
 
     /// Width left to the engine (`OperationQueue.defaultMaxConcurrentOperationCount`): ready operations are submitted
@@ -190,7 +193,7 @@ public final class EngineOperationQueue<E: Engine, ReadyList: OperationReadyList
     /// once it released it.
     private func takeStarts() -> [Operation] {
         var starts: [Operation] = []
-        while !suspended, width == Self.unlimited || running < width, let entry = ready.popFirst() {
+        while !suspended, Admission.admits(running: running, width: width), let entry = ready.popFirst() {
             // Only this queue files entries in its list, so each holds one of its operations.
             let operation = unsafeDowncast(entry.operation, to: Operation.self)
             guard operation.claim(at: entry.priority) else { continue }  // a stale entry

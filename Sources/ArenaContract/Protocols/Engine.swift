@@ -29,9 +29,10 @@ public protocol Engine: Sendable {
     associatedtype Data: EngineData
     /// Asynchronous channels over file descriptors, delivering and taking the engine's buffers.
     associatedtype IOChannel: EngineIOChannel where IOChannel.Queue == Queue, IOChannel.Data == Data
-    /// The operation-queue layer over this engine: `EngineOperations<Self, PriorityReadyList>`, Foundation's
-    /// `OperationQueue` contract built from the engine's queues and groups, unless the engine brings its own.
-    associatedtype Operations: OperationLayer = EngineOperations<Self, PriorityReadyList>
+    /// The operation-queue layer over this engine: `EngineOperations<Self, PriorityReadyList, WidthAdmission>`,
+    /// Foundation's `OperationQueue` contract built from the engine's queues and groups, unless the engine brings its
+    /// own.
+    associatedtype Operations: OperationLayer = EngineOperations<Self, PriorityReadyList, WidthAdmission>
     /// This engine's operation-queue layer. A cheap value.
     var operations: Operations { get }
     /// Swift executors over this engine: `EngineExecutors<Self>`, a serial executor per actor over the engine's serial
@@ -187,9 +188,9 @@ public enum DataMerge: String, Sendable, Codable, CaseIterable {
     case replace
 }
 
-extension Engine where Operations == EngineOperations<Self, PriorityReadyList> {
+extension Engine where Operations == EngineOperations<Self, PriorityReadyList, WidthAdmission> {
     /// The default layer: the engine's own queues and groups under Foundation's contract. Free to make.
-    public var operations: EngineOperations<Self, PriorityReadyList> { EngineOperations(self) }
+    public var operations: EngineOperations<Self, PriorityReadyList, WidthAdmission> { EngineOperations(self) }
 }
 
 extension Engine where Executors == EngineExecutors<Self> {

@@ -33,8 +33,8 @@ public enum FaultSwitch {
 
 extension FaultyMinimalEngine {
     /// The woven copy of the contract's default operation layer (`EngineOperations` here is this module's copy).
-    public typealias Operations = EngineOperations<FaultyMinimalEngine, PriorityReadyList>
-    public var operations: EngineOperations<FaultyMinimalEngine, PriorityReadyList> { EngineOperations(self) }
+    public typealias Operations = EngineOperations<FaultyMinimalEngine, PriorityReadyList, WidthAdmission>
+    public var operations: EngineOperations<FaultyMinimalEngine, PriorityReadyList, WidthAdmission> { EngineOperations(self) }
     /// The woven copy of the contract's default executor layer.
     public typealias Executors = EngineExecutors<FaultyMinimalEngine>
     public var executors: EngineExecutors<FaultyMinimalEngine> { EngineExecutors(self) }

@@ -1,22 +1,32 @@
 import ArenaContract
 import Conformance
 import Contenders
+import CoreBoundAdmission
 import Foundation
 import Harness
 import PriorityBuckets
 import Testing
 import ThreadExecutors
 
-/// The two layer contenders of docs/EXTENDING.md: an executor layer brought alone (`threads`), and the default
-/// operation layer with a ready list of its own (`buckets`), each with its GCD borrowed from the system engine.
+/// The layer contenders of docs/EXTENDING.md, each with its GCD borrowed from the system engine: an executor layer
+/// brought alone (`threads`), and the default layers with one piece replaced: the operation layer's ready list
+/// (`buckets`) or admission (`core-bound`), the executor layer's serial executors (`thread-actors`) or pool
+/// (`thread-pool`).
 enum LayerContenders {
     static let threads = LayerContender(name: "threads", summary: "A thread per actor, four for tasks.", executors: ThreadExecutors())
     static let buckets = LayerContender(
         name: "buckets", summary: "The default operation layer, its ready lists five FIFO lines by priority.",
         operations: EngineOperations(SystemEngine(), readyList: PriorityBuckets.self))
+    static let coreBound = LayerContender(
+        name: "core-bound", summary: "The default operation layer, its default width twice the cores.",
+        operations: EngineOperations(SystemEngine(), admission: CoreBoundAdmission.self))
+    static let threadActors = LayerContender(
+        name: "thread-actors", summary: "The default executor layer, a thread per actor.", executors: ThreadActors(engine: SystemEngine()))
+    static let threadPool = LayerContender(
+        name: "thread-pool", summary: "The default executor layer, four threads for tasks.", executors: ThreadPool(engine: SystemEngine()))
 
     static func engine(named name: String) -> (any Engine)? {
-        let all: [any Engine] = [threads, buckets]
+        let all: [any Engine] = [threads, buckets, coreBound, threadActors, threadPool]
         return all.first { $0.name == name }
     }
 
@@ -44,11 +54,29 @@ enum LayerContenders {
         try await expectPass("buckets", rule)
     }
 
-    @Test("docs/EXTENDING.md shows the layer and the ready list as they are compiled here")
+    @Test(
+        "core-bound, an admission of its own in the default operation layer, passes every operation rule",
+        arguments: LayerContenders.rules(of: .operationQueues))
+    func coreBound(rule: String) async throws {
+        try await expectPass("core-bound", rule)
+    }
+
+    @Test(
+        "thread-actors and thread-pool, the default executor layer with its serial executors or its pool replaced, pass every executor rule they have what they need for",
+        arguments: ["thread-actors", "thread-pool"], LayerContenders.rules(of: .executors))
+    func onePieceOfExecutors(engine: String, rule: String) async throws {
+        try await expectPass(engine, rule)
+    }
+
+    @Test("docs/EXTENDING.md shows the layers and the pieces as they are compiled here")
     func documented() throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
         let guide = try String(contentsOf: package.appendingPathComponent("../../docs/EXTENDING.md"), encoding: .utf8)
-        for path in ["Sources/ThreadExecutors/ThreadExecutors.swift", "Sources/PriorityBuckets/PriorityBuckets.swift"] {
+        for path in [
+            "Sources/ThreadExecutors/ThreadExecutors.swift", "Sources/PriorityBuckets/PriorityBuckets.swift",
+            "Sources/CoreBoundAdmission/CoreBoundAdmission.swift", "Sources/ThreadExecutors/ThreadActors.swift",
+            "Sources/ThreadExecutors/ThreadPool.swift",
+        ] {
             let source = try String(contentsOf: package.appendingPathComponent(path), encoding: .utf8)
             #expect(
                 guide.contains("```swift\n// \(path)\n\(source)```"),
