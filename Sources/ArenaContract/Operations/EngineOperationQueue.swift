@@ -17,7 +17,7 @@ public final class EngineOperationQueue<E: Engine, ReadyList: OperationReadyList
 
     /// Width left to the engine (`OperationQueue.defaultMaxConcurrentOperationCount`): ready operations are submitted
     /// as they come, and the engine queue decides how many run.
-    public static var unlimited: Int { -1 }
+    public static var unlimited: Int { WidthAdmission.unlimited }
 
     public let name: String?
     private let engine: E

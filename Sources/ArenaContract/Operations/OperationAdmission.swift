@@ -12,14 +12,18 @@
 public protocol OperationAdmission: SendableMetatype {
     /// Whether the queue may start one more ready operation, with `running` of its operations started and not
     /// finished (an asynchronous one until it calls its finish) and `width` its `maxConcurrentOperationCount`
-    /// (`EngineOperationQueue.unlimited`, −1, for the default).
+    /// (`WidthAdmission.unlimited`, −1, for the default).
     static func admits(running: Int, width: Int) -> Bool
 }
 
 /// The default admission, Foundation's: one more while fewer than `width` run, always at the default width (where
 /// the engine queue decides how many run at once). O(1).
 public enum WidthAdmission: OperationAdmission {
+    /// The default width, Foundation's `defaultMaxConcurrentOperationCount`: no limit of the queue's own
+    /// (`EngineOperationQueue.unlimited` reads it).
+    public static let unlimited = -1
+
     public static func admits(running: Int, width: Int) -> Bool {
-        width == -1 || running < width
+        width == unlimited || running < width
     }
 }

@@ -1,7 +1,7 @@
 import HeapModule
 
 /// An operation queue's ready list: the operations ready to start, in the order their queue starts them. The default
-/// operation layer is generic over it (`EngineOperations<E, ReadyList>`), so a list of an author's own replaces the
+/// operation layer is generic over it (`EngineOperations<E, ReadyList, Admission>`), so a list of an author's own replaces the
 /// default without copying the layer, and is called directly, specialised, never through an existential.
 ///
 /// The queue calls it under its lock, files each operation as it turns ready (added ready, its last dependency done,

@@ -10,6 +10,6 @@ public enum CoreBoundAdmission: OperationAdmission {
     static let bound = 2 * max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     public static func admits(running: Int, width: Int) -> Bool {
-        running < (width == -1 ? bound : width)
+        running < (width == WidthAdmission.unlimited ? bound : width)
     }
 }

@@ -41,30 +41,16 @@ enum LayerContenders {
 /// code compiled here.
 @Suite struct LayerContenderTests {
     @Test(
-        "threads, an executor layer alone, passes every executor rule it has what it needs for",
-        arguments: LayerContenders.rules(of: .executors))
-    func threads(rule: String) async throws {
-        try await expectPass("threads", rule)
+        "threads (an executor layer alone), thread-actors and thread-pool (the default executor layer with its serial executors or its pool replaced) pass every executor rule they have what they need for",
+        arguments: ["threads", "thread-actors", "thread-pool"], LayerContenders.rules(of: .executors))
+    func executorLayers(engine: String, rule: String) async throws {
+        try await expectPass(engine, rule)
     }
 
     @Test(
-        "buckets, a ready list of its own in the default operation layer, passes every operation rule",
-        arguments: LayerContenders.rules(of: .operationQueues))
-    func buckets(rule: String) async throws {
-        try await expectPass("buckets", rule)
-    }
-
-    @Test(
-        "core-bound, an admission of its own in the default operation layer, passes every operation rule",
-        arguments: LayerContenders.rules(of: .operationQueues))
-    func coreBound(rule: String) async throws {
-        try await expectPass("core-bound", rule)
-    }
-
-    @Test(
-        "thread-actors and thread-pool, the default executor layer with its serial executors or its pool replaced, pass every executor rule they have what they need for",
-        arguments: ["thread-actors", "thread-pool"], LayerContenders.rules(of: .executors))
-    func onePieceOfExecutors(engine: String, rule: String) async throws {
+        "buckets and core-bound, a ready list or an admission of their own in the default operation layer, pass every operation rule",
+        arguments: ["buckets", "core-bound"], LayerContenders.rules(of: .operationQueues))
+    func operationLayers(engine: String, rule: String) async throws {
         try await expectPass(engine, rule)
     }
 
