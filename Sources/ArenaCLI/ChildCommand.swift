@@ -26,12 +26,27 @@ struct ChildCommand: LineupCommand {
     /// The request kinds this command runs.
     static let kinds = [RuleRequest.kind, ScenarioRequest.kind, TrialRequest.kind, PathRequest.kind]
 
-    func validate() throws {
-        guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
-        guard Self.kinds.contains(kind) else { throw ValidationError("--request: unknown kind '\(kind)'") }
+    func validate() throws { try Self.validate(request) }
+
+    func run(on lineup: Lineup) throws { try Self.run(request: request, on: lineup) }
+
+    /// The request when `arguments` (the process's, less the program) are exactly a child's (`child --request JSON`),
+    /// which `ArenaCommand.start` then runs without parsing; `nil` for any other command line, left to the parser.
+    static func request(in arguments: ArraySlice<String>) -> String? {
+        guard arguments.count == 3, arguments.first == ChildRequests.command,
+            arguments.dropFirst().first == ChildRequests.option
+        else { return nil }
+        return arguments.last
     }
 
-    func run(on lineup: Lineup) throws {
+    private static func validate(_ request: String) throws {
+        guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
+        guard kinds.contains(kind) else { throw ValidationError("--request: unknown kind '\(kind)'") }
+    }
+
+    /// Validates `request` and runs it on `lineup`; a `ValidationError` for a request that cannot run.
+    static func run(request: String, on lineup: Lineup) throws {
+        try validate(request)
         switch ChildRequests.kind(of: request) {
         case RuleRequest.kind:
             let rule = try Self.decode(RuleRequest.self, from: request)
