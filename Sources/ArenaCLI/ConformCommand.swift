@@ -32,6 +32,12 @@ struct ConformCommand: LineupCommand {
     )
     var stress = false
 
+    @Option(
+        help:
+            "Rules run at once, each in its child (default 1: one after another). More overlap the rules' sleeps and start-ups; each child then meets the others' load, which --stress's load dwarfs."
+    )
+    var jobs: Int = 1
+
     @Option(help: ConformanceReport.formatHelp)
     var format: OutputFormat?
 
@@ -40,6 +46,7 @@ struct ConformCommand: LineupCommand {
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         try ConformanceReport.check(format)
         if let out, let problem = RecordWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
@@ -66,12 +73,11 @@ struct ConformCommand: LineupCommand {
             chosenRules.filter { engine.has([$0.layer]) }
         }
         let progress = Progress(total: chosenEngines.reduce(0) { $0 + applicable($1).count })
-        var results: [RuleResult] = []
-        for engine in chosenEngines {
-            for rule in applicable(engine) {
-                progress.show("\(engine.name) \(rule.id)")
-                results.append(runner.run(rule, on: engine))
-            }
+        let cells = chosenEngines.flatMap { engine in applicable(engine).map { (engine, $0) } }
+        let results = Threads.map(cells.count, jobs: jobs) { index in
+            let (engine, rule) = cells[index]
+            progress.show("\(engine.name) \(rule.id)")
+            return runner.run(rule, on: engine)
         }
         progress.finish()
         let report = ConformanceReport(
@@ -101,15 +107,19 @@ struct ConformCommand: LineupCommand {
 }
 
 /// A one-line progress indicator on standard error, shown only on a terminal.
-final class Progress {
+final class Progress: @unchecked Sendable {
     private let total: Int
-    private var done = 0
+    /// The steps shown so far; several threads may show steps.
+    private let done = Locked(0)
     private let enabled = isatty(2) != 0
 
     init(total: Int) { self.total = total }
 
     func show(_ what: String) {
-        done += 1
+        let done = self.done.withLock { value in
+            value += 1
+            return value
+        }
         guard enabled else { return }
         let line = "\u{1B}[2K\r[\(done)/\(total)] \(what)"
         _ = line.withCString { write(2, $0, strlen($0)) }

@@ -61,6 +61,33 @@ public enum Threads {
         return done.wait(until: deadline)
     }
 
+    /// `body(i)` for i in 0..<count, in order, computed on `jobs` threads (the calling one among them) that each take
+    /// the next index left: for work that waits on child processes, so that one child's sleep or start-up overlaps
+    /// another's. No deadline of its own: each `body` must end by itself (a child's watchdog). One thread runs
+    /// everything in order when `jobs` is 1; each index costs a lock and unlock beyond `body`.
+    public static func map<Result: Sendable>(
+        _ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> Result
+    ) -> [Result] {
+        guard jobs > 1, count > 1 else { return (0..<count).map(body) }
+        let results = Locked([Result?](repeating: nil, count: count))
+        let next = Locked(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.withLock { value in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < count else { return }
+                let result = body(index)
+                results.withLock { $0[index] = result }
+            }
+        }
+        let helpers = (1..<min(jobs, count)).map { _ in start(work) }
+        work()
+        for helper in helpers { pthread_join(helper, nil) }
+        return results.snapshot.map { $0! }
+    }
+
     /// Sleeps the calling thread for `duration` (resuming after signals).
     public static func sleep(_ duration: Duration) {
         var request = timespec(
