@@ -22,10 +22,16 @@ struct BenchCommand: LineupCommand {
     @Argument(help: "Workloads to run, or 'all' (default); 'list --workloads' names them.")
     var workloads: [String] = []
 
+    /// The sizings the help quotes: a full run's and a quick run's.
+    private static let full = BenchSettings(), quick = BenchSettings.quickDefaults()
+
     @Option(name: .customLong("engine"), help: "An engine to measure (repeatable; default: all; 'list --engines' names them).")
     var engines: [String] = []
 
-    @Option(help: "Thread counts for the workloads that take one, comma-separated (default 1,2,4,8,16; quick 1,2,4,8).")
+    @Option(
+        help:
+            "Thread counts for the workloads that take one, comma-separated (default \(Self.full.threads.map { "\($0)" }.joined(separator: ",")); quick \(Self.quick.threads.map { "\($0)" }.joined(separator: ",")))."
+    )
     var threads: String?
 
     @Option(
@@ -37,14 +43,20 @@ struct BenchCommand: LineupCommand {
 
     @Option(
         help:
-            "Measured repetitions per point: rounds, one repetition of every contender each (default 5; quick 6; more for a workload of fewer than 3 points)."
+            "Measured repetitions per point: rounds, one repetition of every contender each (default \(Self.full.repetitions); quick \(Self.quick.repetitions); more for a workload of fewer than \(BenchSettings.evidencePoints) points)."
     )
     var repetitions: Int?
 
-    @Option(name: .customLong("min-time"), help: "Seconds each repetition lasts at least (default 0.1; quick 0.025).")
+    @Option(
+        name: .customLong("min-time"),
+        help: "Seconds each repetition lasts at least (default \(Self.full.minimumSeconds); quick \(Self.quick.minimumSeconds)).")
     var minimumSeconds: Double?
 
-    @Option(name: .customLong("budget"), help: "Seconds one point may take per contender before it is stopped (default 120; quick 30).")
+    @Option(
+        name: .customLong("budget"),
+        help:
+            "Seconds one point may take per contender before it is stopped (default \(Int(Self.full.budgetSeconds)); quick \(Int(Self.quick.budgetSeconds)))."
+    )
     var budgetSeconds: Double?
 
     @Flag(help: "Shrink every workload so that 'bench all' on every engine ends within minutes.")

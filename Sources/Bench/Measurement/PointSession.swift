@@ -49,27 +49,38 @@ public final class PointSession {
     }
 
     /// A process warmed with another's count runs one trial of that count divided by this (and never fewer than the
-    /// workload's `initialOperations`).
-    public static let knownWarmUpShare = 4
+    /// workload's `initialOperations`): a few milliseconds in a quick run, enough to start the engine's threads and
+    /// touch its memory, and an eighth of a repetition's cost (a run starts a process per contender and round).
+    public static let knownWarmUpShare = 8
 
-    /// A process warmed with another's count keeps it unless its warm-up says a trial of it would last more than this
-    /// many times `minimumSeconds` here (`fitted`).
-    public static let slowProcessFactor = 10.0
+    /// A process warmed with another's count keeps it unless its warm-up says a trial of it would last more than
+    /// this many times `minimumSeconds` here, or less than `minimumSeconds` over it (`fitted`).
+    public static let processPaceFactor = 10.0
+
+    /// A process warmed with another's count measures at a count of its own when a trial of `known` would last less
+    /// than this share of `minimumSeconds` here (`fitted`).
+    public static let fastProcessShare = 0.5
 
     /// The count a process warmed with `known` (another process's choice) measures at, given its own warm-up trial of
     /// `warmed` operations that took `seconds`: `known`, unless a trial of it would last more than
-    /// `slowProcessFactor` times `minimumSeconds` here; then the count a trial of 20% past `minimumSeconds` takes at
-    /// the warm-up's pace, never below `floor` nor above `known`. A contender can be that much slower in one process
-    /// than in the one that chose the count (measured: the tutorial engine's serial queue under 16 tasks, 2M calls/s
-    /// in one process and 12k in the next, so the first process's count made 5 s trials that ran the point out of
-    /// its budget). A rate is operations over time, so such a repetition still pairs with its round's others; its
-    /// `operations` in the record says it ran fewer.
+    /// `processPaceFactor` times `minimumSeconds` here, or less than `fastProcessShare` of it; then the count a trial
+    /// of 20% past `minimumSeconds` takes at the warm-up's pace, never below `floor` nor above `processPaceFactor`
+    /// times `known`. A contender's processes differ that much: the tutorial engine's serial queue under 16 tasks ran
+    /// 2M calls/s in one process and 12k in the next, so the first process's count made 5 s trials that ran the point
+    /// out of its budget; `rw-barrier` at 50% reads on one thread ran 1,000 operations in 95 ms in lockfree's first
+    /// process and in 2 ms in the next (measured in one quick run: 160 of 2,181 trials under half the minimum, 63 of
+    /// them `rw-barrier`'s), a trial too short to stand above the clock's and the wake-ups' noise. A rate is
+    /// operations over time, so such a repetition still pairs with its round's others; its `operations` in the record
+    /// says what it ran.
     public static func fitted(known: Int, warmed: Int, seconds: Double, minimumSeconds: Double, floor: Int) -> Int {
         guard warmed > 0, seconds > 0 else { return known }
         let projected = seconds * Double(known) / Double(warmed)
-        guard projected > slowProcessFactor * minimumSeconds else { return known }
+        guard projected > processPaceFactor * minimumSeconds || projected < fastProcessShare * minimumSeconds else {
+            return known
+        }
         let aimed = Double(warmed) * minimumSeconds * 1.2 / seconds
-        return min(known, max(floor, Int(aimed.rounded(.up))))
+        let ceiling = Double(known) * processPaceFactor
+        return max(floor, Int(min(aimed, ceiling).rounded(.up)))
     }
 
     /// Seconds of the point's budget left: the budget less the time spent in this session's calls.
@@ -79,9 +90,8 @@ public final class PointSession {
 
     /// Chooses the operation count and warms the engine. Without `known`, trials grow the count (as Google Benchmark
     /// does) until one lasts `minimumSeconds`; with it (the count another process of this contender chose), one trial
-    /// of a quarter of that count (`knownWarmUpShare`) warms caches, threads, pools and lazily made state, at a
-    /// quarter of a repetition's cost, and says whether this process is so much slower that it must measure at a
-    /// smaller count (`fitted`). A workload that `needsFreshEngine` gets no trial at all: its
+    /// of an eighth of that count (`knownWarmUpShare`) warms caches, threads, pools and lazily made state, and says whether this process is so much slower or faster that it must measure
+    /// at a count of its own (`fitted`). A workload that `needsFreshEngine` gets no trial at all: its
     /// repetitions are to meet the engine as a process starts it, so every one runs `initialOperations`. Then the
     /// workload's baseline, if it has one, is measured once, unless `knownBaseline` gives the one another process of
     /// this contender measured. Returns the count; throws on a wrong answer or when the budget ran out.

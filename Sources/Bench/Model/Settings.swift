@@ -39,8 +39,8 @@ public struct BenchSettings: Sendable, Codable, Equatable {
 
     /// The sizing `--quick` stands for, keeping what the caller set explicitly.
     public static func quickDefaults() -> BenchSettings {
-        // Six short rounds rather than three longer ones: a round's spread is mostly its process's, whatever its length
-        // (20 to 30 ms trials varied alike here), so rounds, not milliseconds, narrow the intervals.
-        BenchSettings(repetitions: 6, minimumSeconds: 0.025, budgetSeconds: 30, threads: [1, 2, 4, 8], quick: true)
+        // Seven short rounds rather than three longer ones: a round's spread is mostly its process's, whatever its
+        // length (20 to 30 ms trials varied alike here), so rounds, not milliseconds, narrow the intervals.
+        BenchSettings(repetitions: 7, minimumSeconds: 0.025, budgetSeconds: 30, threads: [1, 2, 4, 8], quick: true)
     }
 }

@@ -1,3 +1,4 @@
+import ArenaContract
 import Bench
 import Glibc
 
@@ -17,9 +18,14 @@ public final class RecordWriter {
     public private(set) var files: [String] = []
 
     /// A writer of `record` into `directory` (created with its parents if needed), writing `reporters`' files; `known`
-    /// are the workloads whose code this program has (their extra tables). Writes `run.json` at once.
-    public init(directory: String, record: RunRecord, reporters: [any RunReporter], known: [any Workload]) throws(FileError) {
+    /// are the workloads whose code this program has (their extra tables); `checkpointSeconds` apart at most, the
+    /// record of points still measuring is written again. Writes `run.json` at once.
+    public init(
+        directory: String, record: RunRecord, reporters: [any RunReporter], known: [any Workload],
+        checkpointSeconds: Double = 5
+    ) throws(FileError) {
         self.directory = directory
+        self.checkpointSeconds = checkpointSeconds
         self.record = record
         self.reporters = reporters
         self.known = known
@@ -27,9 +33,16 @@ public final class RecordWriter {
         try writeRecord()
     }
 
-    /// Puts `point` (as measured so far) into the benchmarks, in place of its earlier state, and rewrites `run.json`;
-    /// with `files`, the reporters' files of its workload too. The cost grows with the run so far (the record is
-    /// written whole: about 10 ms for a quick run's), which is small beside measuring a round.
+    /// The seconds between two writes of `run.json` while points are still measuring (`add`).
+    public let checkpointSeconds: Double
+    /// When `run.json` was last written.
+    private var written = Deadline.now()
+
+    /// Puts `point` (as measured so far) into the benchmarks, in place of its earlier state. With `files` (the point
+    /// is finished) it rewrites `run.json` and the reporters' files of its workload; otherwise it rewrites `run.json`
+    /// only when `checkpointSeconds` passed since the last write. The record is written whole, so a write costs more
+    /// as the run goes on (a quick run's whole record: about 1.5 MB), and a write per round came to 12% of a quick
+    /// run; a run stopped midway keeps every finished point, and the rounds of the others up to its last checkpoint.
     public func add(_ point: MeasuredPoint, seconds: Double, files: Bool = true) throws(FileError) {
         if let index = record.benchmarks?.points.firstIndex(where: { $0.point == point.point }) {
             record.benchmarks?.points[index] = point
@@ -37,6 +50,7 @@ public final class RecordWriter {
             record.benchmarks?.points.append(point)
         }
         record.benchmarks?.seconds = seconds
+        guard files || (Deadline.now() - written).seconds >= checkpointSeconds else { return }
         try writeRecord()
         if files { try write(analysis().restricted(to: [point.point.workload])) }
     }
@@ -66,6 +80,7 @@ public final class RecordWriter {
     private func writeRecord() throws(FileError) {
         note(RunRecord.path(in: directory))
         try record.write(to: directory)
+        written = Deadline.now()
     }
 
     private func write(_ run: RunAnalysis) throws(FileError) {

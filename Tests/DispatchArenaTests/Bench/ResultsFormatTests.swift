@@ -113,6 +113,29 @@ extension ArenaTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["contention.csv", "run.json"])
         }
 
+        @Test("RecordWriter writes a finished point at once, and a point still measuring only at a checkpoint")
+        func writerCheckpoints() throws {
+            let directory = Self.freshFolder()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let record = TestRuns.record([(ContentionWorkload(), Sample.sampleResults())], machine: Sample.context)
+            let points = try #require(record.benchmarks?.points)
+            var start = record
+            start.benchmarks?.points = []
+            func written() throws -> Int { try RunRecord.read(from: directory).benchmarks?.points.count ?? -1 }
+            // No checkpoint comes: a round of a point still measuring stays in memory, a finished point is written.
+            let never = try RecordWriter(
+                directory: directory, record: start, reporters: [], known: BuiltInWorkloads.all, checkpointSeconds: .infinity)
+            try never.add(points[0], seconds: 1, files: false)
+            #expect(try written() == 0)
+            try never.add(points[1], seconds: 2, files: true)
+            #expect(try written() == 2)
+            // Every add is a checkpoint.
+            let always = try RecordWriter(
+                directory: directory, record: start, reporters: [], known: BuiltInWorkloads.all, checkpointSeconds: 0)
+            try always.add(points[0], seconds: 1, files: false)
+            #expect(try written() == 1)
+        }
+
         // MARK: The record
 
         @Test("The record round-trips: points, repetitions with their rounds, failures, roles and the conformance matrix come back")

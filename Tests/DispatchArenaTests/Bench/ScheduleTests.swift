@@ -180,9 +180,9 @@ extension ArenaTests {
         }
 
         @Test(
-            "a process warmed with another's count keeps it, unless its warm-up says a trial of it would last over ten minimum times: then it measures at a count that fits"
+            "a process warmed with another's count keeps it, unless its warm-up says a trial of it would last over ten minimum times or under half of one: then it measures at a count that fits"
         )
-        func slowProcessFitsItsCount() throws {
+        func processFitsItsCount() throws {
             let workload = StandIn(needsFreshEngine: false)
             let point = workload.points(Self.settings)[0]
             /// A session whose trials take `nanoseconds` per operation (reported, not slept), and the counts it ran.
@@ -199,7 +199,7 @@ extension ArenaTests {
             let first = session(1_000, Log())
             let known = try first.warmUp()
             #expect(Double(known) * 1e-6 >= Self.settings.minimumSeconds, "the first process's count: \(known)")
-            // As fast, and five times slower (a trial of 5 minimum times): the count stays, the warm-up ran a quarter.
+            // As fast, and five times slower (a trial of 5 minimum times): the count stays, the warm-up ran an eighth.
             for slower: UInt64 in [1, 5] {
                 let counts = Log()
                 let later = session(1_000 * slower, counts)
@@ -214,8 +214,19 @@ extension ArenaTests {
             let seconds = Double(fitted) * 1e-4
             #expect(fitted < known && seconds >= Self.settings.minimumSeconds && seconds < 1.3 * Self.settings.minimumSeconds)
             #expect(try slow.measure(round: 1).operations == fitted)
-            // Never below the workload's initialOperations, never above the known count, and no pace, no change.
+            // Five times faster: a trial of the known count would last a fifth of the minimum or so; it measures at a
+            // count whose trial lasts about 1.2 minimum times at its pace.
+            let fast = session(200, Log())
+            let grown = try fast.warmUp(operations: known)
+            let fastSeconds = Double(grown) * 2e-7
+            #expect(grown > known && fastSeconds >= Self.settings.minimumSeconds && fastSeconds < 1.3 * Self.settings.minimumSeconds)
+            #expect(try fast.measure(round: 1).operations == grown)
+            // Never below the workload's initialOperations, never above ten times the known count, kept from half the
+            // minimum to ten times it, and no pace, no change.
             #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 100, minimumSeconds: 0.05, floor: 2) == 2)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 1e-9, minimumSeconds: 0.05, floor: 2) == 10_000)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.00625, minimumSeconds: 0.05, floor: 2) == 1_000)
+            #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.00624, minimumSeconds: 0.05, floor: 2) == 2_404)
             #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0, minimumSeconds: 0.05, floor: 2) == 1_000)
             #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.125, minimumSeconds: 0.05, floor: 2) == 1_000)
             #expect(PointSession.fitted(known: 1_000, warmed: 250, seconds: 0.126, minimumSeconds: 0.05, floor: 2) == 120)
