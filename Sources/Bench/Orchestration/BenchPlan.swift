@@ -130,7 +130,7 @@ public struct BenchSession: Sendable {
 
     /// Measures every point, starting each contender's processes with `start` (a child of this program in `arena
     /// bench`), tells `progress` before each step and hands each point to `record` after each of its rounds (`done`
-    /// after its last), so an interrupted run keeps every finished round.
+    /// after its last), so that the caller can keep every finished round (`RecordWriter` writes them at checkpoints).
     public func run(
         start: (TrialRequest) -> any TrialProcess,
         spinner: Spinner,
