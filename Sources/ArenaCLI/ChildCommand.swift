@@ -26,7 +26,7 @@ struct ChildCommand: LineupCommand {
     /// The request kinds this command runs.
     static let kinds = [RuleRequest.kind, ScenarioRequest.kind, TrialRequest.kind, PathRequest.kind]
 
-    func validate() throws { try Self.validate(request) }
+    func validate() throws { _ = try Self.kind(of: request) }
 
     func run(on lineup: Lineup) throws { try Self.run(request: request, on: lineup) }
 
@@ -39,15 +39,16 @@ struct ChildCommand: LineupCommand {
         return arguments.last
     }
 
-    private static func validate(_ request: String) throws {
+    /// The request's kind, one this command runs; a `ValidationError` otherwise.
+    private static func kind(of request: String) throws -> String {
         guard let kind = ChildRequests.kind(of: request) else { throw ValidationError("--request is not a child request") }
         guard kinds.contains(kind) else { throw ValidationError("--request: unknown kind '\(kind)'") }
+        return kind
     }
 
     /// Validates `request` and runs it on `lineup`; a `ValidationError` for a request that cannot run.
     static func run(request: String, on lineup: Lineup) throws {
-        try validate(request)
-        switch ChildRequests.kind(of: request) {
+        switch try kind(of: request) {
         case RuleRequest.kind:
             let rule = try Self.decode(RuleRequest.self, from: request)
             // A rule may run on a mutant too (`arena explain`), found by name: no lineup lists one.

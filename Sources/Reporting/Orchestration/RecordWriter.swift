@@ -16,6 +16,10 @@ public final class RecordWriter {
     private let known: [any Workload]
     /// The files written so far, in the order first written.
     public private(set) var files: [String] = []
+    /// The seconds between two writes of `run.json` while points are still measuring (`add`).
+    public let checkpointSeconds: Double
+    /// When `run.json` was last written.
+    private var written = Deadline.now()
 
     /// A writer of `record` into `directory` (created with its parents if needed), writing `reporters`' files; `known`
     /// are the workloads whose code this program has (their extra tables); `checkpointSeconds` apart at most, the
@@ -32,11 +36,6 @@ public final class RecordWriter {
         try Files.makeDirectories(directory)
         try writeRecord()
     }
-
-    /// The seconds between two writes of `run.json` while points are still measuring (`add`).
-    public let checkpointSeconds: Double
-    /// When `run.json` was last written.
-    private var written = Deadline.now()
 
     /// Puts `point` (as measured so far) into the benchmarks, in place of its earlier state. With `files` (the point
     /// is finished) it rewrites `run.json` and the reporters' files of its workload; otherwise it rewrites `run.json`
