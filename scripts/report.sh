@@ -2,26 +2,37 @@
 # The one-command report: conformance matrix, benchmarks on every engine with the native C floor beside them, plots,
 # and results/<date>-<host>/report.md tying them together.
 #
-#   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD]
+#   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD] [--root ROOT]
 #
 # --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
 # 8 rounds, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
+# It measures with the bundle's folder (scripts/bundle.sh --folder: arena with the Swift standard library linked in,
+# the C floor, and the `run` script that runs the matrix, the floor, every workload and the instructions), then
+# plots and reports here: the report and the bundle a user runs elsewhere measure alike, by one script.
 # --conformance FILE takes the matrix from FILE, the run record (run.json) `arena conform --out DIR` wrote on this
 # same build, instead of running it again (CI hands over its quiet `arena conform`); a fail or timeout in it fails
-# the report as one here would. --scratch-path BUILD builds and runs arena in BUILD instead of .build (CI makes its
-# release build in a folder of its own, beside the README's test build). Everything lands in DIR's run record
-# (run.json), and every file is made from it.
+# the report as one here would. --scratch-path BUILD builds arena in BUILD instead of .build (CI makes its release
+# build in a folder of its own, beside the README's test build); the build links the standard library in
+# (--static-swift-stdlib), so a folder built without it compiles again. --root ROOT runs the bundle under chroot in
+# ROOT, a root file system with nothing but a shell and the C runtime in it (CI makes one with debootstrap's minbase
+# to show the bundle needs nothing else; root only), and copies its results out. Everything lands in DIR's run
+# record (run.json), and every file is made from it.
 # The run is built in DIR.partial and renamed to DIR when complete, so DIR only ever holds a whole report. Exit 0
 # when every rule held and every point has a number, 1 when something failed (the report is still written and says
 # what), 64 on a usage error, 69 when a package is missing and this is not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD]" >&2; exit 64; }
+# usage [WHAT]: one line on stderr, exit 64.
+usage() {
+    echo "scripts/report.sh: ${1:+$1; }usage: scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD] [--root ROOT]" >&2
+    exit 64
+}
 mode=quick
 out=""
 conformance=""
 scratch=.build
+root=""
 while (($#)); do
     case "$1" in
         --quick) mode=quick ;;
@@ -32,68 +43,71 @@ while (($#)); do
         --conformance=*) conformance=${1#--conformance=} ;;
         --scratch-path) (($# >= 2)) || usage; scratch=$2; shift ;;
         --scratch-path=*) scratch=${1#--scratch-path=} ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "scripts/report.sh: unknown argument '$1'" >&2; usage ;;
+        --root) (($# >= 2)) || usage; root=$2; shift ;;
+        --root=*) root=${1#--root=} ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) usage "unknown argument '$1'" ;;
     esac
     shift
 done
 out=${out:-results/$(date +%F)-$(hostname -s)}
 [[ -n "$out" && "$out" != "/" && -n "$scratch" ]] || usage
-if [[ -n "$conformance" && ! -s "$conformance" ]]; then
-    echo "scripts/report.sh: --conformance: no run record in '$conformance' (missing or empty)" >&2
-    usage
-fi
+[[ -z "$conformance" || -s "$conformance" ]] || usage "--conformance: no run record in '$conformance' (missing or empty)"
+[[ -z "$root" || -x "$root/bin/sh" ]] || usage "--root: '$root' is not a root file system (no bin/sh in it)"
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)" >&2; }
 
 bash scripts/require-packages.sh
 command -v swift >/dev/null || { echo "scripts/report.sh: swift is not on PATH" >&2; exit 69; }
 
-step "release build"
-swift build -c release --scratch-path "$scratch"
+step "release build, and the bundle's folder"
+bundle=$(bash scripts/bundle.sh --folder --scratch-path "$scratch" | tail -n 1)
 arena=$scratch/release/arena
 
 work="$out.partial"
 rm -rf "$work"
 mkdir -p "$work"
+
+# The bundle's run: the matrix (or the one given), the C floor, every workload with the floor beside it, and, in a
+# full run, instructions per operation under callgrind (left out of --quick, which CI runs close to its time limit).
+run_flags=(--$mode)
+if [[ $mode == full ]]; then
+    conform_note="\`arena conform --repeat 3\`"
+    bench_note="\`arena bench all --floor c-floor.json\`"
+else
+    run_flags+=(--no-instructions)
+    conform_note="\`arena conform --jobs $((2 * $(nproc)))\`"
+    bench_note="\`arena bench all --quick --floor c-floor.json\`"
+fi
+[[ -n "$conformance" ]] && conform_note="\`arena conform\` before this script (its record given with --conformance)"
 status=0
-
-if [[ $mode == full ]]; then
-    bench_flags=()
-    floor_flags=()
-    conform_flags=(--repeat 3)
+if [[ -z "$root" ]]; then
+    [[ -n "$conformance" ]] && run_flags+=(--conformance "$conformance")
+    "$bundle/run" "${run_flags[@]}" --out "$work" || status=1
 else
-    bench_flags=(--quick)
-    floor_flags=(--quick)
-    # Two rules per core at once: most of a rule's time is its sleeps and its child's start (docs/ARCHITECTURE.md).
-    conform_flags=(--jobs $((2 * $(nproc))))
-fi
-
-if [[ -n "$conformance" ]]; then
-    step "conformance matrix, from $conformance"
-    # The folder's record starts from the one given: its matrix stays, the benchmarks below join it. A failed rule in
-    # it fails the report through `arena report --strict` at the end.
-    cp "$conformance" "$work/run.json"
-    conform_note="\`arena conform\` before this script (its record given with --conformance)"
-else
-    step "conformance matrix, every engine"
-    "$arena" conform "${conform_flags[@]}" --out "$work" || status=1
-    conform_note="\`arena conform${conform_flags[*]:+ ${conform_flags[*]}}\`"
-fi
-
-step "native C floor (Google Benchmark, $mode)"
-bash scripts/native/run.sh "$work/c-floor.json" "${floor_flags[@]}" || status=1
-
-step "arena bench all ($mode), with the C floor"
-floor_option=()
-[[ -s "$work/c-floor.json" ]] && floor_option=(--floor "$work/c-floor.json")
-"$arena" bench all "${bench_flags[@]}" --out "$work" "${floor_option[@]}" || status=1
-
-if [[ $mode == full ]]; then
-    # Instructions per operation of the single-threaded paths under callgrind: repeatable where the times above are
-    # not. Left out of --quick, which CI runs close to its time limit.
-    step "instructions per operation (callgrind)"
-    "$arena" instructions --out "$work" || status=1
+    step "into $root: the bundle, run under chroot"
+    inside=/opt/dispatch-arena
+    rm -rf "${root:?}$inside" "$root/tmp/arena-results"
+    mkdir -p "$root$inside"
+    cp -a "$bundle/." "$root$inside/"
+    if [[ -n "$conformance" ]]; then
+        cp "$conformance" "$root/tmp/arena-conformance.json"
+        run_flags+=(--conformance /tmp/arena-conformance.json)
+    fi
+    # What every machine has mounted: /proc (the runs read their threads and CPU time there) and /sys (lscpu); /dev
+    # is the root's own.
+    mounted=()
+    trap 'for m in ${mounted[@]+"${mounted[@]}"}; do umount "$m" 2>/dev/null || true; done' EXIT
+    for fs in proc sys; do
+        if ! mountpoint -q "$root/$fs"; then
+            mount -t "${fs/sys/sysfs}" "$fs" "$root/$fs"
+            mounted+=("$root/$fs")
+        fi
+    done
+    chroot "$root" "$inside/run" "${run_flags[@]}" --out /tmp/arena-results || status=1
+    cp -a "$root/tmp/arena-results/." "$work/"
+    for m in ${mounted[@]+"${mounted[@]}"}; do umount "$m"; done
+    mounted=()
 fi
 
 step "plots"
@@ -105,7 +119,7 @@ if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`
 # --strict: exit 1 when the record holds a failed rule or a point without a number (the files are written anyway).
 "$arena" report "$work" --strict \
     --note "Made by \`scripts/report.sh --$mode\` on $(date +%F) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)." \
-    --note "Conformance: ${conform_note}; benchmarks: \`arena bench all${bench_flags[*]:+ ${bench_flags[*]}} --floor c-floor.json\`; C floor: \`scripts/native/run.sh${floor_flags[*]:+ ${floor_flags[*]}}\`; plots: \`arena plot\`${instructions_note}." \
+    --note "Conformance: ${conform_note}; benchmarks: ${bench_note}; C floor: the bundle's \`bin/c-floor\` (scripts/native/floor.cpp); plots: \`arena plot\`${instructions_note}${root:+; measured under chroot in a minimal root}." \
     || status=1
 
 rm -rf "$out"

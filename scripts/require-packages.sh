@@ -4,13 +4,15 @@
 # operation (binutils strips a program for it), spin model-checks the protocols of models/ (scripts/model-check.sh); from PyPI, for the python3 on PATH,
 # pytest-benchmark reads the pytest-benchmark JSON back. Installs the missing ones with apt-get and pip when run as
 # root; otherwise names them and how to install them, and exits 69. With arguments, only those packages of the list
-# (CI's model check needs spin before the rest are installed): require-packages.sh spin.
+# (CI's model check needs spin before the rest are installed): require-packages.sh spin. CI's own tools, installed only
+# when named: debootstrap (the minimal root CI runs the bundle in).
 set -euo pipefail
 packages=(binutils gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy spin valgrind)
+ci_only=(debootstrap)
 pip_packages=(pytest-benchmark)
 if (($#)); then
     for package in "$@"; do
-        [[ " ${packages[*]} " == *" $package "* ]] || { echo "require-packages: $package is not in the list" >&2; exit 64; }
+        [[ " ${packages[*]} ${ci_only[*]} " == *" $package "* ]] || { echo "require-packages: $package is not in the list" >&2; exit 64; }
     done
     packages=("$@")
     pip_packages=()
