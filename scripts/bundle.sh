@@ -64,8 +64,16 @@ import json, os, re, subprocess, sys
 manifest, output = sys.argv[1:]
 lines = open(manifest).read().splitlines()
 # SwiftPM's command for the product: a key "C.arena-<triple>-release.exe", its arguments a JSON list under it.
-key = next(i for i, line in enumerate(lines) if re.fullmatch(r'  "C\.arena-[^"]*-release\.exe":', line))
-args = json.loads(next(line for line in lines[key + 1:] if line.startswith("    args: "))[len("    args: "):])
+key = next((i for i, line in enumerate(lines) if re.fullmatch(r'  "C\.arena-[^"]*-release\.exe":', line)), None)
+entry = []
+for line in lines[key + 1:] if key is not None else []:
+    if line.startswith('  "'):
+        break
+    entry.append(line)
+found = next((line for line in entry if line.startswith("    args: ")), None)
+if not found:
+    sys.exit(f"bundle.sh: no link command for arena in {manifest} (has SwiftPM changed how it writes it?)")
+args = json.loads(found[len("    args: "):])
 args[args.index("-o") + 1] = output
 static = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(args[0]))), "lib", "swift_static", "linux")
 # The static Foundation's own dependencies, which objects compiled against the shared one do not name: in one group,

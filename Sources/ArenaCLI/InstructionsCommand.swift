@@ -5,10 +5,12 @@ import Contenders
 import Glibc
 import Reporting
 
-/// `arena instructions`: counts the instructions per operation of the single-threaded paths (`InstructionPath`) on
-/// engines under valgrind's callgrind, prints the table, and with `--out` keeps them in the folder's run record
-/// (`run.json`) and writes `instructions.md` there. Exit 0 when every cell has a count, 1 when one has not, 64 on a usage error and 69
-/// when valgrind is missing (nothing written in either case).
+/// `arena instructions`: counts the instructions and heap allocations per operation of the single-threaded paths
+/// (`InstructionPath`) on engines under valgrind's callgrind, prints the table, and with `--out` keeps them in the
+/// folder's run record (`run.json`) and writes `instructions.md` there; with `--check FILE`, holds them to the
+/// thresholds in FILE (`InstructionThresholds`). Exit 0 when every cell has a count and none is over its threshold, 1
+/// otherwise (each regression one line on stderr), 64 on a usage error (a thresholds file that cannot be read or
+/// parsed among them) and 69 when valgrind is missing (nothing written in either case).
 struct InstructionsCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "instructions",
@@ -34,6 +36,12 @@ struct InstructionsCommand: LineupCommand {
     )
     var out: String?
 
+    @Option(
+        help:
+            "A thresholds file (lines of: path engine instructions allocations): exit 1 naming every count over its line's."
+    )
+    var check: String?
+
     @Flag(help: "No progress lines on standard error.")
     var quiet = false
 
@@ -45,6 +53,16 @@ struct InstructionsCommand: LineupCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
         if let out, let problem = RecordWriter.problem(with: out) { throw ValidationError("--out: \(problem)") }
         try InstructionTable.check(format)
+        _ = try thresholds()
+    }
+
+    /// The thresholds `--check` names, or `nil` without it; a file that cannot be read or parsed is a usage error.
+    func thresholds() throws -> InstructionThresholds? {
+        guard let check else { return nil }
+        guard let text = Files.read(check) else { throw ValidationError("--check: cannot read '\(check)'") }
+        do { return try InstructionThresholds(parsing: text) } catch {
+            throw ValidationError("--check: \(check), \(error)")
+        }
     }
 
     func run(on lineup: Lineup) throws {
@@ -87,6 +105,14 @@ struct InstructionsCommand: LineupCommand {
                 writeError("\(Program.name): \(error)")
                 throw ExitCode.failure
             }
+        }
+        if let thresholds = try thresholds() {
+            let violations = thresholds.violations(in: table)
+            for violation in violations { writeError("\(Program.name): over its threshold: \(violation)") }
+            if violations.isEmpty, !quiet {
+                writeError("\(Program.name): every count holds its threshold in \(check ?? "")")
+            }
+            if !violations.isEmpty { throw ExitCode.failure }
         }
         if !table.failures.isEmpty { throw ExitCode.failure }
     }

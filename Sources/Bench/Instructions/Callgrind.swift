@@ -62,12 +62,12 @@ public enum Callgrind {
     }
 
     /// Runs `executable` with `arguments` under callgrind (killed once `limit` passed) and returns the instructions
-    /// it executed over all threads, or why there is no count. Costs the program's run slowed down 50 to 100 times,
-    /// plus about a second of valgrind's start-up.
-    public static func instructions(
+    /// it executed and the heap allocations it made over all threads, or why there is no count. Costs the program's
+    /// run slowed down 50 to 100 times, plus about a second of valgrind's start-up.
+    public static func counts(
         running executable: String, _ arguments: [String], valgrind: String,
         limit: Duration
-    ) -> Result<UInt64, CallgrindFailure> {
+    ) -> Result<CallgrindCounts, CallgrindFailure> {
         var template = Array("/tmp/arena-callgrind-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return .failure(CallgrindFailure("cannot create a temporary file: errno \(errno)")) }
@@ -91,7 +91,52 @@ public enum Callgrind {
         guard let profile = Files.read(output), let total = total(inProfile: profile) else {
             return .failure(CallgrindFailure("callgrind wrote no instruction total to \(output)"))
         }
-        return .success(total)
+        return .success(CallgrindCounts(instructions: total, allocations: allocations(inProfile: profile)))
+    }
+
+    // MARK: Allocations
+
+    /// The C library's allocating entry points, by the names callgrind gives them (glibc's exported names and the
+    /// `__libc_` ones they alias). Swift's objects and buffers, C++'s `new` and every engine's nodes reach one of them.
+    public static let allocators: Set<Substring> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
+        "__libc_malloc", "__libc_calloc", "__libc_realloc", "__libc_memalign", "__posix_memalign",
+    ]
+
+    /// The calls into `allocators` a callgrind profile records, from functions that are not allocators themselves
+    /// (glibc's `realloc` of a null pointer calls `malloc`: one allocation, not two). Reads the profile's call lines:
+    /// `cfn=` names the callee (a name is written once with its number, `(12) malloc`, and by number after that, in
+    /// one numbering for `fn=` and `cfn=`), and the `calls=` line after it says how many calls. Costs one pass over
+    /// the profile.
+    public static func allocations(inProfile profile: String) -> UInt64 {
+        var names: [Substring: Substring] = [:]
+        // The function a `fn=` line names, as a number or a name, with callgrind's recursion suffix (`'2`) dropped.
+        func function(_ spec: Substring) -> Substring {
+            var spec = spec
+            if spec.hasPrefix("("), let close = spec.firstIndex(of: ")") {
+                let number = spec[spec.index(after: spec.startIndex)..<close]
+                let rest = spec[spec.index(after: close)...].drop { $0 == " " }
+                if !rest.isEmpty { names[number] = rest }
+                spec = names[number] ?? rest
+            }
+            return spec.split(separator: "'", maxSplits: 1).first ?? spec
+        }
+        var total: UInt64 = 0
+        var callerAllocates = false
+        var calleeAllocates = false
+        for line in profile.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("fn=") {
+                callerAllocates = allocators.contains(function(line.dropFirst(3)))
+            } else if line.hasPrefix("cfn=") {
+                calleeAllocates = allocators.contains(function(line.dropFirst(4)))
+            } else if line.hasPrefix("calls=") {
+                if calleeAllocates && !callerAllocates {
+                    total += UInt64(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
+                }
+                calleeAllocates = false
+            }
+        }
+        return total
     }
 
     /// The `Ir` total of a callgrind profile: its `summary:` line (`totals:` in older files), the sum over every
@@ -103,6 +148,20 @@ public enum Callgrind {
             if line.hasPrefix("totals:") { totals = UInt64(line.dropFirst(7).split(separator: " ").first ?? "") }
         }
         return totals
+    }
+}
+
+/// What one run under callgrind counted, over all its threads. A plain value.
+public struct CallgrindCounts: Sendable, Equatable {
+    /// Instructions executed (`Ir`).
+    public let instructions: UInt64
+    /// Calls into the C library's allocators (`Callgrind.allocators`) from outside them: heap allocations.
+    public let allocations: UInt64
+
+    /// Counts of `instructions` and `allocations`.
+    public init(instructions: UInt64, allocations: UInt64) {
+        self.instructions = instructions
+        self.allocations = allocations
     }
 }
 

@@ -3,7 +3,7 @@ import CLinux
 import Glibc
 import Harness
 
-/// Counts instructions per operation: for every engine and path, two child processes under callgrind (N/2 and N
+/// Counts instructions and heap allocations per operation: for every engine and path, two child processes under callgrind (N/2 and N
 /// operations), `jobs` of them at a time.
 ///
 /// Running children side by side changes no count: callgrind counts what a process executes, not how long it took,
@@ -62,7 +62,7 @@ public struct InstructionCounter: Sendable {
         if !stripped, let failure = Callgrind.copyWithoutDebugInfo(executable, to: program) {
             return unmeasured(failure.description)
         }
-        let outcomes = Locked([Int: Result<UInt64, CallgrindFailure>]())
+        let outcomes = Locked([Int: Result<CallgrindCounts, CallgrindFailure>]())
         let next = Locked(0)
         let realTime = Locked(true)
         let cpus = Self.allowedCPUs()
@@ -79,7 +79,7 @@ public struct InstructionCounter: Sendable {
                     guard index < runs.count else { return }
                     let run = runs[index]
                     let request = PathRequest(engine: run.engine, path: run.path, operations: run.operations, limit: limit)
-                    let outcome = Callgrind.instructions(
+                    let outcome = Callgrind.counts(
                         running: program, ChildRequests.arguments(for: request), valgrind: valgrind, limit: limit)
                     let done = outcomes.withLock { finished in
                         finished[index] = outcome
@@ -87,7 +87,7 @@ public struct InstructionCounter: Sendable {
                     }
                     let result =
                         switch outcome {
-                        case .success(let total): "\(total) instructions"
+                        case .success(let counts): "\(counts.instructions) instructions, \(counts.allocations) allocations"
                         case .failure(let failure): "failed: \(failure)"
                         }
                     progress(done, runs.count, "\(run.path.rawValue) on \(run.engine), \(run.operations) operations: \(result)")
@@ -109,7 +109,8 @@ public struct InstructionCounter: Sendable {
                 InstructionCount(
                     engine: runs[pair].engine, path: runs[pair].path,
                     lowOperations: runs[pair].operations, highOperations: runs[pair + 1].operations,
-                    lowInstructions: try? low.get(), highInstructions: try? high.get(),
+                    lowInstructions: try? low.get().instructions, highInstructions: try? high.get().instructions,
+                    lowAllocations: try? low.get().allocations, highAllocations: try? high.get().allocations,
                     failure: failure))
         }
         return InstructionTable(

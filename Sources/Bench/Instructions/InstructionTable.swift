@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// The instructions per operation of every path on every engine, as `arena instructions` counted them: written as
+/// The instructions and heap allocations per operation of every path on every engine, as `arena instructions` counted
+/// them: written as
 /// `instructions.json` and `instructions.md` into a results folder, and shown in its `report.md`. A plain value;
 /// rendering it costs a pass over the counts.
 public struct InstructionTable: Sendable, Codable, Equatable {
@@ -51,6 +52,17 @@ public struct InstructionTable: Sendable, Codable, Equatable {
         return count.perOperation.map { Figures.fixed($0, 1) } ?? "error"
     }
 
+    /// One cell of the allocations: heap allocations per operation to two decimals, `error` or `-` (not measured,
+    /// or counted before allocations were).
+    func allocationCell(_ path: InstructionPath, _ engine: String) -> String {
+        guard let count = count(path, on: engine) else { return "-" }
+        if count.failure != nil { return "error" }
+        return count.allocationsPerOperation.map { Figures.fixed($0, 2) } ?? "-"
+    }
+
+    /// Whether any count has its allocations (a record from before they were counted has none).
+    var hasAllocations: Bool { counts.contains { $0.allocationsPerOperation != nil } }
+
     /// The table, one row per path and one column per engine, then a line per failure; for `report.md`, which puts
     /// its own heading above it.
     public func markdownSection() -> String {
@@ -79,6 +91,18 @@ public struct InstructionTable: Sendable, Codable, Equatable {
                 "| `\(path.rawValue)` | \(path.operation) | \(operations) | "
                 + engines.map { cell(path, $0) }.joined(separator: " | ") + " |\n"
         }
+        if hasAllocations {
+            text +=
+                "\nHeap allocations per operation, from the same runs: calls into the C library's allocators "
+                + "(`malloc`, `calloc`, `realloc`, the aligned ones) from outside them, which every Swift object, buffer "
+                + "and box reaches. A path that allocates nothing per operation counts 0; a buffer that grows now and "
+                + "then, a fraction.\n\n"
+            text += "| path | " + engines.joined(separator: " | ") + " |\n"
+            text += "| --- |" + String(repeating: " ---: |", count: engines.count) + "\n"
+            for path in paths {
+                text += "| `\(path.rawValue)` | " + engines.map { allocationCell(path, $0) }.joined(separator: " | ") + " |\n"
+            }
+        }
         if !failures.isEmpty {
             text +=
                 "\nNo count:\n\n"
@@ -93,8 +117,13 @@ public struct InstructionTable: Sendable, Codable, Equatable {
 
     /// The table as aligned plain text for the console, failures after it.
     public func text() -> String {
-        let rows = [["path"] + engines] + paths.map { path in [path.rawValue] + engines.map { cell(path, $0) } }
+        let rows = [["instructions"] + engines] + paths.map { path in [path.rawValue] + engines.map { cell(path, $0) } }
         var text = TextTable.lines(rows, leftAligned: [0]).joined(separator: "\n") + "\n"
+        if hasAllocations {
+            let allocationRows =
+                [["allocations"] + engines] + paths.map { path in [path.rawValue] + engines.map { allocationCell(path, $0) } }
+            text += "\n" + TextTable.lines(allocationRows, leftAligned: [0]).joined(separator: "\n") + "\n"
+        }
         for failure in failures {
             text += "\(failure.path.rawValue) on \(failure.engine): \(failure.reasonForNoCount)\n"
         }

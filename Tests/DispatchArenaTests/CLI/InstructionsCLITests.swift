@@ -18,6 +18,7 @@ extension ArenaTests {
                 ["instructions", "--operations", "many"],
                 ["instructions", "--jobs", "0"],
                 ["instructions", "--format", "csv"],
+                ["instructions", "--check", "/nonexistent/thresholds"],
                 ["instructions-child", "--engine", "nope", "--path", "sync", "--operations", "1"],
                 ["instructions-child", "--engine", "mutex", "--path", "sync", "--operations", "-1"],
             ])
@@ -50,6 +51,91 @@ extension ArenaTests {
                 ])
             #expect(table.markdownSection().contains("| `sync` | \(InstructionPath.sync.operation) | 2000 | 0.0 | 250.0 |"))
             #expect(InstructionTable.read("/nonexistent") == nil)
+        }
+
+        @Test("allocations are the calls into the C library's allocators from outside them, read from callgrind's call lines")
+        func allocations() {
+            // main calls malloc 3 times then 2, through a compressed name; realloc calls malloc inside (not counted
+            // twice); operator new calls malloc once; a recursion suffix ('2) names the same function; free is no
+            // allocation, nor a call to a function merely called malloc_consolidate.
+            let profile = """
+                events: Ir
+                fn=(1) main
+                cfn=(2) malloc
+                calls=3 10
+                5 300
+                cfn=(2)
+                calls=2 10
+                5 200
+                cfn=(3) realloc
+                calls=1 20
+                5 100
+                cfn=(4) free
+                calls=4 30
+                5 40
+                cfn=(5) _Znwm
+                calls=1 40
+                5 50
+                fn=(3)
+                cfn=(2)
+                calls=1 10
+                5 80
+                fn=(5)
+                cfn=(6) malloc'2
+                calls=1 10
+                5 80
+                cfn=(7) malloc_consolidate
+                calls=6 10
+                5 80
+                summary: 1000
+                """
+            #expect(Callgrind.allocations(inProfile: profile) == 7)
+            #expect(Callgrind.allocations(inProfile: "events: Ir\nfn=(1) main\n1 5\nsummary: 5\n") == 0)
+            let count = InstructionCount(
+                engine: "lockfree", path: .asyncDrain, lowOperations: 1000, highOperations: 2000,
+                lowInstructions: 100_000, highInstructions: 200_000, lowAllocations: 40, highAllocations: 1040)
+            #expect(count.allocationsPerOperation == 1)
+            let old = InstructionCount(
+                engine: "lockfree", path: .asyncDrain, lowOperations: 1000, highOperations: 2000,
+                lowInstructions: 100_000, highInstructions: 200_000)
+            #expect(old.allocationsPerOperation == nil)
+        }
+
+        @Test("thresholds: a count over its line's figure is named with path, engine, count and threshold; bad lines throw")
+        func thresholds() throws {
+            let thresholds = try InstructionThresholds(
+                parsing: """
+                    # path       engine    instructions allocations
+                    sync         lockfree  120          0
+                    async-drain  lockfree  300          0   # one block and its run
+
+                    apply        mutex     40           0.01
+                    """)
+            #expect(thresholds.limits.count == 3)
+            func count(_ path: InstructionPath, _ engine: String, _ instructions: UInt64, _ allocations: UInt64) -> InstructionCount {
+                InstructionCount(
+                    engine: engine, path: path, lowOperations: 1000, highOperations: 2000, lowInstructions: 0,
+                    highInstructions: instructions * 1000, lowAllocations: 0, highAllocations: allocations * 1000)
+            }
+            let holding = InstructionTable(
+                tool: "valgrind", realTime: true, engines: ["lockfree"], paths: [.sync, .asyncDrain], warmUp: 100,
+                counts: [count(.sync, "lockfree", 120, 0), count(.asyncDrain, "lockfree", 250, 0)])
+            #expect(thresholds.violations(in: holding).isEmpty)
+            let regressed = InstructionTable(
+                tool: "valgrind", realTime: true, engines: ["lockfree"], paths: [.sync, .asyncDrain], warmUp: 100,
+                counts: [count(.sync, "lockfree", 121, 0), count(.asyncDrain, "lockfree", 250, 1)])
+            #expect(
+                thresholds.violations(in: regressed) == [
+                    "sync on lockfree: 121.0 instructions per operation, over its threshold of 120",
+                    "async-drain on lockfree: 1.00 heap allocations per operation, over its threshold of 0",
+                ])
+            for (text, line) in [
+                ("sync lockfree 120", 1), ("# c\nsnyc lockfree 120 0", 2), ("sync lockfree many 0", 1),
+                ("sync lockfree 120 -1", 1), ("sync lockfree 1 0\nsync lockfree 2 0", 2),
+            ] {
+                #expect(throws: ThresholdsError.self, "\(text)") { try InstructionThresholds(parsing: text) }
+                do { _ = try InstructionThresholds(parsing: text) } catch { #expect(error.line == line, "\(text): \(error)") }
+            }
         }
 
         @Test("a program's debug information is read from its ELF sections: present in this test, gone from a stripped copy")
@@ -102,6 +188,19 @@ extension ArenaTests {
             #expect(try JSONDecoder().decode(InstructionTable.self, from: Data(run.output.utf8)) == table)
             let markdown = try String(contentsOfFile: out + "/instructions.md", encoding: .utf8)
             #expect(markdown.hasPrefix("# Instructions per operation") && markdown.contains("| `group-enter-leave` |"))
+            // A mutex engine's enter and leave allocate nothing once warmed up.
+            #expect(count.allocationsPerOperation == 0, "\(count)")
+            // Held to thresholds: one it keeps, then one below its count, which fails naming the cell.
+            let thresholds = out + "/thresholds"
+            let generous = "group-enter-leave mutex \(Int(perOperation * 2)) 0\n"
+            try generous.write(toFile: thresholds, atomically: true, encoding: .utf8)
+            let held = try ArenaExecutable.run(Array(arguments.dropLast(2)) + ["--check", thresholds])
+            #expect(held.status == 0, "exit \(held.status): \(held.errors)")
+            try "group-enter-leave mutex 10 0\n".write(toFile: thresholds, atomically: true, encoding: .utf8)
+            let over = try ArenaExecutable.run(Array(arguments.dropLast(2)) + ["--check", thresholds])
+            #expect(over.status == 1, "exit \(over.status): \(over.errors)")
+            #expect(
+                over.errors.contains("group-enter-leave on mutex: ") && over.errors.contains("over its threshold of 10"), "\(over.errors)")
         }
     }
 }
