@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Model-checks the protocols behind four historic races of the home engines (docs/RACES.md) with spin: each model in
+# Model-checks the protocols behind four historic races of the home engines (docs/RACES.md), and the lock-free protocols
+# added since (each with seeded slips the checker must catch), with spin: each model in
 # models/ is checked exhaustively in each variant below, and each variant must end as expected: `verifies` (no
 # assertion violated in any interleaving) or `fails` (spin finds a counterexample). The engine as it is now must verify;
 # a historic variant (the code before a fix) must fail: a model that stops reproducing its race no longer checks
@@ -27,6 +28,9 @@ variants=(
     "group-rounds  |                            |verifies|now: by round, and a take that put notifications back settles again"
     "group-rounds  |-DHISTORIC                  |fails   |before fcc8ad5: a late leaver takes the next cycle's notify"
     "group-rounds  |-DSETTLE_ONCE               |fails   |before 1b2b0d5: a notify put back while another settle saw the stack empty is stranded"
+    "sync-sleep    |                            |verifies|now: a woken waiter takes with the bit set again, or passes its wake-up on"
+    "sync-sleep    |-DNO_REARM                  |fails   |seeded: a woken waiter takes the queue without setting syncWaiting again"
+    "sync-sleep    |-DNO_PASS_ON                |fails   |seeded: a woken waiter that leaves for the FIFO drops its wake-up"
 )
 
 work=$(mktemp -d)

@@ -40,6 +40,9 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     static let countMask: UInt64 = 0xFFFF_FFFF
     static let scheduled: UInt64 = 1 << 32
     static let inactiveBit: UInt64 = 1 << 33
+    /// A sync caller sleeps until `scheduled` is cleared (`takeContended`); set only while `scheduled` is, and
+    /// cleared with it.
+    static let syncWaiting: UInt64 = 1 << 34
     static let suspendOne: UInt64 = 1 << 40
     // `width` bits (concurrent queues).
     static let runningMask: UInt64 = 0xFFFF_FFFF
@@ -175,14 +178,18 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     }
 
     /// The holder of `scheduled` (a drainer) stops: it keeps the bit and rings again when runnable jobs are reserved,
-    /// and otherwise clears the bit and releases the keep-alive retain (the queue may be freed then).
+    /// and otherwise clears the bit (and `syncWaiting`, waking a sync caller sleeping for the queue) and releases the
+    /// keep-alive retain (the queue may be freed then).
     func relinquish() {
         var current = state.atomic.pointee.load(ordering: .acquiring)
         while true {
             if Self.count(current) > 0 && isRunnable(current) { return ringDoorbell() }
             let (won, seen) = state.atomic.pointee.compareExchange(
-                expected: current, desired: current & ~Self.scheduled, ordering: .acquiringAndReleasing)
-            if won { return Unmanaged.passUnretained(self).release() }
+                expected: current, desired: current & ~(Self.scheduled | Self.syncWaiting), ordering: .acquiringAndReleasing)
+            if won {
+                if current & Self.syncWaiting != 0 { wakeSyncWaiter() }
+                return Unmanaged.passUnretained(self).release()
+            }
             current = seen
         }
     }
