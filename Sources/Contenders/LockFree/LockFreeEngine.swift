@@ -117,10 +117,17 @@ public struct LockFreeEngine: Engine {
     public func makeOnce(label: String) -> LockFreeOnce { LockFreeOnce(label: label) }
 
     /// Inlinable, so the caller's chunks run with `body` inlined where the closure is known (see `LockFreeApply`).
+    /// An apply of many iterations starts alone (`LockFreeApply.runAlone`) and calls helpers only if it has not
+    /// finished by the time one could have joined.
     @inlinable
     public func apply(iterations: Int, _ body: @Sendable (Int) -> Void) {
         guard iterations > 0 else { return }
-        let apply = LockFreeApply(iterations: iterations, runtime: runtime)
+        var start = 0
+        if LockFreeApply.startsAlone(iterations, on: runtime) {
+            start = LockFreeApply.runAlone(iterations, body)
+            if start == iterations { return }
+        }
+        let apply = LockFreeApply(iterations: iterations, from: start, runtime: runtime)
         withoutActuallyEscaping(body) { lent in
             apply.callHelpers(lent, on: runtime)
             while let chunk = apply.claim() {
