@@ -29,7 +29,7 @@ public struct InstructionCounter: Sendable {
 
     /// Counts every one of `paths` on every one of `engines`, each with `operations` as its larger count (its own
     /// default when `nil`), and reports each finished run to `progress` (its index from 1, the total, a description).
-    /// Costs two runs under callgrind per cell, `jobs` at a time: about 38 s for the whole table (four engines) on 2 cores here.
+    /// Costs two runs under callgrind per cell, `jobs` at a time: about 53 s for the whole table (four engines, six paths) on 2 cores here.
     public func count(
         engines: [String], paths: [InstructionPath], operations: Int?, tool: String,
         progress: @escaping @Sendable (Int, Int, String) -> Void

@@ -28,6 +28,12 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
     /// data and no handler call is counted in the operations (the one call after the queue resumes is in both runs
     /// and cancels).
     case sourceMerge = "source-merge"
+    /// A Swift job on the engine's serial executor (`EngineSerialExecutor`, an actor's executor over a serial queue):
+    /// one operation is one task made from inside the actor, its first job enqueued on the executor, then run by a
+    /// worker draining the queue. The tasks are made inside a `sync` onto the queue, which holds it, so the jobs pile up
+    /// as in `async-drain` and no operation pays for a wake-up. The Swift runtime's part (making the task, running and
+    /// freeing it) is in the count, the same on every engine.
+    case executorJob = "executor-job"
 
     /// Warm-up operations, the same in every run, before the counted ones: lazily made state (thread-local records,
     /// caches, the first growth of buffers) is in place before the extra operations start.
@@ -41,6 +47,7 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         case .apply: "one apply iteration (body: one opaque call)"
         case .groupEnterLeave: "one group enter and leave"
         case .sourceMerge: "one merge into an add source (handler queue suspended: coalesced)"
+        case .executorJob: "one task's job on a serial executor (enqueued while the queue is held, then drained)"
         }
     }
 
@@ -58,6 +65,7 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         case .apply: 2_000_000
         case .groupEnterLeave: 40_000
         case .sourceMerge: 40_000
+        case .executorJob: 10_000
         }
     }
 
@@ -75,6 +83,7 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         case .apply: Self.apply(warmUp, operations, on: engine)
         case .groupEnterLeave: try Self.groupEnterLeave(warmUp, operations, on: engine)
         case .sourceMerge: try Self.sourceMerge(warmUp, operations, on: engine, until: deadline)
+        case .executorJob: try Self.executorJob(warmUp, operations, on: engine, until: deadline)
         }
     }
 
@@ -166,6 +175,52 @@ public enum InstructionPath: String, CaseIterable, Sendable, Codable {
         if !cancelled.wait(until: deadline) { throw WorkloadError("timed out waiting for the cancel handler", timedOut: true) }
         // The cancel handler runs after the last event handler call, and the latch orders this read after it.
         try WorkloadError.check("the data summed over handler calls", tally.sum, expected: warmUp + operations)
+    }
+}
+
+extension InstructionPath {
+    @inlinable
+    static func executorJob<E: Engine>(
+        _ warmUp: Int, _ operations: Int, on engine: E,
+        until deadline: Deadline
+    ) throws(WorkloadError) {
+        let counter = JobCounter(executor: EngineSerialExecutor(engine: engine, label: "instructions.executor-job"))
+        for batch in [warmUp, operations] {
+            let ran = Latch()
+            // Inside the queue's block the caller holds the queue and is on the actor's executor, so the tasks it
+            // makes enqueue their first jobs behind it; the queue runs them once the block returns.
+            counter.executor.queue.sync { counter.assumeIsolated { $0.spawn(batch, then: ran) } }
+            if !ran.wait(until: deadline) {
+                throw WorkloadError("timed out waiting for \(batch) jobs on the executor", timedOut: true)
+            }
+        }
+        let total = counter.executor.queue.sync { counter.assumeIsolated { $0.ran } }
+        try WorkloadError.check("jobs run on the executor", total, expected: warmUp + operations)
+    }
+}
+
+/// An actor on an engine's serial executor that makes tasks isolated to itself and counts the ones that ran: each
+/// task's first job goes straight to the executor (a task's closure carries its isolation, SE-0431).
+@usableFromInline actor JobCounter<E: Engine> {
+    @usableFromInline nonisolated let executor: EngineSerialExecutor<E>
+    @usableFromInline var ran = 0
+    @usableFromInline var target = 0
+    @usableFromInline var finished: Latch?
+
+    @inlinable init(executor: EngineSerialExecutor<E>) { self.executor = executor }
+
+    @inlinable nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Makes `count` tasks on this actor; `latch` opens when the last of them ran.
+    @inlinable func spawn(_ count: Int, then latch: Latch) {
+        target = ran + count
+        finished = latch
+        for _ in 0..<count { Task { self.count() } }
+    }
+
+    @inlinable func count() {
+        ran += 1
+        if ran == target { finished?.countDown() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Bench
 import Foundation
+import Harness
 import Reporting
 import Testing
 
@@ -27,6 +28,17 @@ extension ArenaTests {
             let withOut = arguments[0] == "instructions" ? arguments + ["--out", out] : arguments
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(withOut), withOut)
             #expect(!FileManager.default.fileExists(atPath: out), "\(arguments): created \(out)")
+        }
+
+        @Test(
+            "every path runs in a child on every engine the table counts and checks its own answer (exit 0), the job on the executor included",
+            arguments: InstructionPath.allCases)
+        func everyPathRuns(_ path: InstructionPath) throws {
+            for engine in ["system", "mutex", "lockfree", "actor"] {
+                let request = PathRequest(engine: engine, path: path, operations: 200, limit: .seconds(60))
+                let run = try ArenaExecutable.run(ChildRequests.arguments(for: request))
+                #expect(run.status == 0, "\(path.rawValue) on \(engine): exit \(run.status): \(run.errors)")
+            }
         }
 
         @Test("the count is the difference of two runs per extra operation, and callgrind's total is read from its profile")
