@@ -221,16 +221,16 @@ extension LockFreeQueue {
                 looks += 1
                 for _ in 0..<pauses { clinux_cpu_relax() }
                 pauses &*= 2
-            } else if current & Self.syncWaiting == 0 {
-                let (won, seen) = state.atomic.pointee.compareExchange(
-                    expected: current, desired: current | Self.syncWaiting, ordering: .relaxed)
-                if !won {
-                    current = seen
-                    continue
-                }
-                sleepForGive(expecting: current | Self.syncWaiting)
-                slept = true
             } else {
+                if current & Self.syncWaiting == 0 {
+                    let (won, seen) = state.atomic.pointee.compareExchange(
+                        expected: current, desired: current | Self.syncWaiting, ordering: .relaxed)
+                    if !won {
+                        current = seen
+                        continue
+                    }
+                    current |= Self.syncWaiting
+                }
                 sleepForGive(expecting: current)
                 slept = true
             }
@@ -276,21 +276,10 @@ extension LockFreeQueue {
         giveScheduled()
     }
 
-    /// A sync caller gives `scheduled` back: cleared when nothing runnable is reserved (with `syncWaiting`, waking a
-    /// sync caller sleeping for it); otherwise kept, and the queue scheduled for the jobs reserved while the caller
-    /// held it.
+    /// A sync caller gives `scheduled` back: cleared when nothing runnable is reserved (`clearScheduled`); otherwise
+    /// kept, and the queue scheduled for the jobs reserved while the caller held it.
     @inline(__always)
     private func giveScheduled() {
-        var current = state.atomic.pointee.load(ordering: .acquiring)
-        while true {
-            if Self.count(current) > 0 && isRunnable(current) { return schedule() }
-            let (won, seen) = state.atomic.pointee.compareExchange(
-                expected: current, desired: current & ~(Self.scheduled | Self.syncWaiting), ordering: .acquiringAndReleasing)
-            if won {
-                if current & Self.syncWaiting != 0 { wakeSyncWaiter() }
-                return
-            }
-            current = seen
-        }
+        if !clearScheduled() { schedule() }
     }
 }

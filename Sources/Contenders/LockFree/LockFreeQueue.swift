@@ -178,17 +178,24 @@ public final class LockFreeQueue: EngineQueue, @unchecked Sendable {
     }
 
     /// The holder of `scheduled` (a drainer) stops: it keeps the bit and rings again when runnable jobs are reserved,
-    /// and otherwise clears the bit (and `syncWaiting`, waking a sync caller sleeping for the queue) and releases the
-    /// keep-alive retain (the queue may be freed then).
+    /// and otherwise clears it (`clearScheduled`) and releases the keep-alive retain (the queue may be freed then).
     func relinquish() {
+        if clearScheduled() { Unmanaged.passUnretained(self).release() } else { ringDoorbell() }
+    }
+
+    /// Clears `scheduled`, and `syncWaiting` with it (waking one sync caller sleeping for the queue when it was set),
+    /// unless runnable jobs are reserved: then false, and the caller keeps the bit. The one place `scheduled` is given
+    /// up (a drainer's `relinquish`, a sync caller's give), so no give can miss a sleeper (models/sync-sleep.pml).
+    @inline(__always)
+    func clearScheduled() -> Bool {
         var current = state.atomic.pointee.load(ordering: .acquiring)
         while true {
-            if Self.count(current) > 0 && isRunnable(current) { return ringDoorbell() }
+            if Self.count(current) > 0 && isRunnable(current) { return false }
             let (won, seen) = state.atomic.pointee.compareExchange(
                 expected: current, desired: current & ~(Self.scheduled | Self.syncWaiting), ordering: .acquiringAndReleasing)
             if won {
                 if current & Self.syncWaiting != 0 { wakeSyncWaiter() }
-                return Unmanaged.passUnretained(self).release()
+                return true
             }
             current = seen
         }
