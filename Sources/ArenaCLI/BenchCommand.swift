@@ -43,9 +43,16 @@ struct BenchCommand: LineupCommand {
 
     @Option(
         help:
-            "Measured repetitions per point: rounds, one repetition of every contender each (default \(Self.full.repetitions); quick \(Self.quick.repetitions); more for a workload of fewer than \(BenchSettings.evidencePoints) points)."
+            "Measured repetitions per point: rounds, one repetition of every contender each (default \(Self.full.repetitions); quick \(Self.quick.repetitions); more for a workload of fewer than \(BenchSettings.evidencePoints) points). Past --first-rounds, what the run spends: the time of the other rounds goes to the points whose ratios vary most."
     )
     var repetitions: Int?
+
+    @Option(
+        name: .customLong("first-rounds"),
+        help:
+            "Rounds every point gets before the time its other rounds would take goes to the points whose ratios vary most (default \(BenchSettings.defaultFirstRounds); at least --repetitions gives every point the same rounds)."
+    )
+    var firstRounds: Int?
 
     @Option(
         name: .customLong("min-time"),
@@ -107,6 +114,9 @@ struct BenchCommand: LineupCommand {
         if let threads { _ = try Self.threadList(threads) }
         _ = try Self.selection(pointItems)
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
+        if let firstRounds, firstRounds < 2 {
+            throw ValidationError("--first-rounds must be at least 2 (a spread needs two rounds), not \(firstRounds)")
+        }
         if let minimumSeconds, !(minimumSeconds > 0 && minimumSeconds.isFinite) {
             throw ValidationError("--min-time must be a positive number of seconds")
         }
@@ -148,6 +158,7 @@ struct BenchCommand: LineupCommand {
         var settings = quick ? BenchSettings.quickDefaults() : BenchSettings()
         if let threads { settings.threads = try! Self.threadList(threads) }
         if let repetitions { settings.repetitions = repetitions }
+        if let firstRounds { settings.firstRounds = firstRounds }
         if let minimumSeconds { settings.minimumSeconds = minimumSeconds }
         if let budgetSeconds { settings.budgetSeconds = budgetSeconds }
         return settings

@@ -108,7 +108,9 @@ public struct BenchProgress: Sendable {
 /// processes measuring side by side would measure each other).
 ///
 /// With a fresh process per round (the default), the rounds are spread over the whole run: round 0 of every point,
-/// then round 1 of every point, and so on. A point's rounds then meet what the machine does over minutes, not over the
+/// then round 1 of every point, and so on, first up to each point's first rounds (`BenchSettings.firstRounds`), then,
+/// where the run shares out its later rounds, each point's share of the rest (`RoundAllocation`), spread in the same
+/// way over the rest of the run. A point's rounds then meet what the machine does over minutes, not over the
 /// seconds one point takes, so the spread of its rounds, and the interval built from it, includes the drift a second
 /// run would meet (measured here: a contender 8% slower for minutes at a time); the cost is the same, every round
 /// starting its processes anyway. A point whose processes live for the point (`--process-per point`) or the
@@ -153,8 +155,7 @@ public struct BenchSession: Sendable {
                 lifetimeSeconds: plan.settings.budgetSeconds * Double(group.engines.count + 1) + 60)
         }
         let spread = schedules.map { order == .interleaved && !$0.keepsProcesses }
-        let rounds = schedules.map(\.rounds).max() ?? 0
-        let steps = zip(spread, schedules).reduce(0) { $0 + ($1.0 ? $1.1.rounds : 1) }
+        var steps = zip(spread, schedules).reduce(0) { $0 + ($1.0 ? $1.1.rounds : 1) }
         var step = 0
         func tell(_ group: BenchPlan.Group, round: Int?) {
             let elapsed = (Deadline.now() - began).seconds
@@ -167,22 +168,45 @@ public struct BenchSession: Sendable {
             tell(group, round: nil)
             try record(schedules[index].run { start(request(group, $0, $1)) }, group.workload, true)
         }
-        // Pass p runs the round of each spread point that falls in it: a point of r rounds has its k-th in pass
-        // k·rounds/r, so a point with more rounds (a workload of few points) spreads them over the run too.
-        for pass in 0..<rounds {
-            for (index, group) in groups.enumerated() where spread[index] && !schedules[index].isDone {
-                let round = schedules[index].nextRound
-                guard round * rounds / schedules[index].rounds <= pass else { continue }
-                tell(group, round: round)
-                schedules[index].runRound { start(request(group, $0, $1)) }
-                // A contender that kept its slow-starting process: the point's other rounds at once, while it is warm.
-                while schedules[index].keepsSlowStarter && !schedules[index].isDone {
-                    tell(group, round: schedules[index].nextRound)
+        /// Runs the spread points' rounds up to `targets` (by point), in passes: a point with k rounds to go has its
+        /// j-th in pass j·passes/k, so that every point's rounds spread over the passes, however many it has.
+        func passes(upTo targets: [Int]) throws {
+            let starts = schedules.map(\.nextRound)
+            let counts = schedules.indices.map { spread[$0] && !schedules[$0].isDone ? max(0, targets[$0] - starts[$0]) : 0 }
+            let passes = counts.max() ?? 0
+            for pass in 0..<passes {
+                for (index, group) in groups.enumerated() where counts[index] > 0 && !schedules[index].isDone {
+                    let next = schedules[index].nextRound
+                    guard next < targets[index], (next - starts[index]) * passes / counts[index] <= pass else { continue }
+                    tell(group, round: next)
                     schedules[index].runRound { start(request(group, $0, $1)) }
+                    // A contender that kept its slow-starting process: the point's other rounds at once, while it is warm.
+                    while schedules[index].keepsSlowStarter && !schedules[index].isDone {
+                        tell(group, round: schedules[index].nextRound)
+                        schedules[index].runRound { start(request(group, $0, $1)) }
+                    }
+                    let done = schedules[index].isDone
+                    try record(done ? schedules[index].finish() : schedules[index].measured, group.workload, done)
                 }
-                let done = schedules[index].isDone
-                try record(done ? schedules[index].finish() : schedules[index].measured, group.workload, done)
             }
         }
+        // Every point's first rounds (all of them, when the run shares none out), then the rest where they narrow the
+        // ratios most (`RoundAllocation`), spread over the rest of the run in the same way.
+        let first = groups.indices.map { plan.settings.firstRounds(forPoints: points[groups[$0].workload.name]!) }
+        try passes(upTo: first)
+        let open = schedules.indices.filter { spread[$0] && !schedules[$0].isDone }
+        guard !open.isEmpty else { return }
+        let candidates = open.map { index in
+            RoundAllocation.Candidate(
+                rounds: schedules[index].nextRound, evenRounds: schedules[index].rounds,
+                secondsPerRound: schedules[index].secondsPerRound ?? 0,
+                spreads: RoundAllocation.spreads(of: schedules[index].measured, headline: groups[index].workload.headline))
+        }
+        for (index, total) in zip(open, RoundAllocation.rounds(for: candidates)) {
+            steps += total - schedules[index].rounds
+            schedules[index].plan(rounds: total)
+            if schedules[index].isDone { try record(schedules[index].finish(), groups[index].workload, true) }
+        }
+        try passes(upTo: schedules.map(\.rounds))
     }
 }

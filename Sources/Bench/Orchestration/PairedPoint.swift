@@ -9,7 +9,8 @@ import ArenaContract
 /// and later processes warm with that count and take that baseline). Then the trials run one after another, never two
 /// at once; while one runs, the others' processes block on their standard input, and the CPU they use anyway is
 /// measured from /proc and recorded with the round. A run takes each point a round at a time (`runRound`), so it can
-/// spread a point's rounds over its whole length (`BenchSession`). Sequential (`TrialOrder.sequential`): each
+/// spread a point's rounds over its whole length (`BenchSession`), and once its first rounds ran, give it more or fewer
+/// than it was planned with (`plan(rounds:)`, `RoundAllocation`). Sequential (`TrialOrder.sequential`): each
 /// contender's repetitions back to back in one process, the contenders one after another, as runs were ordered before.
 ///
 /// A contender whose process fails (a wrong answer, a crash, its budget) leaves the point with that failure and the
@@ -24,8 +25,9 @@ public struct PairedPoint {
     public let order: TrialOrder
     public let lifetime: ProcessLifetime
     public let seed: UInt64
-    /// The point's rounds: `settings.repetitions`, or more for a workload of few points (`BenchSettings.rounds`).
-    public let rounds: Int
+    /// The point's rounds: `settings.repetitions`, or more for a workload of few points (`BenchSettings.rounds`), until
+    /// a run shares out its later rounds (`plan(rounds:)`).
+    public private(set) var rounds: Int
     /// The first warm-up, in seconds, beyond which a contender keeps its process (`slowStartSeconds` by default).
     public var slowStart = PairedPoint.slowStartSeconds
 
@@ -33,6 +35,8 @@ public struct PairedPoint {
     private var state: [String: Contender]
     /// The rounds run so far.
     private var records: [RoundRecord] = []
+    /// The wall seconds each round run so far took, its processes' start, warm-up and finish included.
+    private var roundSeconds: [Double] = []
     /// The next round `runRound` runs (under the interleaved order); `rounds` once every round ran.
     public private(set) var nextRound = 0
 
@@ -82,6 +86,21 @@ public struct PairedPoint {
     /// for minutes lets its pool's threads go and would pay its start-up again.
     public var keepsSlowStarter: Bool { engines.contains { state[$0]!.keepsProcess && state[$0]!.process != nil } }
 
+    /// What a round of the point costs, in seconds: the mean of its rounds after the first (whose warm-up sizes the
+    /// trials), or the first's; `nil` before any.
+    public var secondsPerRound: Double? {
+        let later = roundSeconds.dropFirst()
+        if !later.isEmpty { return later.reduce(0, +) / Double(later.count) }
+        return roundSeconds.first
+    }
+
+    /// Sets the point's rounds to `rounds`, at least those it ran: what a run decides once every point had its first
+    /// rounds (`RoundAllocation`).
+    public mutating func plan(rounds: Int) {
+        precondition(rounds >= nextRound, "\(point.benchmarkName(engine: "*")) ran \(nextRound) rounds, more than \(rounds)")
+        self.rounds = rounds
+    }
+
     /// Whether every round ran (or every contender failed).
     public var isDone: Bool {
         nextRound >= rounds || engines.allSatisfy { state[$0]!.failure != nil }
@@ -117,6 +136,8 @@ public struct PairedPoint {
         guard !isDone else { return }
         let round = nextRound
         nextRound += 1
+        let began = Deadline.now()
+        defer { roundSeconds.append((Deadline.now() - began).seconds) }
         // A fresh engine per repetition is what such a workload measures: a process cannot serve two rounds.
         let freshEachRound = !keepsProcesses
         let turn = RoundOrder.order(engines, seed: seed, point: point.benchmarkName(engine: ""), round: round)

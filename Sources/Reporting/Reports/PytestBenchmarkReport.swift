@@ -144,7 +144,8 @@ public enum PytestBenchmarkReport {
             (
                 "options",
                 .object([
-                    ("min_rounds", .int(settings.repetitions)),
+                    // A run that shares out its later rounds promises each point its first ones only.
+                    ("min_rounds", .int(settings.sharesRounds ? settings.firstRounds! : settings.repetitions)),
                     ("min_time", .double(settings.minimumSeconds)),
                     ("max_time", .double(settings.budgetSeconds)),
                 ])

@@ -144,7 +144,7 @@ public enum SummaryReport {
     /// ended (or a record from before runs said so).
     static func stoppedLine(_ run: RunAnalysis) -> String? {
         guard let benchmarks = run.record.benchmarks, benchmarks.stopped else { return nil }
-        let least = benchmarks.settings.repetitions
+        let least = benchmarks.settings.firstRounds.map { min($0, benchmarks.settings.repetitions) } ?? benchmarks.settings.repetitions
         let short = benchmarks.points.filter { ($0.results.map(\.repetitions.count).max() ?? 0) < least }.count
         return
             "**Stopped before its end**: the benchmarks ran for \(Figures.fixed(benchmarks.seconds, 0)) s and were stopped "
@@ -162,9 +162,16 @@ public enum SummaryReport {
         var text = "**Order**: "
         switch benchmarks.order {
         case .interleaved:
+            let settings = benchmarks.settings
             text +=
-                "\(rounds) paired rounds per point (a workload of fewer than \(BenchSettings.evidencePoints) points gets more), "
-                + "round r running repetition r of every contender once, one after another, in an order shuffled per round"
+                "\(rounds) paired rounds per point"
+                + (settings.sharesRounds && benchmarks.lifetime == .round
+                    ? " (\(settings.firstRounds!) at every point first, then the time of \(settings.repetitions) a point shared out "
+                        + "where a round most raises the ratios a second run would reproduce within "
+                        + "\(Figures.fixed((RoundAllocation.agreement - 1) * 100, 0))%, per second; a workload of fewer than "
+                        + "\(BenchSettings.evidencePoints) points gets more of each)"
+                    : " (a workload of fewer than \(BenchSettings.evidencePoints) points gets more)")
+                + ", round r running repetition r of every contender once, one after another, in an order shuffled per round"
                 + (benchmarks.lifetime == .round
                     ? ", each in a fresh process warmed up before the round, the rounds spread over the run"
                     : ", each contender in one process for the point")

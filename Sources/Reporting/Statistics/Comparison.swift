@@ -109,8 +109,9 @@ public struct Comparison: Sendable {
 /// Whether two runs give the same answers: each contender's ratio to its workload's reference at each point, and
 /// each workload's verdict. Two runs of one commit on one machine measure how far a report's answers can be trusted.
 public struct Stability: Sendable {
-    /// Two runs agree on a ratio when the larger of the two is at most this factor above the smaller (×1.15: 15%).
-    public static let agreement = 1.15
+    /// Two runs agree on a ratio when the larger of the two is at most this factor above the smaller (×1.15: 15%):
+    /// what a run's shared rounds aim at (`RoundAllocation.agreement`).
+    public static let agreement = RoundAllocation.agreement
 
     /// One contender's ratio to the reference at one point, in both runs.
     public struct Pair: Sendable {

@@ -270,6 +270,10 @@ extension ArenaTests {
             let failing: Int?
             /// Whether the warm-up takes 5 ms where a trial takes none (a slow start).
             var slowWarmUp = false
+            /// The point it measures, added to its trials in the log as `@label`, when set.
+            var label: String?
+            /// The wall nanoseconds its repetition of each round reports.
+            var wall: (Int) -> UInt64 = { _ in 1000 }
             var repetitions: [Repetition] = []
             let born: Int
 
@@ -287,12 +291,12 @@ extension ArenaTests {
             }
 
             func measure(round: Int) -> Failure? {
-                log.events.append("trial \(engine) \(round)")
+                log.events.append("trial \(engine) \(round)" + (label.map { "@\($0)" } ?? ""))
                 log.trialsRun += 1
                 ownTrials += 1
                 if failing == round { return Failure(.error, "block 3 ran twice") }
                 repetitions.append(
-                    Repetition(operations: 1000, items: 1000, wallNanoseconds: 1000, cpuNanoseconds: 1000, round: round))
+                    Repetition(operations: 1000, items: 1000, wallNanoseconds: wall(round), cpuNanoseconds: 1000, round: round))
                 return nil
             }
             private var ownTrials = 0

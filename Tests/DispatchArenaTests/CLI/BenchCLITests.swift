@@ -22,6 +22,7 @@ extension ArenaTests {
                 ["bench", "--threads", "2,2"],
                 ["bench", "--threads", ""],
                 ["bench", "--repetitions", "0"],
+                ["bench", "--first-rounds", "1"],
                 ["bench", "--min-time", "-1"],
                 ["bench", "--min-time", "nan"],
                 ["bench", "--budget", "0"],
