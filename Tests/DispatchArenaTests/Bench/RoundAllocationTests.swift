@@ -94,7 +94,7 @@ extension ArenaTests {
             let settings = BenchSettings(repetitions: 6, firstRounds: 4, minimumSeconds: 0.05, budgetSeconds: 30, threads: [1])
             #expect(settings.sharesRounds && settings.firstRounds(forPoints: 2) == 6)
             let plan = BenchPlan(
-                workloads: [Pair()], engines: ["system", "mutex"].map { EngineProfile(name: $0) }, settings: settings)
+                workloads: [TwoPoints()], engines: ["system", "mutex"].map { EngineProfile(name: $0) }, settings: settings)
             let log = ScheduleTests.Log()
             var records: [(point: String, rounds: Int, done: Bool)] = []
             var counts: Set<Int> = []
@@ -125,16 +125,5 @@ extension ArenaTests {
             // The progress count: the even schedule's 18 steps, then the shared one's.
             #expect(counts == [18, 6 + last.rounds], "\(counts)")
         }
-    }
-}
-
-/// A workload of two points that is never run (stand-in processes measure it).
-private struct Pair: Workload {
-    let name = "pair"
-    let summary = "two points"
-    let headline = Headline.timePerOperation
-    func points(_ settings: BenchSettings) -> [Point] { [1, 2].map { Point(workload: name, parameters: [Parameter("k", $0)]) } }
-    func trial<E: Engine>(_ point: Point, operations: Int, on engine: E, context: TrialContext) throws(WorkloadError) -> Trial {
-        throw WorkloadError("never measured")
     }
 }
