@@ -50,7 +50,7 @@ struct BenchCommand: LineupCommand {
     @Option(
         name: .customLong("first-rounds"),
         help:
-            "Rounds every point gets before the time its other rounds would take goes to the points whose ratios vary most (default \(BenchSettings.defaultFirstRounds); at least --repetitions gives every point the same rounds)."
+            "Rounds every point gets before the time its other rounds would take goes to the points whose ratios vary most (default \(BenchSettings.defaultFirstRounds); at least --repetitions gives every point the same rounds; paired rounds in fresh processes only)."
     )
     var firstRounds: Int?
 

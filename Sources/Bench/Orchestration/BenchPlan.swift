@@ -200,7 +200,8 @@ public struct BenchSession: Sendable {
             RoundAllocation.Candidate(
                 rounds: schedules[index].nextRound, evenRounds: schedules[index].rounds,
                 secondsPerRound: schedules[index].secondsPerRound ?? 0,
-                spreads: RoundAllocation.spreads(of: schedules[index].measured, headline: groups[index].workload.headline))
+                spreads: RoundAllocation.spreads(of: schedules[index].measured, headline: groups[index].workload.headline),
+                mostRounds: schedules[index].roundsWithinBudget)
         }
         for (index, total) in zip(open, RoundAllocation.rounds(for: candidates)) {
             steps += total - schedules[index].rounds

@@ -94,6 +94,21 @@ public struct PairedPoint {
         return roundSeconds.first
     }
 
+    /// The most rounds the point can take with every contender still in it kept within its time budget
+    /// (`BenchSettings.budgetSeconds`, its own processes' time): the rounds run, and as many more as half of what each
+    /// has left affords at its pace so far (a contender's rounds vary: `system`'s contended `sync` from 38 ms to 1.4 s
+    /// a trial), the fewest over the contenders; `nil` before any round or with no contender left.
+    public var roundsWithinBudget: Int? {
+        guard nextRound > 0 else { return nil }
+        let more = engines.compactMap { engine -> Int? in
+            let contender = state[engine]!
+            guard contender.failure == nil, contender.used > 0 else { return nil }
+            let pace = contender.used / Double(nextRound)
+            return Int(min(1e9, max(0, settings.budgetSeconds - contender.used) / pace / 2))
+        }
+        return more.min().map { nextRound + $0 }
+    }
+
     /// Sets the point's rounds to `rounds`, at least those it ran: what a run decides once every point had its first
     /// rounds (`RoundAllocation`).
     public mutating func plan(rounds: Int) {

@@ -43,16 +43,19 @@ public enum RoundAllocation {
         /// The standard deviation of the per-round log ratio of each pair of its contenders (`spreads(of:headline:)`);
         /// empty for a point with one contender, or none with two rounds in common.
         public let spreads: [Double]
+        /// The most rounds its contenders' time budgets afford (`PairedPoint.roundsWithinBudget`); `nil`: no bound.
+        public let mostRounds: Int?
 
-        public init(rounds: Int, evenRounds: Int, secondsPerRound: Double, spreads: [Double]) {
+        public init(rounds: Int, evenRounds: Int, secondsPerRound: Double, spreads: [Double], mostRounds: Int? = nil) {
             self.rounds = rounds
             self.evenRounds = evenRounds
             self.secondsPerRound = secondsPerRound
             self.spreads = spreads
+            self.mostRounds = mostRounds
         }
 
         var cost: Double { max(secondsPerRound, RoundAllocation.leastRoundSeconds) }
-        var cap: Int { max(rounds, RoundAllocation.roundsFactor * evenRounds) }
+        var cap: Int { max(rounds, min(RoundAllocation.roundsFactor * evenRounds, mostRounds ?? .max)) }
 
         /// The expected number of its ratios a second run like this one reproduces within `agreement`, with `rounds`
         /// rounds in each.
@@ -98,7 +101,8 @@ public enum RoundAllocation {
 
     /// Each candidate's rounds in all: at least those it has; a point without spreads (one contender) its even share;
     /// the others their rounds plus what the even schedule's remaining seconds buy, a round at a time to the point
-    /// whose next round raises its expected agreeing ratios most per second, up to `roundsFactor` times its even share.
+    /// whose next round raises its expected agreeing ratios most per second, up to `roundsFactor` times its even share
+    /// and what its contenders' budgets afford (`mostRounds`).
     /// Spends at most what the even schedule would have on the points with spreads. Costs a pass over the candidates
     /// per round given.
     public static func rounds(for candidates: [Candidate]) -> [Int] {

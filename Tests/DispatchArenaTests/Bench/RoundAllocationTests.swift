@@ -82,8 +82,34 @@ extension ArenaTests {
                 Candidate(rounds: 4, evenRounds: 100, secondsPerRound: 1, spreads: [0]),
             ])
             #expect(alone == [21, 4], "\(alone)")
+            // Nor past what its contenders' budgets afford.
+            let afforded = RoundAllocation.rounds(for: [
+                Candidate(rounds: 4, evenRounds: 7, secondsPerRound: 1, spreads: [0.3], mostRounds: 6),
+                Candidate(rounds: 4, evenRounds: 100, secondsPerRound: 1, spreads: [0]),
+            ])
+            #expect(afforded == [6, 4], "\(afforded)")
             // Rounds already run are never taken back.
             #expect(RoundAllocation.rounds(for: [Candidate(rounds: 9, evenRounds: 7, secondsPerRound: 1, spreads: [0])]) == [9])
+        }
+
+        @Test("what the budgets afford: half of what each contender has left, at its pace so far")
+        func budget() throws {
+            let settings = BenchSettings(repetitions: 6, minimumSeconds: 0.05, budgetSeconds: 0.05, threads: [1])
+            let workload = TwoPoints()
+            var schedule = PairedPoint(
+                point: workload.points(settings)[0], workload: workload, engines: ["system", "mutex"], settings: settings,
+                seed: 1)
+            #expect(schedule.roundsWithinBudget == nil)
+            let log = ScheduleTests.Log()
+            // Each process's warm-up sleeps 5 ms, so a round costs each contender at least that: of the 45 ms or less
+            // left, half affords at most 4 more rounds.
+            schedule.runRound { engine, _ in
+                let process = ScheduleTests.Process(engine: engine, log: log, failing: nil)
+                process.slowWarmUp = true
+                return process
+            }
+            let afforded = try #require(schedule.roundsWithinBudget)
+            #expect(afforded >= 1 && afforded <= 5, "\(afforded)")
         }
 
         @Test(
