@@ -5,7 +5,7 @@
 #   scripts/report.sh [--quick | --full] [--out DIR] [--conformance FILE] [--scratch-path BUILD] [--root ROOT]
 #
 # --quick (the default) finishes within about 5 minutes on 2 cores after the release build; --full is the reference run (every size,
-# 8 rounds, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
+# the time of 8 rounds a point, threads up to 16, conformance repeated 3 times, and instructions per operation under callgrind).
 # It measures with the bundle's folder (scripts/bundle.sh --folder: arena with the Swift standard library linked in,
 # the C floor, and the `run` script that runs the matrix, the floor, every workload and the instructions), then
 # plots and reports here: the report and the bundle a user runs elsewhere measure alike, by one script.

@@ -50,6 +50,10 @@ public struct BenchSettings: Sendable, Codable, Equatable {
     /// Whether the run shares out its later rounds by how much each point varies (`firstRounds` below `repetitions`).
     public var sharesRounds: Bool { firstRounds.map { $0 < repetitions } ?? false }
 
+    /// The rounds every point of a run gets at least: `firstRounds` where the run shares out its later rounds,
+    /// `repetitions` otherwise.
+    public var leastRounds: Int { sharesRounds ? firstRounds! : repetitions }
+
     /// The rounds each point of a workload of `points` points gets before the rest are shared out: `firstRounds` as a
     /// share of `rounds(forPoints:)` (a workload of few points gets more of each), at least 2, so that there is a
     /// spread to read; `rounds(forPoints:)` itself when the run shares nothing.

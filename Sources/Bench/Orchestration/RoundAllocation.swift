@@ -77,23 +77,14 @@ public enum RoundAllocation {
     /// The standard deviation of the per-round logarithm of each pair of `point`'s contenders' headlines (`headline`),
     /// over the rounds both measured: one value per pair with at least two such rounds and positive headlines.
     public static func spreads(of point: MeasuredPoint, headline: Headline) -> [Double] {
-        let values: [[Int: Double]] = point.results.filter(\.succeeded).map { result in
-            var byRound: [Int: Double] = [:]
-            for (index, repetition) in result.repetitions.enumerated() {
-                if let value = PointStatistics.headlineValue(of: repetition, under: headline), value > 0 {
-                    byRound[repetition.round ?? index] = log(value)
-                }
-            }
-            return byRound
+        let values = point.results.filter(\.succeeded).map { result in
+            PointStatistics.headlineValuesByRound(of: result, under: headline).filter { $0.value > 0 }.mapValues(log)
         }
         var spreads: [Double] = []
         for (offset, a) in values.enumerated() {
             for b in values[(offset + 1)...] {
                 let logs = a.keys.sorted().compactMap { round in b[round].map { a[round]! - $0 } }
-                guard logs.count > 1 else { continue }
-                let mean = logs.reduce(0, +) / Double(logs.count)
-                let squares = logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-                spreads.append((squares / Double(logs.count - 1)).squareRoot())
+                if logs.count > 1, let summary = Summary(logs) { spreads.append(summary.standardDeviation) }
             }
         }
         return spreads
@@ -104,21 +95,26 @@ public enum RoundAllocation {
     /// whose next round raises its expected agreeing ratios most per second, up to `roundsFactor` times its even share
     /// and what its contenders' budgets afford (`mostRounds`).
     /// Spends at most what the even schedule would have on the points with spreads. Costs a pass over the candidates
-    /// per round given.
+    /// per round given; each candidate's gain is computed again only when it got the round.
     public static func rounds(for candidates: [Candidate]) -> [Int] {
         var rounds = candidates.map { $0.spreads.isEmpty ? max($0.rounds, $0.evenRounds) : $0.rounds }
         let shared = candidates.indices.filter { !candidates[$0].spreads.isEmpty }
         var left = shared.reduce(0) { $0 + Double(max(0, candidates[$1].evenRounds - candidates[$1].rounds)) * candidates[$1].cost }
+        /// What the candidate's next round adds to its expected agreeing ratios, per second.
+        func gain(_ index: Int) -> Double {
+            let candidate = candidates[index]
+            return (candidate.agreeing(after: rounds[index] + 1) - candidate.agreeing(after: rounds[index])) / candidate.cost
+        }
+        var gains = Dictionary(uniqueKeysWithValues: shared.map { ($0, gain($0)) })
         while true {
             var best: (index: Int, gain: Double)?
             for index in shared where rounds[index] < candidates[index].cap && candidates[index].cost <= left + 1e-9 {
-                let candidate = candidates[index]
-                let gain = (candidate.agreeing(after: rounds[index] + 1) - candidate.agreeing(after: rounds[index])) / candidate.cost
-                if gain > 0 && gain > (best?.gain ?? 0) { best = (index, gain) }
+                if gains[index]! > 0 && gains[index]! > (best?.gain ?? 0) { best = (index, gains[index]!) }
             }
             guard let chosen = best else { return rounds }
             rounds[chosen.index] += 1
             left -= candidates[chosen.index].cost
+            gains[chosen.index] = gain(chosen.index)
         }
     }
 }

@@ -71,4 +71,15 @@ public struct PointStatistics: Sendable, Equatable {
         case .counter(let name, _, _): repetition.counters[name]
         }
     }
+
+    /// The headline of each of `result`'s repetitions by round (a repetition without a round counts as its position);
+    /// empty for a failed result. What paired ratios are taken over.
+    public static func headlineValuesByRound(of result: PointResult, under headline: Headline) -> [Int: Double] {
+        guard result.failure == nil else { return [:] }
+        var values: [Int: Double] = [:]
+        for (index, repetition) in result.repetitions.enumerated() {
+            if let value = headlineValue(of: repetition, under: headline) { values[repetition.round ?? index] = value }
+        }
+        return values
+    }
 }

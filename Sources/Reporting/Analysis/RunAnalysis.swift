@@ -127,12 +127,7 @@ public struct WorkloadAnalysis: Sendable {
     /// The headline of each of `engine`'s repetitions at `path`, by round (a repetition without a round counts as its
     /// position); empty when it failed or did not measure there.
     public func values(_ engine: String, at path: String) -> [Int: Double] {
-        guard let result = result(engine, at: path), result.failure == nil else { return [:] }
-        var values: [Int: Double] = [:]
-        for (index, repetition) in result.repetitions.enumerated() {
-            if let value = PointStatistics.headlineValue(of: repetition, under: headline) { values[repetition.round ?? index] = value }
-        }
-        return values
+        result(engine, at: path).map { PointStatistics.headlineValuesByRound(of: $0, under: headline) } ?? [:]
     }
 
     /// Whether `engine` is the native floor's (measured by another program, so never paired).

@@ -144,8 +144,7 @@ public enum PytestBenchmarkReport {
             (
                 "options",
                 .object([
-                    // A run that shares out its later rounds promises each point its first ones only.
-                    ("min_rounds", .int(settings.sharesRounds ? settings.firstRounds! : settings.repetitions)),
+                    ("min_rounds", .int(settings.leastRounds)),
                     ("min_time", .double(settings.minimumSeconds)),
                     ("max_time", .double(settings.budgetSeconds)),
                 ])

@@ -144,7 +144,7 @@ public enum SummaryReport {
     /// ended (or a record from before runs said so).
     static func stoppedLine(_ run: RunAnalysis) -> String? {
         guard let benchmarks = run.record.benchmarks, benchmarks.stopped else { return nil }
-        let least = benchmarks.settings.firstRounds.map { min($0, benchmarks.settings.repetitions) } ?? benchmarks.settings.repetitions
+        let least = benchmarks.settings.leastRounds
         let short = benchmarks.points.filter { ($0.results.map(\.repetitions.count).max() ?? 0) < least }.count
         return
             "**Stopped before its end**: the benchmarks ran for \(Figures.fixed(benchmarks.seconds, 0)) s and were stopped "
@@ -166,7 +166,7 @@ public enum SummaryReport {
             text +=
                 "\(rounds) paired rounds per point"
                 + (settings.sharesRounds && benchmarks.lifetime == .round
-                    ? " (\(settings.firstRounds!) at every point first, then the time of \(settings.repetitions) a point shared out "
+                    ? " (\(settings.leastRounds) at every point first, then the time of \(settings.repetitions) a point shared out "
                         + "where a round most raises the ratios a second run would reproduce within "
                         + "\(Figures.fixed((RoundAllocation.agreement - 1) * 100, 0))%, per second; a workload of fewer than "
                         + "\(BenchSettings.evidencePoints) points gets more of each)"
