@@ -31,6 +31,9 @@ variants=(
     "sync-sleep    |                            |verifies|now: a woken waiter takes with the bit set again, or passes its wake-up on"
     "sync-sleep    |-DNO_REARM                  |fails   |seeded: a woken waiter takes the queue without setting syncWaiting again"
     "sync-sleep    |-DNO_PASS_ON                |fails   |seeded: a woken waiter that leaves for the FIFO drops its wake-up"
+    "actor-handoff |                            |verifies|now: a producer counts its block, then looks at the mailbox again"
+    "actor-handoff |-DLOOK_ONCE                 |fails   |seeded: the producer looks at the mailbox only before counting"
+    "actor-handoff |-DNO_RECHECK                |fails   |seeded: the last finish wakes the barrier without looking at the count again"
 )
 
 work=$(mktemp -d)

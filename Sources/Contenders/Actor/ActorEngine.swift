@@ -5,9 +5,10 @@ import Glibc
 /// GCD contract costs, and what breaks, when it is built from actors and tasks instead of threads and locks.
 ///
 /// Every queue is an actor (`ActorQueueCore`) draining a FIFO mailbox consumed by one task (`ActorMailbox`); a
-/// concurrent queue runs its blocks as child tasks of a task group and its barriers inside the actor once the
-/// running count is zero; a queue with a target hands its blocks to the target as forwarded jobs. A work item flagged
-/// barrier is posted as a barrier (so also from asyncAfter and group notify, which submit it as `async` does). Every
+/// concurrent queue runs its blocks on runner tasks (handed over by the actor, or by the producer while the actor is
+/// parked with nothing queued) and its barriers inside the actor once the running count is zero; a queue with a
+/// target hands its blocks to the target as forwarded jobs. A work item flagged barrier is posted as a barrier (so
+/// also from asyncAfter and group notify, which submit it as `async` does). Every
 /// source is an actor holding its pending data with one handler call in flight; the first after activation is the
 /// registration handler's, so deliveries wait for it. Blocks, timers (`ContinuousClock` sleeps) and asyncAfter run on
 /// Swift's global concurrent executor. Synchronous callers (`sync`, the blocking waits) park their thread on a futex

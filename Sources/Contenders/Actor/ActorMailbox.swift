@@ -1,5 +1,6 @@
 import ArenaContract
 import DequeModule
+import Synchronization
 
 /// A FIFO mailbox with one consumer task: producers post from any thread; the consumer awaits the next element
 /// (suspending, never blocking a thread, when the mailbox is empty). Order is the order of `post`, by construction.
@@ -18,6 +19,21 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     private var finished = false
     /// A sync caller holds the consumer's turn (`borrowTurn`): posts meanwhile queue up without waking the consumer.
     private var borrowed = false
+    /// Whether the consumer is parked with nothing queued and its turn not borrowed (nor the mailbox finished), so
+    /// everything posted so far has been taken and dealt with: stored under the lock whenever one of those changes,
+    /// and read without it by a concurrent queue's producer that hands its block to the runners itself
+    /// (`ActorQueue.post`, models/actor-handoff.pml).
+    private let open = Atomic<Bool>(false)
+
+    /// Whether the consumer is parked with nothing queued, as last stored (see `open`). One atomic load.
+    @inline(__always)
+    var isOpen: Bool { open.load(ordering: .sequentiallyConsistent) }
+
+    /// Stores what `open` says; under the lock, after every change of the queue, the parked consumer, the turn or
+    /// `finished`.
+    private func mirrorOpen() {
+        open.store(elements.isEmpty && parked != nil && !borrowed && !finished, ordering: .sequentiallyConsistent)
+    }
 
     /// Appends `element`, waking the consumer if it is parked. Ignored after `finish`. Costs one lock round trip,
     /// plus a task enqueue when the consumer was parked.
@@ -26,6 +42,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         if finished { return lock.unlock() }
         elements.append(element)
         let waking = takeConsumer()
+        mirrorOpen()
         lock.unlock()
         waking?.resume()
     }
@@ -46,6 +63,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         guard elements.isEmpty && parked != nil && !borrowed && !finished else { return false }
         borrowed = true
+        mirrorOpen()
         return true
     }
 
@@ -54,6 +72,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         borrowed = false
         let waking = elements.isEmpty && !finished ? nil : takeConsumer()
+        mirrorOpen()
         lock.unlock()
         waking?.resume()
     }
@@ -63,6 +82,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         finished = true
         let waking = takeConsumer()
+        mirrorOpen()
         lock.unlock()
         waking?.resume()
     }
@@ -86,6 +106,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
                 lock.lock()
                 if elements.isEmpty && !finished {
                     parked = continuation
+                    mirrorOpen()
                     lock.unlock()
                 } else {
                     lock.unlock()

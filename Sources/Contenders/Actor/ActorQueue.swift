@@ -57,9 +57,22 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
         mailbox?.finish()  // the loop drains what is left, then ends
     }
 
-    /// Puts `mail` in the mailbox (a queue targeting this one forwards through here too).
+    /// Puts `mail` in the mailbox (a queue targeting this one forwards through here too). On a concurrent queue a
+    /// block that is no barrier skips the mailbox while the loop is parked with nothing queued and the queue may
+    /// start blocks with no target: counted started, it goes straight to the runners, as the loop would send it,
+    /// without waking the loop (a stage every block would otherwise pass through one at a time; libdispatch's
+    /// concurrent queue likewise sends a block straight to its root queue when nothing waits before it). The count
+    /// comes before the last look at the mailbox, and a barrier's poster closes the mailbox before the loop reads the
+    /// count, so either the barrier waits for this block or this block sees the mailbox closed and queues behind it
+    /// (models/actor-handoff.pml). An atomic add and two loads, then the runners' lock.
     func post(_ mail: ActorMail) {
         if let mailbox {
+            if core.runners != nil && !mail.isBarrier && mailbox.isOpen {
+                if core.control.startsOwnBlock() {
+                    if mailbox.isOpen { return core.hand(mail) }
+                    core.control.blockFinished()
+                }
+            }
             mailbox.post(mail)
         } else {
             // The global queue: every block is a task of its own.

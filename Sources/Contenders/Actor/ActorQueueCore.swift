@@ -6,9 +6,10 @@ import ArenaContract
 /// mailbox and lets the loop end, instead of the loop keeping the queue alive.
 ///
 /// - Serial: each block runs synchronously inside the actor, one at a time.
-/// - Concurrent: non-barrier blocks run on child tasks of a task group the loop owns, at most one per thread of
-///   the pool, each running ready blocks in order (`ActorRunners`); a barrier waits for the running count to reach
-///   zero and runs inside the actor, alone.
+/// - Concurrent: non-barrier blocks run on runner tasks, at most one per thread of the pool, each running ready
+///   blocks in order (`ActorRunners`); a barrier waits for the running count to reach zero and runs inside the actor,
+///   alone. While the loop is parked with nothing queued, a producer hands its block to the runners itself
+///   (`ActorQueue.post`): the loop is a stage every block would pass through one at a time.
 /// - With a target: the queue runs nothing itself. It hands each block to its target as a forwarded job and, if
 ///   serial, awaits it before the next; the target runs it as one of its own blocks, so a chain is as wide as its
 ///   narrowest link.
@@ -21,12 +22,15 @@ actor ActorQueueCore {
     /// The class given at creation; `nil` runs at the target's.
     nonisolated let qos: QoSClass?
     nonisolated let control: ActorQueueControl
+    /// A concurrent queue's blocks ready to run, and the tasks that run them; nil on a serial queue.
+    nonisolated let runners: ActorRunners?
 
     init(label: String, kind: QueueKind, qos: QoSClass?, control: ActorQueueControl) {
         self.label = label
         self.kind = kind
         self.qos = qos
         self.control = control
+        runners = kind == .concurrent ? ActorRunners(width: ActorEngine.poolWidth) : nil
     }
 
     /// The queue's whole life: drains the mailbox, then, every block having run, submits the finalizer to the target
@@ -42,7 +46,7 @@ actor ActorQueueCore {
         switch kind {
         case .serial: await drainSerial(mailbox)  // awaits each block, forwarded ones included
         case .concurrent:
-            await drainConcurrent(mailbox)  // the task group awaits its child tasks, not the forwarded blocks:
+            await drainConcurrent(mailbox)  // blocks may still run on runners or on the target:
             await control.waitUntilIdle()  // the running count covers both
         }
     }
@@ -63,35 +67,45 @@ actor ActorQueueCore {
     }
 
     private func drainConcurrent(_ mailbox: ActorMailbox<ActorMail>) async {
-        let runners = ActorRunners(width: ActorEngine.poolWidth)
-        await withDiscardingTaskGroup { group in
-            while let mail = await mailbox.next() {
-                await control.waitUntilRunnable()
-                if mail.isBarrier {
-                    await control.waitUntilIdle()
-                    if case .retarget(let newTarget) = mail {
-                        control.setTarget(newTarget)
-                    } else if let target = control.currentTarget {
-                        await forwardAndWait(mail, to: target)
-                    } else {
-                        Self.run(mail, in: self)
-                    }
-                    continue
+        while let mail = await mailbox.next() {
+            await control.waitUntilRunnable()
+            if mail.isBarrier {
+                await control.waitUntilIdle()
+                if case .retarget(let newTarget) = mail {
+                    control.setTarget(newTarget)
+                } else if let target = control.currentTarget {
+                    await forwardAndWait(mail, to: target)
+                } else {
+                    Self.run(mail, in: self)
                 }
-                control.blockStarted()
-                if let target = control.currentTarget {
-                    target.post(.forwarded(forwarded(mail, done: { [control] in control.blockFinished() })))
-                } else if runners.hand(mail) {
-                    group.addTask { [self] in
-                        var ran = 0
-                        while let next = runners.next() {
-                            Self.run(next, in: self)
-                            control.blockFinished()
-                            ran += 1
-                            if ran % ActorRunners.batch == 0 { await Task.yield() }
-                        }
-                    }
-                }
+                continue
+            }
+            control.blockStarted()
+            if let target = control.currentTarget {
+                target.post(.forwarded(forwarded(mail, done: { [control] in control.blockFinished() })))
+            } else {
+                hand(mail)
+            }
+        }
+    }
+
+    /// Gives a block of this concurrent queue, counted started, to the runners, and starts one if fewer than the
+    /// pool's width run. From the loop, or from a producer while the loop is parked (`ActorQueue.post`).
+    nonisolated func hand(_ mail: ActorMail) {
+        if runners!.hand(mail) { startRunner() }
+    }
+
+    /// A runner: a task that runs ready blocks in order until none is left, yielding to the pool every
+    /// `ActorRunners.batch` blocks. Unstructured, since a producer may start it: the running count, which the loop's
+    /// end waits on (`drain`), covers its blocks.
+    private nonisolated func startRunner() {
+        Task.detached { [self] in
+            var ran = 0
+            while let next = runners!.next() {
+                Self.run(next, in: self)
+                control.blockFinished()
+                ran += 1
+                if ran % ActorRunners.batch == 0 { await Task.yield() }
             }
         }
     }

@@ -1,8 +1,8 @@
 import ArenaContract
 import DequeModule
 
-/// The blocks of a concurrent queue that are ready to run, and the child tasks that run them: at most `width` tasks,
-/// each taking blocks in FIFO order until none is left, instead of a child task per block.
+/// The blocks of a concurrent queue that are ready to run, and the runner tasks that run them: at most `width` tasks,
+/// each taking blocks in FIFO order until none is left, instead of a task per block.
 ///
 /// Why: a task per block cost a task's creation, enqueue and teardown on every block (the queue ran 0.2 to 0.44 times
 /// as many blocks a second as `system` in `async-drain`); Swift's cooperative pool runs at most `width` of them at
