@@ -4,8 +4,10 @@ import ArenaContract
 ///
 /// Fast path, as libdispatch does it: when the queue and every link of its target chain can be taken at once
 /// (serial: idle and empty; concurrent: no barrier running or pending), the caller takes them, runs the block on its
-/// own thread, and gives them back. Otherwise the caller parks a `MutexSyncRequest` in the queue and waits on a
-/// condition variable; the drainer that reaches it runs the block inside the chain and wakes the caller.
+/// own thread, and gives them back. A serial queue held with nothing queued (by another sync caller, or a drainer
+/// about to let go) is waited for as a lock is (`waitForGive`). Otherwise the caller parks a `MutexSyncRequest` in the
+/// queue and waits on a condition variable; the drainer that reaches it runs the block inside the chain and wakes the
+/// caller.
 extension MutexQueue {
     @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
@@ -25,33 +27,53 @@ extension MutexQueue {
         return try relaySync(block, through: { waitInQueue($0, barrier: barrier) }, rescue: { throw $0 })
     }
 
-    /// What a caller running inline holds: the links it took, innermost first, and its entered depth before.
+    /// What a caller running inline holds: this queue (taken alone or not), the links above it when it has a target,
+    /// and its entered depth before.
     @usableFromInline
     struct HeldChain {
         @usableFromInline let taken: Bool
-        let links: [Link]
+        let alone: Bool
+        let above: [Link]?
         let depth: Int
+        /// The caller's thread context, unretained: the caller's thread keeps it alive.
+        let context: Unmanaged<MutexThreadContext>
     }
 
-    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue and its target chain and
-    /// enters them; `taken` is false when any link is busy.
+    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue (waiting for it as for a
+    /// lock when another sync caller holds it: `waitForGive`) and its target chain, and enters them; `taken` is false
+    /// when any link is busy. A queue without a target, the common case, costs no array.
     @usableFromInline
     func enterSync(barrier: Bool) -> HeldChain {
         let context = MutexThreadContext.current
-        if (barrier || kind == .serial) && context.drains(self) {
+        let alone = barrier || kind == .serial
+        if alone && context.drains(self) {
             misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
         }
         let depth = context.depth
-        guard let chain = acquireChain(barrier: barrier) else { return HeldChain(taken: false, links: [], depth: depth) }
+        let held = Unmanaged.passUnretained(context)
+        var first: MutexQueue?
+        guard tryTake(alone: alone, target: &first) || waitForGive(target: &first) else {
+            return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held)
+        }
+        guard let first else {
+            context.push(self)
+            return HeldChain(taken: true, alone: alone, above: nil, depth: depth, context: held)
+        }
+        guard let chain = Self.acquireChain(from: first) else {
+            give(alone: alone)
+            return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held)
+        }
         for link in chain.reversed() { context.push(link.queue) }
-        return HeldChain(taken: true, links: chain, depth: depth)
+        context.push(self)
+        return HeldChain(taken: true, alone: alone, above: chain, depth: depth, context: held)
     }
 
     /// Leaves and gives back what `enterSync` took, innermost first.
     @usableFromInline
     func leaveSync(_ held: HeldChain) {
-        MutexThreadContext.current.pop(to: held.depth)
-        for link in held.links { link.queue.give(alone: link.alone) }
+        held.context._withUnsafeGuaranteedRef { $0.pop(to: held.depth) }
+        give(alone: held.alone)
+        if let above = held.above { Self.release(above) }
     }
 
     /// The slow path: parks the block in the FIFO; a drainer runs it and wakes the caller.
@@ -72,11 +94,11 @@ extension MutexQueue {
         let alone: Bool
     }
 
-    /// Takes this queue and every target above it, or nothing.
-    private func acquireChain(barrier: Bool) -> [Link]? {
+    /// Takes `first` and every target above it, or nothing: the links above a queue the caller took.
+    private static func acquireChain(from first: MutexQueue) -> [Link]? {
         var taken: [Link] = []
-        var next: MutexQueue? = self
-        var alone = barrier || kind == .serial
+        var next: MutexQueue? = first
+        var alone = first.kind == .serial
         while let queue = next {
             guard queue.tryTake(alone: alone, target: &next) else {
                 release(taken)
@@ -88,7 +110,7 @@ extension MutexQueue {
         return taken
     }
 
-    private func release(_ links: [Link]) {
+    private static func release(_ links: [Link]) {
         for link in links { link.queue.give(alone: link.alone) }
     }
 
@@ -113,14 +135,63 @@ extension MutexQueue {
         return true
     }
 
+    /// Waits for a held serial queue as a lock's waiter does, rather than parking in its FIFO, and takes it: GCD
+    /// orders a sync after the blocks submitted before it, not against other sync callers, so while the queue is held
+    /// with nothing queued the caller may wait for whoever holds it and then take it. Parking in the FIFO would cost a
+    /// drainer's turn on the pool and a wake-up per section, and send every later caller through the FIFO behind it.
+    /// False, for the FIFO, when the queue is not held that way, or when the caller wakes to find blocks queued (it
+    /// goes behind them, so a stream of async blocks cannot keep it waiting) or the queue suspended; a waiter that
+    /// leaves passes the wake-up it took on to the next. The giver signals one waiter when `busy` clears
+    /// (`clearBusy`), and may take the queue again first, as a glibc mutex's unlocker may. Counted as blocking
+    /// (`MutexThreadContext.blocking`): a pool worker waiting here lets the pool start another, as in the FIFO. Only for
+    /// the first link of a chain, holding nothing else.
+    private func waitForGive(target above: inout MutexQueue?) -> Bool {
+        guard kind == .serial && !isGlobal && !isMain else { return false }
+        return MutexThreadContext.blocking {
+            lock.lock()
+            defer { lock.unlock() }
+            guard busy && items.isEmpty && isRunnable else { return false }
+            let given = syncGiven ?? PthreadCondition()
+            syncGiven = given
+            syncWaiters += 1
+            while busy && items.isEmpty && isRunnable {
+                given.wait(lock)
+                syncSignalled = false
+            }
+            syncWaiters -= 1
+            guard !busy && items.isEmpty && isRunnable else {
+                signalSyncWaiter()
+                return false
+            }
+            busy = true
+            above = target
+            return true
+        }
+    }
+
     /// Gives back what `tryTake` took, and schedules whatever arrived meanwhile.
     private func give(alone: Bool) {
         lock.lock()
         switch (kind, alone) {
-        case (.serial, _): busy = false
+        case (.serial, _): clearBusy()
         case (.concurrent, true): barrierRunning = false
         case (.concurrent, false): running -= 1
         }
         scheduleAndUnlock()
+    }
+
+    /// Clears `busy` (lock held) and signals a sync caller waiting for the queue, if one is (`waitForGive`).
+    func clearBusy() {
+        busy = false
+        signalSyncWaiter()
+    }
+
+    /// Signals one sync caller waiting for the queue, unless none waits or one was signalled and has not woken yet
+    /// (lock held): a holder that gives and takes the queue again many times while a waiter wakes up makes one
+    /// system call, not one a section, as a glibc mutex's unlock wakes only while its word says a waiter sleeps.
+    private func signalSyncWaiter() {
+        guard syncWaiters > 0 && !syncSignalled else { return }
+        syncSignalled = true
+        syncGiven?.signal()
     }
 }
