@@ -16,7 +16,7 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
     public let kind: QueueKind
     let core: ActorQueueCore
     let control: ActorQueueControl
-    let isGlobal: Bool
+    @usableFromInline let isGlobal: Bool
     /// The main queue: its blocks run on the main-loop thread only, so a sync never runs inline.
     let isMain: Bool
     private let mailbox: ActorMailbox<ActorMail>?
@@ -107,26 +107,62 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
 
     // MARK: sync
 
-    public func sync<T>(_ block: () throws -> T) rethrows -> T {
-        try relaySync(block, through: { syncCore($0, barrier: false) }, rescue: { throw $0 })
+    /// The generic entry points are `@inlinable` shells, specialised where they are called, around non-generic
+    /// cores: a block that runs inline is called directly, with no relay and no generic metadata looked up per call.
+    @inlinable
+    public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
+
+    @inlinable
+    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: !isGlobal, block) }
+
+    /// Both: inline when the caller may run the block in the queue's place (`enterSync`), else through the mailbox.
+    @inlinable
+    func sync<T>(barrier: Bool, _ block: () throws -> T) rethrows -> T {
+        if let held = enterSync(barrier: barrier) {
+            defer { leaveSync(held) }
+            return try block()
+        }
+        return try relaySync(block, through: { waitInQueue($0, barrier: barrier) }, rescue: { throw $0 })
     }
 
-    public func barrierSync<T>(_ block: () throws -> T) rethrows -> T {
-        try relaySync(block, through: { syncCore($0, barrier: !isGlobal) }, rescue: { throw $0 })
+    /// What a caller running inline holds: the thread's context (unretained: the thread keeps it alive), with the
+    /// queue entered, and whether it borrowed the actor's turn (every queue but the global one).
+    @usableFromInline
+    struct HeldTurn {
+        let context: Unmanaged<ActorThreadContext>
+        let borrowed: Bool
+    }
+
+    /// Diagnoses a sync onto the caller's own queue, then enters the queue for a caller that may run the block on its
+    /// own thread: on the global queue always; elsewhere when it can borrow the actor's turn (`borrowTurn`). Nil: the
+    /// caller waits for the actor to run the block (`waitInQueue`).
+    @usableFromInline
+    func enterSync(barrier: Bool) -> HeldTurn? {
+        let held = ActorThreadContext.borrowed
+        return held._withUnsafeGuaranteedRef { context -> HeldTurn? in
+            if (barrier || kind == .serial) && context.drains(core) {
+                misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+            }
+            let borrowed = !isGlobal
+            if borrowed {
+                guard let mailbox, borrowTurn(mailbox, barrier: barrier) else { return nil }
+            }
+            context.push(core)
+            return HeldTurn(context: held, borrowed: borrowed)
+        }
+    }
+
+    /// Leaves the queue and gives back the actor's turn, waking it for what was posted meanwhile.
+    @usableFromInline
+    func leaveSync(_ held: HeldTurn) {
+        held.context._withUnsafeGuaranteedRef { $0.pop() }
+        if held.borrowed { mailbox?.returnTurn() }
     }
 
     /// The caller's thread waits (a synchronous API cannot suspend) while the queue's actor runs the block in its
-    /// turn. On the global queue the block simply runs on the caller.
-    private func syncCore(_ body: () -> Void, barrier: Bool) {
-        let context = ActorThreadContext.current
-        if (barrier || kind == .serial) && context.drains(core) {
-            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
-        }
-        if isGlobal { return context.within([core], body) }
-        if let mailbox, borrowTurn(mailbox, barrier: barrier) {
-            defer { mailbox.returnTurn() }
-            return context.within([core], body)
-        }
+    /// turn.
+    @usableFromInline
+    func waitInQueue(_ body: () -> Void, barrier: Bool) {
         withoutActuallyEscaping(body) { body in
             let waiter = ActorSyncWaiter(isBarrier: barrier, body: body)
             post(.sync(waiter))

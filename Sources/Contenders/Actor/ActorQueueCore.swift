@@ -140,9 +140,9 @@ actor ActorQueueCore {
         let context = ActorThreadContext.current
         switch mail {
         case .block(let block, _):
-            context.within([queue]) { block() }
+            context.within(queue) { block() }
         case .sync(let waiter):
-            context.within([queue]) { waiter.run() }
+            context.within(queue) { waiter.run() }
         case .forwarded(let job):
             context.within([queue] + job.chain.reversed()) { job.work() }
             job.done()
