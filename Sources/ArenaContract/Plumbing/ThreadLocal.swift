@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// The value lives in a C thread-local slot (`clinux_thread_slot`, one load, inlined), and a pthread key owns it so
 /// that its destructor releases it (and empties the slot) when the thread exits. Each `ThreadLocal` claims a slot
-/// index of its own, given as a literal by its owner: `existing(at:)` with that literal reads the slot without
-/// touching the `ThreadLocal` object, which as a static would cost a lazy-initialisation check on every read.
+/// index of its own, given as a literal by its owner, who reads the slot with that literal in its own module
+/// (`clinux_thread_slot`; the engines' `threadSlotObject`) without touching the `ThreadLocal` object, which as a
+/// static would cost a lazy-initialisation check on every read; `current` only on the first read of a thread.
 package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     package let index: Int32
     private let key: pthread_key_t
@@ -29,22 +30,13 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         self.make = make
     }
 
-    /// The calling thread's value in slot `index`, if it was made: one thread-local load.
-    @inline(__always)
-    package static func existing(at index: Int32) -> Value? { unmanaged(at: index)?.takeUnretainedValue() }
-
-    /// The same, unretained: a caller that only borrows the value (the thread keeps it alive) pays no retain and
-    /// release, which the optimizer leaves around an optional strong reference.
-    @inline(__always)
-    package static func unmanaged(at index: Int32) -> Unmanaged<Value>? {
-        guard let raw = clinux_thread_slot(index) else { return nil }
-        return Unmanaged<Value>.fromOpaque(raw)
-    }
-
     /// The calling thread's value, made on its first use on this thread. (Stored as `Value`, released as
     /// `AnyObject` by the key's destructor: a release needs no static type, and reading needs no dynamic cast.)
     @inline(__always)
-    package var current: Value { Self.existing(at: index) ?? makeCurrent() }
+    package var current: Value {
+        guard let raw = clinux_thread_slot(index) else { return makeCurrent() }
+        return Unmanaged<Value>.fromOpaque(raw).takeUnretainedValue()
+    }
 
     @inline(never)
     private func makeCurrent() -> Value {

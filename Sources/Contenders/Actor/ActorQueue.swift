@@ -133,19 +133,23 @@ public final class ActorQueue: EngineQueue, @unchecked Sendable {
         let borrowed: Bool
     }
 
-    /// Diagnoses a sync onto the caller's own queue, then enters the queue for a caller that may run the block on its
-    /// own thread: on the global queue always; elsewhere when it can borrow the actor's turn (`borrowTurn`). Nil: the
-    /// caller waits for the actor to run the block (`waitInQueue`).
+    /// Enters the queue for a caller that may run the block on its own thread: on the global queue always; elsewhere
+    /// when it can borrow the actor's turn (`borrowTurn`), and otherwise, after diagnosing a sync onto the caller's own
+    /// queue, nil: the caller waits for the actor to run the block (`waitInQueue`).
     @usableFromInline
     func enterSync(barrier: Bool) -> HeldTurn? {
         let held = ActorThreadContext.borrowed
         return held._withUnsafeGuaranteedRef { context -> HeldTurn? in
-            if (barrier || kind == .serial) && context.drains(core) {
-                misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
-            }
             let borrowed = !isGlobal
             if borrowed {
-                guard let mailbox, borrowTurn(mailbox, barrier: barrier) else { return nil }
+                guard let mailbox, borrowTurn(mailbox, barrier: barrier) else {
+                    // Diagnosed only here: the actor is not parked, or a block of the queue runs, while the caller's
+                    // thread runs a block of it, so the turn cannot be borrowed then.
+                    if (barrier || kind == .serial) && context.drains(core) {
+                        misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+                    }
+                    return nil
+                }
             }
             context.push(core)
             return HeldTurn(context: held, borrowed: borrowed)

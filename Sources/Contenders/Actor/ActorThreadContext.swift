@@ -15,7 +15,7 @@ final class ActorThreadContext {
     /// The calling thread's context, borrowed: valid while the thread runs, with no retain or release.
     @inline(__always)
     static var borrowed: Unmanaged<ActorThreadContext> {
-        ThreadLocal.unmanaged(at: slotIndex) ?? Unmanaged.passUnretained(slot.current)
+        threadSlotObject(slotIndex) ?? Unmanaged.passUnretained(slot.current)
     }
 
     @inline(__always) func drains(_ queue: ActorQueueCore) -> Bool { entered.stack.pointee.contains(queue) }

@@ -67,8 +67,9 @@ extension LockFreeQueue {
         let context: Unmanaged<LockFreeThreadContext>
     }
 
-    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue and its target chain (one
-    /// CAS per link) and enters them; `taken` is false when any link is busy.
+    /// The fast path: takes the queue (a sync onto the caller's own queue is diagnosed when that fails:
+    /// `takeContended`) and its target chain (one CAS per link), and enters them; `taken` is false when any link is
+    /// busy.
     @usableFromInline
     func enterSync(barrier: Bool) -> HeldChain {
         // Borrowed, not retained: the calling thread keeps its context alive (a retain and release saved per sync).
@@ -82,11 +83,8 @@ extension LockFreeQueue {
         _ held: Unmanaged<LockFreeThreadContext>
     ) -> HeldChain {
         let alone = barrier || kind == .serial
-        if alone && context.drains(self) {
-            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
-        }
         let depth = context.depth
-        guard take(alone: alone) || takeContended(alone: alone) else {
+        guard take(alone: alone) || takeContended(alone: alone, barrier: barrier, context) else {
             return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held)
         }
         // Held: `target` is stable now.
@@ -197,8 +195,15 @@ extension LockFreeQueue {
     /// takes the queue with the bit set again (others may sleep still), so its own give wakes the next; one that
     /// leaves for the FIFO instead (a job was reserved, or the queue suspended) passes its wake-up on. The protocol is
     /// models/sync-sleep.pml.
+    ///
+    /// A sync onto a queue the caller's thread is draining is diagnosed here, before any wait: such a queue is always
+    /// held (`scheduled`, or a running slot against a barrier), so `take` failed, and the uncontended path pays
+    /// nothing for the diagnosis.
     @inline(never)
-    func takeContended(alone: Bool) -> Bool {
+    func takeContended(alone: Bool, barrier: Bool, _ context: LockFreeThreadContext) -> Bool {
+        if alone && context.drains(self) {
+            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+        }
         guard alone && kind == .serial && !isGlobal && !isMain else { return false }
         var pauses = 1
         var slept = false

@@ -21,7 +21,7 @@ final class LockFreeThreadContext {
     /// The calling thread's context, borrowed: valid while the thread runs, with no retain or release.
     @inline(__always)
     static var borrowed: Unmanaged<LockFreeThreadContext> {
-        ThreadLocal.unmanaged(at: slotIndex) ?? Unmanaged.passUnretained(slot.current)
+        threadSlotObject(slotIndex) ?? Unmanaged.passUnretained(slot.current)
     }
 
     /// Whether this thread is draining `queue` (directly, or through a queue targeting it).

@@ -39,20 +39,17 @@ extension MutexQueue {
         let context: Unmanaged<MutexThreadContext>
     }
 
-    /// The fast path: diagnoses a sync onto the caller's own queue, then takes the queue (waiting for it as for a
-    /// lock when another sync caller holds it: `waitForGive`) and its target chain, and enters them; `taken` is false
-    /// when any link is busy. A queue without a target, the common case, costs no array.
+    /// The fast path: takes the queue (waiting for it as for a lock when another sync caller holds it, and diagnosing
+    /// a sync onto the caller's own queue first: `waitForGive`) and its target chain, and enters them; `taken` is
+    /// false when any link is busy. A queue without a target, the common case, costs no array.
     @usableFromInline
     func enterSync(barrier: Bool) -> HeldChain {
         let context = MutexThreadContext.current
         let alone = barrier || kind == .serial
-        if alone && context.drains(self) {
-            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
-        }
         let depth = context.depth
         let held = Unmanaged.passUnretained(context)
         var first: MutexQueue?
-        guard tryTake(alone: alone, target: &first) || waitForGive(target: &first) else {
+        guard tryTake(alone: alone, target: &first) || waitForGive(target: &first, barrier: barrier, context) else {
             return HeldChain(taken: false, alone: alone, above: nil, depth: depth, context: held)
         }
         guard let first else {
@@ -145,7 +142,14 @@ extension MutexQueue {
     /// (`clearBusy`), and may take the queue again first, as a glibc mutex's unlocker may. Counted as blocking
     /// (`MutexThreadContext.blocking`): a pool worker waiting here lets the pool start another, as in the FIFO. Only for
     /// the first link of a chain, holding nothing else.
-    private func waitForGive(target above: inout MutexQueue?) -> Bool {
+    ///
+    /// A sync onto a queue the caller's thread is draining is diagnosed here, before any wait: such a queue is always
+    /// held (`busy`, or a running block against a barrier), so `tryTake` failed, and the uncontended path pays nothing
+    /// for the diagnosis.
+    private func waitForGive(target above: inout MutexQueue?, barrier: Bool, _ context: MutexThreadContext) -> Bool {
+        if (barrier || kind == .serial) && context.drains(self) {
+            misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
+        }
         guard kind == .serial && !isGlobal && !isMain else { return false }
         return MutexThreadContext.blocking {
             lock.lock()

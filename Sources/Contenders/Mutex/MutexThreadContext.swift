@@ -23,7 +23,9 @@ final class MutexThreadContext {
 
     /// The calling thread's context, made on first use and released when the thread exits.
     @inline(__always)
-    static var current: MutexThreadContext { ThreadLocal.existing(at: slotIndex) ?? slot.current }
+    static var current: MutexThreadContext {
+        threadSlotObject(slotIndex, as: MutexThreadContext.self)?.takeUnretainedValue() ?? slot.current
+    }
 
     /// Whether this thread is draining `queue` (directly, or because it drains a queue targeting it).
     @inline(__always) func drains(_ queue: MutexQueue) -> Bool { entered.stack.pointee.contains(queue) }

@@ -12,7 +12,7 @@ enum PerformedItemClass {
 
     private static let slotIndex: Int32 = 3
     private static let slot = ThreadLocal(index: slotIndex) { Slot() }
-    @inline(__always) private static var current: Slot { ThreadLocal.existing(at: slotIndex) ?? slot.current }
+    @inline(__always) private static var current: Slot { threadSlotObject(slotIndex, as: Slot.self)?.takeUnretainedValue() ?? slot.current }
 
     /// Runs `body` as an item of class `qos`; without a class it only runs `body`, so an item without one costs
     /// nothing here.
