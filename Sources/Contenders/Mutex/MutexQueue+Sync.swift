@@ -150,7 +150,7 @@ extension MutexQueue {
         if (barrier || kind == .serial) && context.drains(self) {
             misuse("\(barrier ? "barrier sync" : "sync") called from a block already running on queue '\(label)' (deadlock)")
         }
-        guard kind == .serial && !isGlobal && !isMain else { return false }
+        guard kind == .serial && !isGlobal && !isMain && isHeldWithNothingQueued else { return false }
         return MutexThreadContext.blocking {
             lock.lock()
             defer { lock.unlock() }
@@ -171,6 +171,14 @@ extension MutexQueue {
             above = target
             return true
         }
+    }
+
+    /// Whether the queue is held with nothing queued and may run blocks: a look under the lock before a wait is
+    /// counted as blocking (which may start a pool thread), so a caller bound for the FIFO does not count twice.
+    private var isHeldWithNothingQueued: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return busy && items.isEmpty && isRunnable
     }
 
     /// Gives back what `tryTake` took, and schedules whatever arrived meanwhile.
