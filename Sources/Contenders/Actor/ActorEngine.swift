@@ -47,9 +47,10 @@ import Glibc
 /// - **Cancellation must be immediate for a synchronous caller**, but actor messages are processed later: a source's
 ///   cancelled flag is an atomic checked by the delivery itself (`source.cancel`, `timer.cancel`).
 ///
-/// Locks (pthread mutexes, never on the cooperative pool's path for long): a queue's control state (target,
-/// suspension, running count, specific values, context and finalizer), the semaphore's waiter queue, the wait lists
-/// of groups, work items and once, and the neutral plumbing (reactor, signal hub, the pidfd and inotify watches).
+/// Locks (pthread mutexes, never on the cooperative pool's path for long): a queue's mailbox and control state
+/// (target, suspension, specific values, context and finalizer; a concurrent queue's running count is an atomic, with
+/// the waiting barrier registered under the lock), the runners' FIFO, the semaphore's waiter queue, the wait lists of
+/// groups, work items and once, and the neutral plumbing (reactor, signal hub, the pidfd and inotify watches).
 public struct ActorEngine: Engine {
     public typealias Queue = ActorQueue
     public typealias Group = ActorGroup
