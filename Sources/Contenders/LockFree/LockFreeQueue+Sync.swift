@@ -35,7 +35,7 @@ final class LockFreeSyncWaiter: @unchecked Sendable {
 /// the queue's FIFO and waits on a futex.
 ///
 /// The generic entry points are `@inlinable` shells, specialised where they are called; the work is in the
-/// non-generic `syncCore`.
+/// non-generic `enterSync`, `leaveSync` and `waitInQueue`.
 extension LockFreeQueue {
     @inlinable
     public func sync<T>(_ block: () throws -> T) rethrows -> T { try sync(barrier: false, block) }
