@@ -47,7 +47,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         let waking = takeConsumer()
         mirrorOpen()
         lock.unlock()
-        waking?.resume()
+        wake(waking)
     }
 
     /// The parked consumer, to be resumed once the lock is dropped; nil while a sync caller holds its turn (the
@@ -77,7 +77,7 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         let waking = elements.isEmpty && !finished ? nil : takeConsumer()
         mirrorOpen()
         lock.unlock()
-        waking?.resume()
+        wake(waking)
     }
 
     /// No more elements will come; the consumer gets what is queued, then nil.
@@ -87,7 +87,24 @@ final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
         let waking = takeConsumer()
         mirrorOpen()
         lock.unlock()
-        waking?.resume()
+        wake(waking)
+    }
+
+    /// Resumes the consumer taken under the lock, if any; outside the lock.
+    ///
+    /// Under ThreadSanitizer the resume's own accesses go unrecorded. `resume()` is emitted into this module, so its
+    /// reads of the continuation's context (in the parked task's allocator) are instrumented; the consumer's task
+    /// writes that memory as soon as it runs on. The runtime orders the two, and says so to TSan when it enqueues the
+    /// task and runs it as a job; but when the resume lands between the park's closure and its suspension (a post
+    /// right after the park published `parked`), `swift_continuation_await` in Swift 6.3's libswift_Concurrency finds
+    /// the continuation resumed and jumps straight into the task's next partial function with no `_swift_tsan_acquire`
+    /// (disassembled: both of its already-resumed branches), so TSan reported the write as a race with the read
+    /// (swiftlang/swift#57803 reports the same pair). Nothing of ours can stand between them: the write is the first
+    /// thing the task does. Our own data is still ordered by the mailbox's lock, which TSan sees.
+    @inline(__always)
+    private func wake(_ consumer: UnsafeContinuation<Void, Never>?) {
+        guard let consumer else { return }
+        ThreadSanitizerAnnotations.ignoringAccesses { consumer.resume() }
     }
 
     /// The next element, or nil once finished and empty. Only the one consumer calls it.
