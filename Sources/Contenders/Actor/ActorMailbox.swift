@@ -8,9 +8,10 @@ import Synchronization
 /// Every element passes through the deque under the pthread mutex, and the consumer takes it out under the same
 /// mutex: the continuation that wakes a parked consumer carries no data. That is what orders a producer's writes
 /// (a sync waiter's fields, a block's captures) before the consumer's reads in a way ThreadSanitizer sees. The Swift
-/// runtime does order a `resume(returning:)` hand-off, but through atomics TSan does not see on Linux, so an element
-/// handed over inside the continuation was reported as a race (issue 12: `ActorMail.isBarrier` read against
-/// `ActorSyncWaiter.init`). For the same reason this is not `AsyncStream`, whose internal lock TSan cannot see here.
+/// runtime does order a `resume(returning:)` hand-off, but tells TSan only when it enqueues the resumed task, not when
+/// the resume lands before the task suspended (`wake`), so an element handed over inside the continuation was reported
+/// as a race (issue 12: `ActorMail.isBarrier` read against `ActorSyncWaiter.init`). For the same reason this is not
+/// `AsyncStream`, whose internal lock TSan cannot see here.
 final class ActorMailbox<Element: Sendable>: @unchecked Sendable {
     private let lock = PthreadMutex()
     private var elements = Deque<Element>()

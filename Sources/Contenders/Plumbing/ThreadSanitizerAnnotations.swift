@@ -12,12 +12,25 @@ import Glibc
 /// `isActive` is false and the calls do nothing. Callers test `isActive` where even a branch per call matters.
 enum ThreadSanitizerAnnotations {
     private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    private static let releaseFunction: Annotation? = lookUp("__tsan_release")
+    private static let acquireFunction: Annotation? = lookUp("__tsan_acquire")
+
+    /// Whether this process runs under ThreadSanitizer.
+    static let isActive = releaseFunction != nil && acquireFunction != nil
+
+    /// Everything this thread did so far happens before whatever follows a later `acquire(key)`.
+    static func release(_ key: UnsafeMutableRawPointer) { releaseFunction?(key) }
+
+    /// Everything before the last `release(key)` happens before what this thread does next.
+    static func acquire(_ key: UnsafeMutableRawPointer) { acquireFunction?(key) }
+
+    // MARK: Ignoring a call's accesses
+
     /// The dynamic annotations' form (a file and a line, for TSan's own messages), which the sanitized executable
     /// exports where it does not export `__tsan_ignore_thread_begin`.
     private typealias IgnoreAnnotation = @convention(c) (UnsafePointer<CChar>?, CInt) -> Void
 
-    private static let releaseFunction: Annotation? = lookUp("__tsan_release")
-    private static let acquireFunction: Annotation? = lookUp("__tsan_acquire")
     /// TSan's four ignore annotations, all or none.
     private struct Ignore {
         let readsBegin, writesBegin, writesEnd, readsEnd: IgnoreAnnotation
@@ -32,22 +45,13 @@ enum ThreadSanitizerAnnotations {
         return Ignore(readsBegin: readsBegin, writesBegin: writesBegin, writesEnd: writesEnd, readsEnd: readsEnd)
     }()
 
-    /// Whether this process runs under ThreadSanitizer.
-    static let isActive = releaseFunction != nil && acquireFunction != nil
-
     /// Whether `ignoringAccesses` can ignore: TSan's ignore annotations were found (exactly when `isActive`, which the
     /// actor engine's tests check: a sanitized executable exports only some of TSan's interface).
     static var ignoresAccesses: Bool { ignore != nil }
 
-    /// Everything this thread did so far happens before whatever follows a later `acquire(key)`.
-    static func release(_ key: UnsafeMutableRawPointer) { releaseFunction?(key) }
-
-    /// Everything before the last `release(key)` happens before what this thread does next.
-    static func acquire(_ key: UnsafeMutableRawPointer) { acquireFunction?(key) }
-
     /// Runs `body` with this thread's memory accesses unrecorded (its synchronisation still counts). For a call into
     /// code the compiler emitted from the runtime's headers, never for data of ours: what `body` touches of ours goes
-    /// unchecked. Four indirect calls under TSan, one load and a branch without it.
+    /// unchecked. Four indirect calls under TSan; without it, a lazy static's once-check and a branch.
     @inline(__always)
     static func ignoringAccesses<R>(_ body: () throws -> R) rethrows -> R {
         guard let ignore else { return try body() }
@@ -59,6 +63,8 @@ enum ThreadSanitizerAnnotations {
         }
         return try body()
     }
+
+    // MARK: Finding the functions
 
     private static func lookUp<Function>(_ name: String, as _: Function.Type = Function.self) -> Function? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }  // RTLD_DEFAULT
