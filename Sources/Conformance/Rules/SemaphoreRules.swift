@@ -1,5 +1,4 @@
 import ArenaContract
-import Glibc
 import Harness
 
 /// Counting semaphores.
@@ -187,12 +186,14 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
         let pinned = cpus.count >= 2 && Threads.allow([cpus[0]])
         defer { if pinned { Threads.allow(cpus) } }
         for round in 0..<rounds {
-            let ready = Counter()
+            let ready = Latch()
             let go = Counter()
             let signalled = Latch()
-            // Both threads spin to meet, so that a slow wake-up on a loaded machine cannot put the signal long after
-            // the wait: from the meeting, the signal lands 100 to 250 µs later, around the wait's deadline at 150 µs,
-            // or, in odd rounds once five waits timed out, in the 12 µs before timed-out waits have been returning.
+            // The signalling thread spins until the waiter comes, so that a slow wake-up on a loaded machine cannot
+            // put the signal long after the wait: from the meeting, the signal lands 100 to 250 µs later, around the
+            // wait's deadline at 150 µs, or, in odd rounds once five waits timed out, in the 12 µs before timed-out
+            // waits have been returning. The waiter, second to arrive, is woken: spinning, it kept the new thread,
+            // which starts on the waiter's CPU, from running until it yielded.
             let aimed = round % 2 == 1 && returns.count >= 5
             let delay =
                 aimed
@@ -200,14 +201,14 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
                 : .microseconds(Int.random(in: 100..<250))
             Threads.detach {
                 if pinned { Threads.allow([cpus[1]]) }
-                ready.add()
-                spinUntil(.seconds(5)) { go.value > 0 }
+                ready.countDown()
+                Timing.spinUntil(.seconds(5)) { go.value > 0 }
                 Timing.spin(delay)
                 semaphore.signal()
                 signalled.countDown()
             }
             try expect(
-                spinUntil(.seconds(5)) { ready.value > 0 }, .missing, "round \(round): the signalling thread did not start within 5 s")
+                ready.wait(.seconds(5)), .missing, "round \(round): the signalling thread did not start within 5 s")
             go.add()
             let met = Deadline.now()
             let result = semaphore.wait(until: met + .microseconds(150))
@@ -230,16 +231,4 @@ enum SemaphoreTimeoutRacesSignal: BehaviourRule {
         )
         try expect(extra == 0, .extra, "in \(extra) of \(rounds) rounds one signal was taken twice")
     }
-}
-
-/// Spins (without sleeping, yielding the core to threads that wait for one) until `condition` holds or `timeout`
-/// passed; returns whether it held.
-@discardableResult
-private func spinUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-    let end = Deadline.now() + timeout
-    while !condition() {
-        if Deadline.now() >= end { return condition() }
-        sched_yield()
-    }
-    return true
 }

@@ -292,20 +292,20 @@ enum WorkItemNotifyWhileFinishing: BehaviourRule {
         let early = Counter()
         for round in 0..<rounds {
             let finished = Counter()
-            let started = Counter()
+            let started = Latch()
             let go = Counter()
             let item = engine.makeWorkItem(label: "arena.workitem.notify-while-finishing.\(round)") {
-                // Both sides spin to meet, so that a slow wake-up on a loaded machine cannot put the registration
-                // long after the end: from the meeting, the body ends 0 to 20 µs later and the notify is registered
-                // 0 to 20 µs later, on either side of the end and often in the middle of it.
-                started.add()
+                // The body spins until the registering side comes, so that a slow wake-up on a loaded machine cannot
+                // put the registration long after the end: from the meeting, the body ends 0 to 20 µs later and the
+                // notify is registered 0 to 20 µs later, on either side of the end and often in the middle of it. The
+                // registering side, second to arrive, is woken (spinning, it could keep the body from a CPU).
+                started.countDown()
                 Timing.spinUntil(.milliseconds(200)) { go.value > 0 }
                 Timing.jitter(upTo: 20)
                 finished.add()
             }
             queue.async(item)
-            try expect(
-                Timing.spinUntil(.seconds(5)) { started.value > 0 }, .missing, "round \(round): the item's body did not start within 5 s")
+            try expect(started.wait(.seconds(5)), .missing, "round \(round): the item's body did not start within 5 s")
             go.add()
             Timing.jitter(upTo: 20)
             let count = Counter()

@@ -248,18 +248,20 @@ enum OpWaitWhileFinishing: OperationRule {
         let waiter = BlockingCall {
             for round in 0..<rounds {
                 reached.add()
-                let started = Counter()
+                let started = Latch()
                 let go = Counter()
                 let finished = Counter()
                 let op = layer.makeBlockOperation(label: "arena.op.wait-while-finishing.\(round)") {
-                    // Both sides spin to meet, so that the wait and the end of the work are 0 to 10 µs apart either way.
-                    started.add()
+                    // The work spins until the waiter comes, so that the wait and the end of the work are 0 to 10 µs
+                    // apart either way; the waiter, second to arrive, is woken (a spinning waiter could keep the work
+                    // from the CPU it waits for).
+                    started.countDown()
                     Timing.spinUntil(.milliseconds(200)) { go.value > 0 }
                     Timing.jitter(upTo: 10)
                     finished.add()
                 }
                 queue.addOperation(op)
-                guard Timing.spinUntil(.seconds(5), { started.value > 0 }) else {
+                guard started.wait(.seconds(5)) else {
                     stuck.add()
                     return
                 }
