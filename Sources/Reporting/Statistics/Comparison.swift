@@ -4,9 +4,9 @@ import Bench
 ///
 /// Point by point: for every point of the first run, the headline medians, the ratio of the second run's headline to
 /// the first's with its 95% interval (`RatioEstimate.unpaired`: Welch on the logarithms of the repetitions, the same
-/// machinery as a run's own ratios), the U test's p-value, and whether the second run is worse beyond a threshold.
-/// `arena compare` prints it and gates on it. Points are matched by benchmark name; a point only the second run has
-/// is new, not a change, and is not listed.
+/// machinery as a run's own ratios: a ratio of geometric means, not of the medians), the U test's p-value, and
+/// whether the second run is worse beyond a threshold. `arena compare` prints it and gates on it. Points are matched
+/// by benchmark name; a point only the second run has is new, not a change, and is not listed.
 ///
 /// Answer by answer (`Stability`): whether each run's ratios to its references, and each workload's verdict, survive
 /// the other run: what two runs of one commit say about how far a report can be trusted.
@@ -44,6 +44,10 @@ public struct Comparison: Sendable {
         /// `Comparison.minimumRepetitions`.
         public let pValue: Double?
         public let verdict: Verdict
+        /// Why the figures may seem to disagree, when they do: the medians moved one way and the ratio of geometric
+        /// means the other (repetitions spread over modes), or a change beyond the threshold that no test could
+        /// tell from the noise.
+        public let note: String?
     }
 
     /// Fewer repetitions than this a side give no p-value: with two a side the smallest possible two-sided p is 1/3,
@@ -51,15 +55,25 @@ public struct Comparison: Sendable {
     public static let minimumRepetitions = 3
 
     public let threshold: Double
+    /// The level a p-value must be below for a change to count (`--significance`), when one was given.
+    public let significance: Double?
     public let rows: [Row]
     /// How the two runs' answers agree.
     public let stability: Stability
 
-    /// Compares `candidate` against `baseline`. A point is `regressed` when its headline is worse by more than
-    /// `threshold` (a fraction: 0.1 is 10%) in the headline's direction and the ratio's interval excludes 1; and,
-    /// when `significance` is given and a p-value exists, that p-value is below it too.
+    /// The p-value below which the U test tells a change from the noise where the ratio has no interval (a value not
+    /// positive), unless `significance` sets another.
+    public static let defaultSignificance = 0.05
+
+    /// Compares `candidate` against `baseline`. A point is `regressed` (or `improved`) when its headline moved by
+    /// more than `threshold` (a fraction: 0.1 is 10%) of the baseline's median against (or in) the headline's
+    /// direction, and beyond the noise: the ratio's 95% interval excludes 1, or, where the ratio has no interval
+    /// (a value not positive), the U test's p-value is below `significance` (0.05 by default); a point with neither
+    /// cannot be told from the noise and is `same`, with a note. When `significance` is given, a p-value that exists
+    /// must be below it too.
     public init(baseline: RunAnalysis, candidate: RunAnalysis, threshold: Double, significance: Double? = nil) {
         self.threshold = threshold
+        self.significance = significance
         var rows: [Row] = []
         for workload in baseline.workloads {
             let headline = workload.headline
@@ -72,6 +86,7 @@ public struct Comparison: Sendable {
                 let newMedian = new?.headlineSummary?.median
                 var ratio: RatioEstimate?
                 var pValue: Double?
+                var note: String?
                 let verdict: Verdict
                 switch (oldMedian, newMedian) {
                 case (_, _) where after == nil: verdict = .missing
@@ -87,15 +102,26 @@ public struct Comparison: Sendable {
                     // Signed so that a positive change is always for the better.
                     let change = headline.higherIsBetter ? b - a : a - b
                     let beyond = abs(change) > threshold * abs(a)
-                    // Without an interval (a single repetition, a value not positive) the threshold alone decides.
-                    let noisy = ratio.map { $0.low != nil && !$0.separatesFromOne } ?? false
-                    let significant = significance.map { level in pValue.map { $0 < level } ?? true } ?? true
-                    verdict = !(beyond && !noisy && significant) ? .same : change < 0 ? .regressed : .improved
+                    let level = significance ?? Self.defaultSignificance
+                    let tested: Bool
+                    if let ratio, ratio.low != nil {
+                        tested = ratio.separatesFromOne && (significance == nil || pValue.map { $0 < level } ?? true)
+                    } else if let pValue {
+                        tested = pValue < level
+                    } else {
+                        tested = false
+                        if beyond { note = "no test: a single repetition or a value not positive; beyond the threshold, untested" }
+                    }
+                    verdict = !(beyond && tested) ? .same : change < 0 ? .regressed : .improved
+                    if let ratio, a > 0, b > 0, (b / a - 1) * (ratio.value - 1) < 0 {
+                        note =
+                            "the medians moved one way, the geometric means the other: the repetitions spread (see their CV)"
+                    }
                 }
                 rows.append(
                     Row(
                         workload: workload.name, name: before.name, unit: headline.title,
-                        baseline: oldMedian, candidate: newMedian, ratio: ratio, pValue: pValue, verdict: verdict))
+                        baseline: oldMedian, candidate: newMedian, ratio: ratio, pValue: pValue, verdict: verdict, note: note))
             }
         }
         self.rows = rows

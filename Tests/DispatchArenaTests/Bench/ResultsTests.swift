@@ -196,8 +196,8 @@ extension ArenaTests {
             let after = TestRuns.analysis([(ContentionWorkload(), Self.run(scales: [1.25, 0.8, 1.05, 1], failing: 3))])
             let comparison = Comparison(baseline: before, candidate: after, threshold: 0.10)
             #expect(comparison.rows.map(\.verdict) == [.regressed, .improved, .same, .failed])
-            let ratio = try #require(comparison.rows[0].ratio)
-            #expect(abs(ratio.value - 0.8) < 0.005 && ratio.separatesFromOne, "\(ratio)")
+            let first = try #require(comparison.rows[0].ratio)
+            #expect(abs(first.value - 0.8) < 0.005 && first.separatesFromOne, "\(first)")
             // Beyond the threshold but not beyond the noise: the same.
             let noisy = TestRuns.analysis([
                 (
@@ -216,6 +216,45 @@ extension ArenaTests {
                     .rows.prefix(3).allSatisfy { $0.verdict == .same })
             let reversed = Comparison(baseline: after, candidate: before, threshold: 0.10)
             #expect(reversed.rows.map(\.verdict) == [.improved, .regressed, .same, .fixed])
+            // One repetition a side: no interval and no p-value, so nothing tells the change from the noise: the same,
+            // with a note, as the footer's rule says (the threshold alone once called it regressed).
+            func single(_ nanoseconds: UInt64) -> RunAnalysis {
+                TestRuns.analysis([
+                    (
+                        ContentionWorkload(),
+                        [
+                            Sample.result(
+                                engine: "system", parameters: Self.run(scales: [1])[0].point.parameters, perOperation: [nanoseconds])
+                        ]
+                    )
+                ])
+            }
+            let untested = Comparison(baseline: single(100), candidate: single(200), threshold: 0.10).rows[0]
+            #expect(untested.verdict == .same && untested.ratio?.low == nil && untested.pValue == nil)
+            #expect(untested.note?.contains("untested") == true, "\(String(describing: untested.note))")
+            // The medians up 5% in ops/s, the geometric means down by a third (one slow repetition): the row says why
+            // its columns point opposite ways.
+            let split = TestRuns.analysis([
+                (
+                    ContentionWorkload(),
+                    [Sample.result(engine: "system", parameters: Self.run(scales: [1])[0].point.parameters, perOperation: [90, 95, 400])]
+                )
+            ])
+            let flat = TestRuns.analysis([
+                (
+                    ContentionWorkload(),
+                    [Sample.result(engine: "system", parameters: Self.run(scales: [1])[0].point.parameters, perOperation: [100, 100, 100])]
+                )
+            ])
+            let opposite = Comparison(baseline: flat, candidate: split, threshold: 0.10).rows[0]
+            let (medianBefore, medianAfter, ratio) = (
+                try #require(opposite.baseline), try #require(opposite.candidate), try #require(opposite.ratio)
+            )
+            #expect(medianAfter > medianBefore && ratio.value < 1, "\(medianBefore) \(medianAfter) \(ratio)")
+            #expect(opposite.note?.contains("the medians moved one way, the geometric means the other") == true)
+            let table = ComparisonReport.table(
+                Comparison(baseline: flat, candidate: split, threshold: 0.10), baselineName: "A", candidateName: "B")
+            #expect(table.contains("A median") && table.contains("B median") && table.contains("B/A of geometric means (95%)"), "\(table)")
         }
 
         @Test("arena compare: exit 0 without regressions, 1 with one, 64 on bad input")
