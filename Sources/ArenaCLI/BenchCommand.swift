@@ -10,8 +10,9 @@ import Reporting
 /// keeps the run's record (`run.json`) and the chosen reporters' files (Google Benchmark JSON, CSV, pytest-benchmark
 /// JSON per workload by default; `--results-format` chooses) in `--out`, rewritten after every point. `--point
 /// NAME:VALUE` keeps the points whose parameter has that value (`PointSelection`), checked against what the chosen
-/// workloads declare (`Workload.parameters(_:)`). Exit 0 when every point has a number, 1 when one has an error or
-/// was stopped, 64 on a usage error (nothing written), such as engines lacking what every chosen workload needs, so
+/// workloads declare (`Workload.parameters(_:)`). Exit 0 when every point has a number but a reference's documented
+/// deviation (named on standard error), 1 when another has an error or was stopped (`ExitRule`; with `--strict`, any),
+/// 64 on a usage error (nothing written), such as engines lacking what every chosen workload needs, so
 /// that nothing would be measured, or a `--point` naming a parameter or value no chosen workload declares, or keeping
 /// no point.
 struct BenchCommand: LineupCommand {
@@ -106,6 +107,9 @@ struct BenchCommand: LineupCommand {
 
     @Flag(help: "No progress line, seed or debug-build warning on standard error (the tables still open with the warning).")
     var quiet = false
+
+    @Flag(help: ArgumentHelp(ExitRule.strictHelp))
+    var strict = false
 
     @Option(help: "Output format of the tables: table (default) or markdown.")
     var format: OutputFormat?
@@ -272,8 +276,9 @@ struct BenchCommand: LineupCommand {
         let analysis = writer.analysis()
         for output in TableReporter(markdown: format == .markdown).outputs(analysis) { print(output.text, terminator: "") }
         print("wrote \(Program.count(writer.files.count, "file")) to \(out)")
-        let failed = analysis.workloads.flatMap(\.results).contains { !$0.succeeded }
-        if failed { throw ExitCode.failure }
+        let failures = analysis.failures
+        ExitRule.name(failures)
+        try ExitRule.check(failures, strict: strict)
     }
 }
 

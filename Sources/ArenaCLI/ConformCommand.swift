@@ -8,8 +8,9 @@ import Harness
 import Reporting
 
 /// `arena conform`: runs the catalog on engines and prints the matrix; with `--out DIR`, keeps it in DIR's run record
-/// (`run.json`), where `arena report` finds it. Exit 0 when nothing failed or timed out, 1 otherwise, 64 on a usage
-/// error, 65 when DIR holds a record that cannot be read (it is not overwritten).
+/// (`run.json`), where `arena report` finds it. Exit 0 when nothing failed or timed out but a reference's documented
+/// deviation (named on standard error), 1 otherwise (`ExitRule`; with `--strict`, any failure), 64 on a usage error, 65
+/// when DIR holds a record that cannot be read (it is not overwritten).
 struct ConformCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "conform", abstract: "Check engines against the conformance catalog.")
@@ -43,6 +44,9 @@ struct ConformCommand: LineupCommand {
 
     @Option(help: "A results folder whose run record (run.json) keeps the matrix, for 'arena report' (created if needed).")
     var out: String?
+
+    @Flag(help: ArgumentHelp(ExitRule.strictHelp))
+    var strict = false
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeat must be at least 1, not \(repeats)") }
@@ -102,7 +106,11 @@ struct ConformCommand: LineupCommand {
                 throw ExitCode.failure
             }
         }
-        if report.hasFailures { throw ExitCode.failure }
+        let failures = RunFailures(
+            contenders: lineup.records.filter { contender in chosenEngines.contains { $0.name == contender.name } },
+            conformance: report)
+        ExitRule.name(failures)
+        try ExitRule.check(failures, strict: strict)
     }
 }
 

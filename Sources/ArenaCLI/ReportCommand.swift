@@ -6,9 +6,10 @@ import Reporting
 /// `arena report DIR`: makes the folder's files from its run record (`run.json`): `report.md` (a summary, machine,
 /// conformance matrix, tables with ratios to each workload's reference, plots, warnings) and every other reporter's
 /// files, or those `--reporter` names. A folder written before records is read from its Google Benchmark JSON, and
-/// says so. Exit 0 when written (with `--strict`, 1 when the record holds a failed rule, a point without a number or
-/// benchmarks stopped before their end), 64 on a usage error, 65 when the folder holds no readable record (nothing
-/// written in either case).
+/// says so. Exit 0 when written and the run holds no failure but a reference's documented deviation; 1 when it holds
+/// another (`RunFailures`: an engine under test's failed rule or point without a number, a reference's undocumented
+/// failure, benchmarks stopped before their end), or with `--strict` any failure; the files are written either way.
+/// 64 on a usage error, 65 when the folder holds no readable record (nothing written in either case).
 struct ReportCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -26,7 +27,7 @@ struct ReportCommand: LineupCommand {
     @Option(name: .customLong("note"), help: "A line to print under the title, such as the command that made the run (repeatable).")
     var notes: [String] = []
 
-    @Flag(help: "Exit 1 when the record holds a failed or timed-out rule, or a point without a number.")
+    @Flag(help: ArgumentHelp(ExitRule.strictHelp))
     var strict = false
 
     func validate() throws {
@@ -62,7 +63,7 @@ struct ReportCommand: LineupCommand {
         print(
             "wrote \(Program.count(written.count, "file")) to \(directory)"
                 + (written.contains(directory + "/report.md") ? ": \(directory)/report.md" : ""))
-        if strict && run.hasFailures { throw ExitCode.failure }
+        try ExitRule.check(run.failures, strict: strict)
     }
 }
 

@@ -141,10 +141,14 @@ public struct WorkloadError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// Whether the point ran out of time (a wait passed `TrialContext.deadline`), rather than computing wrongly.
     public let timedOut: Bool
+    /// What the workload diagnosed, when it can tell: a contender that declares the symptom as a documented deviation
+    /// of its own (`Engine.deviations`) has the failure named as such in reports.
+    public let symptom: Symptom?
 
-    public init(_ message: String, timedOut: Bool = false) {
+    public init(_ message: String, timedOut: Bool = false, symptom: Symptom? = nil) {
         self.message = message
         self.timedOut = timedOut
+        self.symptom = symptom
     }
 
     /// Checks a total: throws "`what` is `actual`, expected `expected`" when they differ.

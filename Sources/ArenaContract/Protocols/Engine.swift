@@ -53,6 +53,11 @@ public protocol Engine: Sendable {
     /// The capabilities this engine lacks, each with the reason a reader should accept.
     var limits: [Capability: String] { get }
 
+    /// The departures from the contract documented as this implementation's own (a reference's races, each with its
+    /// finding), so that a report names them as the reference's and the exit code leaves them out; none by default.
+    /// An engine under test declares none: its failures are failures.
+    var deviations: [KnownDeviation] { get }
+
     /// A new queue. An inactive queue runs nothing until `activate()`; `target` defaults to the global queue. A queue
     /// with a `qos` class runs its blocks at it; one without runs them at its target's class.
     func makeQueue(label: String, kind: QueueKind, qos: QoSClass?, startsInactive: Bool, target: Queue?) -> Queue
@@ -200,8 +205,12 @@ extension Engine where Executors == EngineExecutors<Self> {
 }
 
 extension Engine {
-    /// The engine as plain data: its name, summary and limits (`EngineProfile`), the capability check included.
+    /// The engine as plain data: its name, summary, limits and deviations (`EngineProfile`), the capability check
+    /// included.
     public var profile: EngineProfile { EngineProfile(self) }
+
+    /// None: an engine declares the deviations documented as its own.
+    public var deviations: [KnownDeviation] { [] }
 
     /// The capabilities this engine has: those it does not list in `limits`, within the layers it has.
     public var capabilities: [Capability] { profile.capabilities }

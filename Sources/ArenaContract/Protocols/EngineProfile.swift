@@ -8,17 +8,20 @@ public struct EngineProfile: Sendable, Codable, Hashable {
     public let summary: String
     /// The capabilities the engine lacks, each with its reason.
     public let limits: [Capability: String]
+    /// The departures from the contract documented as the engine's own (`Engine.deviations`).
+    public let deviations: [KnownDeviation]
 
     /// The profile of `engine`.
     public init<E: Engine>(_ engine: E) {
-        self.init(name: engine.name, summary: engine.summary, limits: engine.limits)
+        self.init(name: engine.name, summary: engine.summary, limits: engine.limits, deviations: engine.deviations)
     }
 
     /// A profile from its parts (a test's stand-in, or one read back from a report).
-    public init(name: String, summary: String = "", limits: [Capability: String] = [:]) {
+    public init(name: String, summary: String = "", limits: [Capability: String] = [:], deviations: [KnownDeviation] = []) {
         self.name = name
         self.summary = summary
         self.limits = limits
+        self.deviations = deviations
     }
 
     /// What an engine lacks for something it was asked to run: the capability, and why (the engine's reason, or its

@@ -197,7 +197,8 @@ public final class PointSession {
         _ = sampler.stop()
         return PointResult(
             engine: engine, point: point, settings: settings,
-            failure: Failure(error.timedOut ? .stopped : .error, error.message), seconds: (Deadline.now() - started).seconds)
+            failure: Failure(error.timedOut ? .stopped : .error, error.message, symptom: error.symptom),
+            seconds: (Deadline.now() - started).seconds)
     }
 
     /// Runs `body` with the sampler running and a context whose deadline is what is left of the budget, and counts

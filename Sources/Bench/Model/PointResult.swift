@@ -1,3 +1,5 @@
+import ArenaContract
+
 /// What measuring one point on one engine produced: the repetitions, or why there are none.
 ///
 /// This is the raw record a child process sends back; statistics and reports are derived from it, never stored in it.
@@ -113,10 +115,13 @@ public struct Failure: Sendable, Codable, Equatable {
 
     public var kind: Kind
     public var message: String
+    /// What the workload diagnosed (`WorkloadError.symptom`), when it could tell.
+    public var symptom: Symptom?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, symptom: Symptom? = nil) {
         self.kind = kind
         self.message = message
+        self.symptom = symptom
     }
 }
 

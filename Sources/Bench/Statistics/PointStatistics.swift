@@ -49,12 +49,15 @@ public struct PointStatistics: Sendable, Equatable {
             }
             if let summary = headlineSummary, summary.isNoisy {
                 flags.append(
-                    "cv \(Figures.fixed(summary.coefficientOfVariation * 100, 1))% > "
+                    "\(Self.noisyFlagPrefix)\(Figures.fixed(summary.coefficientOfVariation * 100, 1))% > "
                         + "\(Figures.fixed(Summary.cvThreshold * 100, 0))%")
             }
         }
         self.flags = flags
     }
+
+    /// How the flag of a CV above `Summary.cvThreshold` begins ("cv 14.2% > 10%").
+    public static let noisyFlagPrefix = "cv "
 
     /// The counter names, sorted, so columns and fields come out in the same order every time.
     public var counterNames: [String] { counters.keys.sorted() }

@@ -61,7 +61,7 @@ enum GuardTable {
                 return Figures.format(median)
                     + (guarding == fastest.guarding ? " (fastest)" : " (÷" + Figures.format(slower) + ")")
             }
-            return [row.tasks, row.engine] + cells + [row.fastest?.guarding ?? ""]
+            return [row.tasks, row.engine] + cells + [row.fastest.map { ActorContentionWorkload.title(of: $0.guarding) } ?? ""]
         }
         guard !rows.isEmpty else { return nil }
         let notes = [
@@ -69,10 +69,12 @@ enum GuardTable {
                 + "that engine at that task count); higher is better",
             "an empty cell: not measured there; queue-sync needs dispatch-objects and blocking-in-blocks (a task waiting "
                 + "in sync blocks a thread of the engine's pool), which swift and actor lack",
+            "Synchronization.Mutex is the standard library's lock (points `guard:mutex`), not the engine `mutex`",
         ]
         return ResultTable(
             title: "\(workload.name): queue, actor or lock? Each guard's increments/s per engine and task count",
-            header: ["tasks", "engine"] + guards + ["fastest"], rows: rows, notes: notes, leftAligned: [1, 2 + guards.count])
+            header: ["tasks", "engine"] + guards.map(ActorContentionWorkload.title(of:)) + ["fastest"], rows: rows, notes: notes,
+            leftAligned: [1, 2 + guards.count])
     }
 
     /// Two sentences from the guard table: which guard is fastest in how many of its rows (engine and task count), and
@@ -90,14 +92,14 @@ enum GuardTable {
         wins = wins.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
         var text =
             "**Queue, actor or lock?** (`actor-contention`) The fastest guard is "
-            + wins.map { "\($0.guarding) in \($0.count)" }.joined(separator: ", ")
+            + wins.map { "\(ActorContentionWorkload.title(of: $0.guarding)) in \($0.count)" }.joined(separator: ", ")
             + " of the \(rows.count) rows of engine and task count."
         let largest = rows.map(\.tasks).max { (Int($0) ?? 0) < (Int($1) ?? 0) }!
         let atLargest = rows.filter { $0.tasks == largest }
         if let row = atLargest.first(where: { $0.engine == reference }) ?? atLargest.first, let fastest = row.fastest {
             let ordered = row.medians.sorted { $0.value > $1.value }
             let figures = ordered.map { guarding, median in
-                "\(guarding) \(Figures.format(median))"
+                "\(ActorContentionWorkload.title(of: guarding)) \(Figures.format(median))"
                     + (guarding == fastest.guarding || median <= 0 ? "" : " (÷\(Figures.format(fastest.median / median)))")
             }
             text += " At \(largest) tasks on \(row.engine): " + figures.joined(separator: ", ") + " increments/s."

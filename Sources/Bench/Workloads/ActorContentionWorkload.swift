@@ -42,6 +42,16 @@ public struct ActorContentionWorkload: Workload {
     /// The guards' names, in the order tables and plots list them.
     public static let guards = Guard.allCases.map(\.rawValue)
 
+    /// The guard named `name` as a reader reads it: `Synchronization.Mutex` for `mutex`, which beside an engine called
+    /// `mutex` would be read as that engine's; the others as they are named. What tables, the summary and the plot say.
+    public static func title(of name: String) -> String {
+        switch Guard(rawValue: name) {
+        case .mutex: "Synchronization.Mutex"
+        case .pthread: "pthread mutex"
+        default: name
+        }
+    }
+
     /// The task counts: one task (the guard uncontended), 4 and 16.
     static let taskCounts = [1, 4, 16]
 

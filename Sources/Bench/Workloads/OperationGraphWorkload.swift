@@ -85,19 +85,46 @@ public struct OperationGraphWorkload: Workload {
             for operation in previous { sink.addDependency(operation) }
             queue.addOperation(sink)
             guard sinkRan.wait(until: context.deadline) else {
-                // Say where the round stopped: a sink that is ready but never started is the queue's loss.
-                throw WorkloadError(
-                    """
-                    timed out waiting for round \(round): \(tally.ran) of \(width * depth) operations ran; the sink \
-                    reports isReady \(sink.isReady), isExecuting \(sink.isExecuting), isFinished \(sink.isFinished); \
-                    operationCount \(queue.operationCount)
-                    """, timedOut: true)
+                throw Self.stalled(round: round, ran: tally.ran, of: width * depth, sink: sink, sinkRan: sinkRan, on: queue, layer)
             }
             try WorkloadError.check("the operations run in round \(round)", tally.ran, expected: width * depth)
             try WorkloadError.check("operations started before a dependency finished in round \(round)", tally.early, expected: 0)
         }
         let elapsed = watch.read()
         return Trial(operations: operations, items: operations * width * depth, elapsed: elapsed)
+    }
+}
+
+extension OperationGraphWorkload {
+    /// How long a stalled round's sink is given once another operation was added to its queue.
+    public static let kickWait: Duration = .seconds(2)
+
+    /// The error of a round whose sink did not run by the deadline, saying where it stopped. When every operation
+    /// ran and the sink reports ready, not executing and not finished, an empty operation is added to the queue (a
+    /// kick: adding makes a queue look at its operations again) and the sink given `kickWait` more: a sink that runs
+    /// then was ready and not started, `Symptom.readyOperationNotStarted`, the queue's loss rather than the graph's.
+    @inlinable
+    static func stalled<Layer: OperationLayer>(
+        round: Int, ran: Int, of count: Int, sink: Layer.Operation, sinkRan: Latch, on queue: Layer.Queue, _ layer: Layer
+    ) -> WorkloadError {
+        let state = """
+            \(ran) of \(count) operations ran; the sink reports isReady \(sink.isReady), isExecuting \(sink.isExecuting), \
+            isFinished \(sink.isFinished); operationCount \(queue.operationCount)
+            """
+        guard ran == count, sink.isReady, !sink.isExecuting, !sink.isFinished else {
+            return WorkloadError("timed out waiting for round \(round): \(state)", timedOut: true)
+        }
+        queue.addOperation(layer.makeBlockOperation(label: "op-graph.kick") {})
+        guard sinkRan.wait(kickWait) else {
+            return WorkloadError(
+                "timed out waiting for round \(round): \(state); an operation added after it did not start the sink either",
+                timedOut: true)
+        }
+        return WorkloadError(
+            """
+            timed out waiting for round \(round): \(state); the sink ran once another operation was added to the \
+            queue: the queue held a ready operation and did not start it
+            """, timedOut: true, symptom: .readyOperationNotStarted)
     }
 }
 

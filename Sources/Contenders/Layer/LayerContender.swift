@@ -17,7 +17,11 @@ import ArenaContract
 /// there for a layer replaces the derived one. A layer it does not bring is the system engine's default layer, there
 /// only because the protocol names one: nothing checks or measures it.
 ///
-/// A cheap value: the system engine's handle, the layers, two strings and the limits; copying it retains them.
+/// A reference among them (`foundation`, `swift`) also declares the departures from the contract documented as its
+/// own (`deviations`), each with its finding.
+///
+/// A cheap value: the system engine's handle, the layers, two strings, the limits and the deviations; copying it
+/// retains them.
 public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLayer>: GCDBorrower {
     /// The system engine: every GCD object and call of this contender is its.
     public let lender = SystemEngine()
@@ -29,18 +33,27 @@ public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLaye
     public let executors: Executors
     /// Derived from the layers brought, with the author's limits over them: computed once, in `init`.
     public let limits: [Capability: String]
+    /// The departures from the contract documented as this contender's own (a reference's races).
+    public let deviations: [KnownDeviation]
 
-    /// A contender bringing both layers; `limits` are what it lacks within them.
-    public init(name: String, summary: String, operations: Operations, executors: Executors, limits: [Capability: String] = [:]) {
-        self.init(name: name, summary: summary, operations: (operations, true), executors: (executors, true), limits: limits)
+    /// A contender bringing both layers; `limits` are what it lacks within them, `deviations` what is documented as
+    /// its own.
+    public init(
+        name: String, summary: String, operations: Operations, executors: Executors, limits: [Capability: String] = [:],
+        deviations: [KnownDeviation] = []
+    ) {
+        self.init(
+            name: name, summary: summary, operations: (operations, true), executors: (executors, true), limits: limits,
+            deviations: deviations)
     }
 
     private init(
         name: String, summary: String, operations: (layer: Operations, brought: Bool), executors: (layer: Executors, brought: Bool),
-        limits: [Capability: String]
+        limits: [Capability: String], deviations: [KnownDeviation]
     ) {
         self.name = name
         self.summary = summary
+        self.deviations = deviations
         self.operations = operations.layer
         self.executors = executors.layer
         let brought = [operations.brought ? "an operation-queue layer" : nil, executors.brought ? "an executor layer" : nil]
@@ -72,18 +85,28 @@ public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLaye
 
 extension LayerContender where Operations == SystemEngine.Operations {
     /// A contender bringing only an executor layer: the executor rules and workloads run on it, the GCD and
-    /// operation-queue ones do not. `limits` are what it lacks within the layer (`serial-executors`).
-    public init(name: String, summary: String, executors: Executors, limits: [Capability: String] = [:]) {
+    /// operation-queue ones do not. `limits` are what it lacks within the layer (`serial-executors`), `deviations`
+    /// what is documented as its own.
+    public init(
+        name: String, summary: String, executors: Executors, limits: [Capability: String] = [:], deviations: [KnownDeviation] = []
+    ) {
         let unchecked = SystemEngine().operations
-        self.init(name: name, summary: summary, operations: (unchecked, false), executors: (executors, true), limits: limits)
+        self.init(
+            name: name, summary: summary, operations: (unchecked, false), executors: (executors, true), limits: limits,
+            deviations: deviations)
     }
 }
 
 extension LayerContender where Executors == SystemEngine.Executors {
     /// A contender bringing only an operation-queue layer: the operation-queue rules and workloads run on it, the GCD
-    /// and executor ones do not. `limits` are what it lacks within the layer (`remove-dependency`).
-    public init(name: String, summary: String, operations: Operations, limits: [Capability: String] = [:]) {
+    /// and executor ones do not. `limits` are what it lacks within the layer (`remove-dependency`), `deviations` what
+    /// is documented as its own.
+    public init(
+        name: String, summary: String, operations: Operations, limits: [Capability: String] = [:], deviations: [KnownDeviation] = []
+    ) {
         let unchecked = SystemEngine().executors
-        self.init(name: name, summary: summary, operations: (operations, true), executors: (unchecked, false), limits: limits)
+        self.init(
+            name: name, summary: summary, operations: (operations, true), executors: (unchecked, false), limits: limits,
+            deviations: deviations)
     }
 }

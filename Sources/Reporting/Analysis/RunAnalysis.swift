@@ -11,6 +11,8 @@ public struct RunAnalysis: Sendable {
     public let workloads: [WorkloadAnalysis]
     /// The contender named to take every ratio against (`--reference`), if one was.
     public let reference: String?
+    /// Which points the tables mark `!` (`NoiseMark`: over twice the run's median CV, and over 10%).
+    public let noiseMark: NoiseMark
 
     /// The analysis of `record`. `known` are the workloads this program has the code of (their extra tables come
     /// from it; a workload the record has and the program lacks gets the generic tables). `reference` overrides the
@@ -26,6 +28,13 @@ public struct RunAnalysis: Sendable {
         let benchmarks = record.benchmarks
         let floor = record.floor?.results ?? []
         let order = record.contenders.filter { !$0.native }.map(\.name) + record.contenders.filter(\.native).map(\.name)
+        // The noise mark's threshold, from every point's headline CV (each under its own workload's headline).
+        let headlines = Dictionary((benchmarks?.workloads ?? []).map { ($0.name, $0.headline) }, uniquingKeysWith: { a, _ in a })
+        let cvs = ((benchmarks?.points ?? []).flatMap(\.results) + floor).compactMap { result in
+            headlines[result.point.workload].flatMap { PointStatistics(result, headline: $0).headlineSummary?.coefficientOfVariation }
+        }
+        let noiseMark = NoiseMark(cvs: cvs)
+        self.noiseMark = noiseMark
         workloads = (benchmarks?.workloads ?? []).map { entry in
             let points = benchmarks!.points.filter { $0.point.workload == entry.name }
             let measured = Set(points.flatMap { $0.results.map(\.engine) })
@@ -33,28 +42,37 @@ public struct RunAnalysis: Sendable {
             let present = measured.union(floors.map(\.engine))
             let engines = order.filter(present.contains) + present.subtracting(order).sorted()
             // The reference: the one named, where it measured the workload; else the contender holding the role of
-            // the workload's layer, where it did.
-            let resolved =
+            // the workload's layer, where it did. One with no number at any point (it failed or stopped everywhere)
+            // cannot be a ratio's denominator: the first contender with a number stands in for it, and says so.
+            let intended =
                 chosen.flatMap { measured.contains($0) ? $0 : nil }
                 ?? entry.layer.flatMap { layer in
                     record.contenders.first { $0.roles.contains(layer) && measured.contains($0.name) }?.name
                 }
+            let numbered = Set(points.flatMap { $0.results.filter(\.succeeded).map(\.engine) })
+            var resolved = intended
+            var unnumbered: String?
+            if let intended, !numbered.contains(intended) {
+                unnumbered = intended
+                resolved = engines.first(where: numbered.contains)
+            }
             return WorkloadAnalysis(
                 entry: entry, workload: known.first { $0.name == entry.name }, points: points, floor: floors,
-                engines: engines, reference: resolved)
+                engines: engines, reference: resolved, unnumberedReference: unnumbered, noiseMark: noiseMark)
         }
     }
 
-    private init(record: RunRecord, workloads: [WorkloadAnalysis], reference: String?) {
+    private init(record: RunRecord, workloads: [WorkloadAnalysis], reference: String?, noiseMark: NoiseMark) {
         self.record = record
         self.workloads = workloads
         self.reference = reference
+        self.noiseMark = noiseMark
     }
 
     /// The same analysis with only the workloads named in `names`: what a reporter rewriting one workload's files
     /// after a point is handed.
     public func restricted(to names: Set<String>) -> RunAnalysis {
-        RunAnalysis(record: record, workloads: workloads.filter { names.contains($0.name) }, reference: reference)
+        RunAnalysis(record: record, workloads: workloads.filter { names.contains($0.name) }, reference: reference, noiseMark: noiseMark)
     }
 
     /// Every contender and floor with a point, in display order: the lineup's order, the C floor last.
@@ -71,11 +89,9 @@ public struct RunAnalysis: Sendable {
     /// The machine the benchmarks ran on.
     public var machine: MachineContext? { record.machine }
 
-    /// Whether the record holds a failed or timed-out rule, or a point without a number, or benchmarks stopped before their end.
-    public var hasFailures: Bool {
-        (record.conformance?.report.hasFailures ?? false) || workloads.contains { $0.results.contains { !$0.succeeded } }
-            || record.benchmarks?.stopped == true
-    }
+    /// Every failed or timed-out rule and every point without a number the record holds, each with whose it is
+    /// (`RunFailures`: what the exit codes follow).
+    public var failures: RunFailures { RunFailures(record) }
 }
 
 /// A `--reference` that names no contender of the run.
@@ -101,8 +117,14 @@ public struct WorkloadAnalysis: Sendable {
     /// The contenders and floors with a point here, in display order.
     public let engines: [String]
     /// The contender every ratio of the workload is to, or `nil` when the run has none (no `--reference`, and the
-    /// layer's reference did not measure it).
+    /// layer's reference did not measure it). Where the reference named or the layer's has no number at any point,
+    /// the first contender with one stands in (`unnumberedReference` says whom it stands in for).
     public let reference: String?
+    /// The reference the workload would have had (`--reference`, or its layer's), when it has no number at any point
+    /// (it failed or stopped at every one) and `reference` stands in for it; `nil` otherwise.
+    public let unnumberedReference: String?
+    /// The run's noise mark (`RunAnalysis.noiseMark`), which the tables apply.
+    public let noiseMark: NoiseMark
 
     /// The workload's name.
     public var name: String { entry.name }
@@ -183,6 +205,8 @@ public struct WorkloadAnalysis: Sendable {
         guard let reference else { return [] }
         let floors = Set(floor.map(\.engine))
         let pointCount = paths.filter { !values(reference, at: $0).isEmpty }.count
+        // A contender without a number has no standing, the reference included (never a verdict for it).
+        guard pointCount > 0 else { return [] }
         var standings = [
             Standing(engine: reference, ratio: RatioEstimate(value: 1, low: nil, high: nil, samples: pointCount), points: pointCount)
         ]

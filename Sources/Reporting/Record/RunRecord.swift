@@ -76,7 +76,8 @@ public struct ContenderRecord: Sendable, Codable, Equatable {
 
     // A profile's limits are a dictionary keyed by capability, which JSON would write as an array of pairs in hash
     // order: written here as an object keyed by the capability's name, so a record's bytes repeat.
-    enum CodingKeys: String, CodingKey { case name, summary, limits, roles, native }
+    // Its deviations are written only where it has some (`deviations`; a record from before they were kept has none).
+    enum CodingKeys: String, CodingKey { case name, summary, limits, deviations, roles, native }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -90,7 +91,7 @@ public struct ContenderRecord: Sendable, Codable, Equatable {
         }
         profile = EngineProfile(
             name: try container.decode(String.self, forKey: .name), summary: try container.decode(String.self, forKey: .summary),
-            limits: limits)
+            limits: limits, deviations: try container.decodeIfPresent([KnownDeviation].self, forKey: .deviations) ?? [])
         roles = try container.decode([Capability].self, forKey: .roles)
         native = try container.decode(Bool.self, forKey: .native)
     }
@@ -100,6 +101,7 @@ public struct ContenderRecord: Sendable, Codable, Equatable {
         try container.encode(profile.name, forKey: .name)
         try container.encode(profile.summary, forKey: .summary)
         try container.encode(Dictionary(uniqueKeysWithValues: profile.limits.map { ($0.key.rawValue, $0.value) }), forKey: .limits)
+        if !profile.deviations.isEmpty { try container.encode(profile.deviations, forKey: .deviations) }
         try container.encode(roles, forKey: .roles)
         try container.encode(native, forKey: .native)
     }

@@ -67,14 +67,22 @@ public enum ConsoleReport {
                     let statistics = PointStatistics(result, headline: workload.headline)
                     guard let summary = statistics.headlineSummary else { return "" }
                     var cell = Figures.format(summary.median) + " ±" + Figures.percent(summary.coefficientOfVariation)
-                    if statistics.isNoisy {
+                    if workload.noiseMark.marks(summary) {
                         cell += "!"
                         noisy = true
                     }
                     guard let reference = workload.reference, engine != reference,
                         let ratio = workload.ratioToReference(engine, at: path)
                     else { return cell }
-                    if ratio.isUnstable { unstable = true }
+                    guard ratio.isUnstable else { return cell + " " + ratioText(ratio) }
+                    unstable = true
+                    // The spread may be the reference's rather than this point's: say so where it is.
+                    let referenceCV = workload.result(reference, at: path).flatMap {
+                        PointStatistics($0, headline: workload.headline).headlineSummary?.coefficientOfVariation
+                    }
+                    if let referenceCV, referenceCV > summary.coefficientOfVariation {
+                        return cell + " " + ratioText(ratio, spreadBy: "\(reference) ±\(Figures.percent(referenceCV))")
+                    }
                     return cell + " " + ratioText(ratio)
                 }
         }
@@ -84,13 +92,15 @@ public enum ConsoleReport {
             ?? "no ratios: no reference measured this workload (name one with --reference)"
         let title = "\(workload.name): \(workload.headline.title), median ±CV over rounds, \(against); \(direction)"
         if noisy {
-            notes.append("! marks a CV above \(Int(Summary.cvThreshold * 100))%: the rounds disagree, read that median loosely")
+            notes.append(
+                "! marks \(workload.noiseMark.rule): the rounds disagree more than this run's usually do, read that median loosely")
         }
         if unstable {
             notes.append(
                 "unstable: the ratio's interval spans more than ×\(Figures.fixed(RatioEstimate.unstableWidth, 0)) (the rounds "
                     + "disagree: a contender flipping between modes, a round gone wrong), so a second run would give another "
-                    + "number; the interval is given, not the ratio")
+                    + "number; the interval is given, not the ratio; where the reference's rounds spread more than the "
+                    + "point's own, the cell names the reference and its CV (\"unstable by system ±172%\")")
         }
         return ResultTable(title: title, header: ["point"] + shown, rows: rows, notes: notes)
     }
@@ -125,9 +135,14 @@ public enum ConsoleReport {
 
     /// A point's ratio with its interval: `×0.59 (0.55–0.63)`; the ratio alone when there is no interval; `unstable
     /// (0.41–2.20)`, the interval alone, when it spans more than `RatioEstimate.unstableWidth`.
-    public static func ratioText(_ ratio: RatioEstimate) -> String {
+    public static func ratioText(_ ratio: RatioEstimate) -> String { ratioText(ratio, spreadBy: nil) }
+
+    /// `ratioText`, saying of an unstable ratio whose spread it comes from (`unstable by system ±172% (0.41–2.20)`)
+    /// when that is the reference's rather than the point's own.
+    static func ratioText(_ ratio: RatioEstimate, spreadBy cause: String?) -> String {
         guard let interval = intervalText(ratio) else { return Figures.ratio(ratio.value) }
-        return ratio.isUnstable ? "unstable " + interval : Figures.ratio(ratio.value) + " " + interval
+        guard ratio.isUnstable else { return Figures.ratio(ratio.value) + " " + interval }
+        return "unstable " + (cause.map { "by \($0) " } ?? "") + interval
     }
 
     /// `(0.55–0.63)`; `nil` without an interval.

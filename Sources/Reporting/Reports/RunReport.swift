@@ -72,6 +72,11 @@ public struct RunReport: Sendable {
             text += "Not run for this folder (`arena conform --out DIR` records it).\n"
         }
         text += "\n## Benchmarks\n\n"
+        if !run.workloads.isEmpty && !plots.contains(where: { $0.hasSuffix(".png") }) {
+            text +=
+                "No plots in this folder yet: `arena plot DIR` draws them (gnuplot), and `arena report DIR` again shows "
+                + "them here.\n\n"
+        }
         for workload in run.workloads {
             text += "### \(workload.name)\n\n\(workload.entry.summary).\n\n"
             text += ConsoleReport.markdown([workload])
@@ -96,17 +101,21 @@ public struct RunReport: Sendable {
         var warnings: [String] = []
         for workload in run.workloads {
             for result in workload.results {
-                for flag in PointStatistics(result, headline: workload.headline).flags {
-                    warnings.append("- `\(result.name)`: \(flag)")
+                // The point's own flags but the fixed CV threshold's, which the run's noise mark replaces here.
+                let statistics = PointStatistics(result, headline: workload.headline)
+                var flags = statistics.flags.filter { !$0.hasPrefix(PointStatistics.noisyFlagPrefix) }
+                if let summary = statistics.headlineSummary, run.noiseMark.marks(summary) {
+                    flags.append("cv \(Figures.fixed(summary.coefficientOfVariation * 100, 1))%")
                 }
+                for flag in flags { warnings.append("- `\(result.name)`: \(flag)") }
             }
         }
         if warnings.isEmpty {
-            text += "None: every point has a number and a CV within \(Int(Summary.cvThreshold * 100))%.\n"
+            text += "None: every point has a number, and none has \(run.noiseMark.rule).\n"
         } else {
             text +=
-                "Every point with a CV above \(Int(Summary.cvThreshold * 100))% (the repetitions disagree: read it loosely), "
-                + "an error or a stop:\n\n" + warnings.joined(separator: "\n") + "\n"
+                "Every point with \(run.noiseMark.rule) (marked !: the repetitions disagree, read it loosely), an error or a "
+                + "stop:\n\n" + warnings.joined(separator: "\n") + "\n"
         }
         return text
     }

@@ -19,6 +19,7 @@ public enum SummaryReport {
         if let stopped = stoppedLine(run) { text += stopped + "\n\n" }
         text += conformanceLines(run.record.conformance?.report)
         text += benchmarkLines(run)
+        text += failureLines(run)
         for workload in run.workloads {
             guard let code = workload.workload else { continue }
             let results = WorkloadResults(results: workload.results, engines: workload.engines, reference: workload.reference)
@@ -127,13 +128,51 @@ public enum SummaryReport {
                 ? "\(standings[1].engine) "
                     + (standings[1].engine == reference ? "(itself)" : ConsoleReport.summaryText(standings[1].ratio))
                 : "-"
+            let referenceCell =
+                workload.unnumberedReference.map { "\(reference) (for \($0), which has no number)" } ?? reference
             let floorCells = floors.map { floor -> String in
                 guard let overall = workload.overall(best.engine, to: floor) else { return "-" }
                 return "\(ConsoleReport.summaryText(overall.estimate)) (\(overall.points))"
             }
             text +=
-                "| \(workload.name) | \(headline) | \(reference) | \(verdict)\(edge) | \(bestCell) | \(runnerUp) | \(margin) |"
+                "| \(workload.name) | \(headline) | \(referenceCell) | \(verdict)\(edge) | \(bestCell) | \(runnerUp) | \(margin) |"
                 + floorCells.map { " \($0) |" }.joined() + "\n"
+        }
+        return text + "\n"
+    }
+
+    // MARK: Failures
+
+    /// Every failed rule and point without a number, whose it is and whether it fails the run (`RunFailures`), and
+    /// the workloads whose reference has no number at all (their verdict is among the others); "none" when nothing
+    /// failed.
+    static func failureLines(_ run: RunAnalysis) -> String {
+        let failures = run.failures
+        guard !failures.entries.isEmpty else {
+            return run.record.conformance == nil && run.workloads.isEmpty ? "" : "**Failures**: none.\n\n"
+        }
+        let failing = failures.entries.filter { !$0.isDocumentedDeviation }
+        var text =
+            "**Failures**: \(failures.entries.count); \(failing.count) "
+            + (failing.count == 1 ? "fails" : "fail") + " the run (exit 1), the rest are references' documented deviations: "
+            + "results about the reference, named with their findings, which leave the exit code at 0 (`--strict` counts "
+            + "them too).\n\n"
+        for entry in failures.entries {
+            let whose: String
+            if entry.isReference {
+                whose =
+                    entry.finding.map { "the reference's own, documented: \($0)" }
+                    ?? "a reference's, documented nowhere as its own: it may be the suite's, and fails the run"
+            } else {
+                whose = "an engine under test's: fails the run"
+            }
+            text += "- `\(entry.contender)`, \(entry.subjectText): \(whose). \(entry.detail.firstLine)\n"
+        }
+        for workload in run.workloads {
+            guard let missing = workload.unnumberedReference, let standIn = workload.reference else { continue }
+            text +=
+                "- \(workload.name): its reference `\(missing)` has no number at any point, so its verdict is among the "
+                + "others, their ratios to `\(standIn)`.\n"
         }
         return text + "\n"
     }
@@ -210,7 +249,11 @@ public enum SummaryReport {
             for result in workload.results {
                 total += 1
                 let statistics = PointStatistics(result, headline: workload.headline)
-                if statistics.headlineSummary == nil { without += 1 } else if statistics.isNoisy { noisy += 1 }
+                if statistics.headlineSummary == nil {
+                    without += 1
+                } else if run.noiseMark.marks(statistics.headlineSummary) {
+                    noisy += 1
+                }
                 guard let reference = workload.reference, result.engine != reference,
                     let ratio = workload.ratioToReference(result.engine, at: result.point.parameterPath)
                 else { continue }
@@ -219,10 +262,19 @@ public enum SummaryReport {
             }
         }
         return
-            "**Noise**: \(noisy) of \(total) points have a CV above \(Int(Summary.cvThreshold * 100))% (marked ! in the "
+            "**Noise**: \(noisy) of \(total) points have \(run.noiseMark.rule) (marked ! in the "
             + "tables, listed under Warnings: read them loosely); \(unstable) of \(ratios) ratios to the reference are "
             + "unstable (an interval wider than ×\(Figures.fixed(RatioEstimate.unstableWidth, 0)): the interval is given, "
             + "not the ratio); \(without) "
             + (without == 1 ? "has" : "have") + " no number (an error or a stop)."
+    }
+}
+
+extension String {
+    /// The text up to its first line break, at most 300 characters (a rule's detail or a point's message can run long;
+    /// the matrix and the Warnings hold the whole).
+    fileprivate var firstLine: String {
+        let line = split(whereSeparator: \.isNewline).first.map(String.init) ?? self
+        return line.count > 300 ? String(line.prefix(300)) + "…" : line
     }
 }

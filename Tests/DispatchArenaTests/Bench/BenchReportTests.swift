@@ -155,9 +155,10 @@ extension ArenaTests {
                     engine: "swift", parameters: [Parameter("guard", "actor"), Parameter("tasks", 16)], kind: .stopped, message: "budget"),
             ]
             let text = ConsoleReport.markdown(TestRuns.workloads(ActorContentionWorkload(), results))
-            #expect(text.contains("| tasks | engine | actor | queue-sync | mutex | pthread | fastest |"))
-            #expect(text.contains("| 4 | system | 1.00M (÷100) | 2.00M (÷50.0) | 100M (fastest) | 50.0M (÷2.00) | mutex |"))
-            #expect(text.contains("| 4 | swift | 500k (÷100) |  | 40.0M (÷1.25) | 50.0M (fastest) | pthread |"))
+            // Synchronization.Mutex is never written `mutex`, beside the engine of that name.
+            #expect(text.contains("| tasks | engine | actor | queue-sync | Synchronization.Mutex | pthread mutex | fastest |"))
+            #expect(text.contains("| 4 | system | 1.00M (÷100) | 2.00M (÷50.0) | 100M (fastest) | 50.0M (÷2.00) | Synchronization.Mutex |"))
+            #expect(text.contains("| 4 | swift | 500k (÷100) |  | 40.0M (÷1.25) | 50.0M (fastest) | pthread mutex |"))
             #expect(text.contains("| 16 | swift | stopped |  |  |  |  |"))
             #expect(!ConsoleReport.markdown(TestRuns.workloads(ApplyWorkload(), [results[0]])).contains("queue, actor or lock?"))
         }
@@ -233,8 +234,8 @@ extension ArenaTests {
                 "| task-fanout | child tasks/s ↑ | swift | swift alone | swift (itself) (1) | - | - | - | - |\n",
                 "| actor-contention | increments/s ↑ | swift | **system** leads | system ×1.71 (1.71–1.71) (3) | "
                     + "swift (itself) | ×1.71 (1.71–1.71) | - | - |\n",
-                "The fastest guard is pthread in 2, mutex in 1 of the 3 rows of engine and task count. "
-                    + "At 16 tasks on system: pthread 50.0M, mutex 25.0M (÷2.00), actor 1.00M (÷50.0) increments/s.",
+                "The fastest guard is pthread mutex in 2, Synchronization.Mutex in 1 of the 3 rows of engine and task count. "
+                    + "At 16 tasks on system: pthread mutex 50.0M, Synchronization.Mutex 25.0M (÷2.00), actor 1.00M (÷50.0) increments/s.",
                 "**Order**: 3 paired rounds per point", "seed 7 (`arena bench --seed 7` replays the orders)",
                 "**Noise**: 2 of 26 points have a CV above 10%",
                 // mutex, lockfree and c-mutex at 4 threads (system's spread), and actor's pingpong (×0.8 to ×1.2 in 3 rounds).
@@ -311,7 +312,7 @@ extension ArenaTests {
                 let run = try RunAnalysis(record: record, known: ArenaWorkloads.all)
                 let text = SummaryReport.markdown(run)
                 #expect(text.contains("**Stopped before its end**") == stopped, "finished \(String(describing: finished)): \(text)")
-                #expect(run.hasFailures == stopped, "finished \(String(describing: finished))")
+                #expect(run.failures.failsRun() == stopped, "finished \(String(describing: finished))")
                 if stopped {
                     #expect(text.contains("from the 1 point measured by then, 1 with fewer than the 3 rounds"), "\(text)")
                 }
@@ -324,6 +325,85 @@ extension ArenaTests {
             #expect(try RunRecord.load(directory, workloads: [], lineup: []).record.benchmarks?.finished == false)
             try writer.finish()
             #expect(try RunRecord.load(directory, workloads: [], lineup: []).record.benchmarks?.finished == true)
+        }
+
+        @Test("the noise mark: a CV above 10% and above twice the median of the run's other points, so it separates points")
+        func noiseMark() throws {
+            // Two values 1 ± cv/√2 have a sample CV of exactly cv.
+            func summary(_ cv: Double) -> Summary { Summary([1 - cv / 2.squareRoot(), 1 + cv / 2.squareRoot()].map { $0 * 100 })! }
+            let cv = { (value: Double) in summary(value).coefficientOfVariation }
+            // A shared VM: every point's rounds vary by about 20%; one by 60% stands out, the rest are not marked.
+            let shared = NoiseMark(cvs: [0.15, 0.18, 0.2, 0.2, 0.21, 0.22, 0.25, 0.6].map(cv))
+            #expect(shared.marks(summary(0.6)) && !shared.marks(summary(0.25)) && !shared.marks(summary(0.15)))
+            // A quiet machine: 2% everywhere, one point at 12% is marked, one at 8% is not (under 10%).
+            let quiet = NoiseMark(cvs: [0.02, 0.02, 0.03, 0.02, 0.12, 0.08].map(cv))
+            #expect(quiet.marks(summary(0.12)) && !quiet.marks(summary(0.08)))
+            // Two points: the noisy one is held against the other alone, not against a median it raises itself.
+            let two = NoiseMark(cvs: [0, cv(0.3)])
+            #expect(two.marks(summary(0.3)) && !two.marks(summary(0)))
+            #expect(shared.rule.contains("twice the median CV of the run's other points (this run's median: "), "\(shared.rule)")
+        }
+
+        @Test(
+            "a reference with no number at any point of a workload gets no verdict: the summary and compare name a leader among the others, their ratios to a stand-in, and say whose the failure is"
+        )
+        func referenceWithoutNumbers() throws {
+            func shape(_ name: String, _ width: Int, _ depth: Int) -> [Parameter] {
+                [Parameter("shape", name), Parameter("width", width), Parameter("depth", depth)]
+            }
+            let (layered, chain) = (shape("layered", 8, 8), shape("chain", 1, 100))
+            func stopped(_ parameters: [Parameter], symptom: Symptom?) -> PointResult {
+                var result = Self.failed(engine: "foundation", parameters: parameters, kind: .stopped, message: "timed out")
+                result.failure?.symptom = symptom
+                return result
+            }
+            // op-graph, ns per graph: mutex at half of system's time in every round; foundation, the operation layer's
+            // reference, stopped at both points, once with the symptom it documents as its own.
+            func results(chainSymptom: Symptom?) -> [PointResult] {
+                [
+                    Self.result(engine: "system", parameters: layered, perOperation: [100, 102, 98]),
+                    Self.result(engine: "system", parameters: chain, perOperation: [200, 204, 196]),
+                    Self.result(engine: "mutex", parameters: layered, perOperation: [50, 51, 49]),
+                    Self.result(engine: "mutex", parameters: chain, perOperation: [100, 102, 98]),
+                    stopped(layered, symptom: .readyOperationNotStarted), stopped(chain, symptom: chainSymptom),
+                ]
+            }
+            let run = TestRuns.analysis([(OperationGraphWorkload(), results(chainSymptom: .readyOperationNotStarted))])
+            let workload = try #require(run.workloads.first)
+            #expect(workload.reference == "system" && workload.unnumberedReference == "foundation")
+            #expect(!workload.standings.map(\.engine).contains("foundation"), "\(workload.standings)")
+            #expect(workload.verdict.leader == "mutex", "\(workload.verdict)")
+            let text = SummaryReport.markdown(run)
+            #expect(
+                text.contains("| op-graph | operations/s ↑ | system (for foundation, which has no number) | **mutex** leads"),
+                "\(text)")
+            #expect(!text.contains("foundation alone") && !text.contains("foundation (itself)"), "\(text)")
+            #expect(text.contains("op-graph: its reference `foundation` has no number at any point, so its verdict is among the others"))
+            #expect(text.contains("docs/FINDINGS.md §12"), "\(text)")
+            // Both stops are foundation's documented deviation: a result, not a failed run, unless strict.
+            let failures = run.failures
+            #expect(failures.entries.count == 2 && failures.entries.allSatisfy(\.isDocumentedDeviation))
+            #expect(!failures.failsRun() && failures.failsRun(strict: true))
+            #expect(text.contains("**Failures**: 2; 0 fail the run"), "\(text)")
+            // A stop it documents nowhere may be the suite's: it fails the run, and the summary says so.
+            let undocumented = TestRuns.analysis([(OperationGraphWorkload(), results(chainSymptom: nil))])
+            #expect(undocumented.failures.failsRun())
+            #expect(
+                SummaryReport.markdown(undocumented).contains("documented nowhere as its own: it may be the suite's, and fails the run"))
+            // An engine under test that stops fails the run however it is diagnosed.
+            var mutexStops = results(chainSymptom: .readyOperationNotStarted)
+            mutexStops[3] = Self.failed(engine: "mutex", parameters: chain, kind: .stopped, message: "timed out")
+            mutexStops[3].failure?.symptom = .readyOperationNotStarted
+            #expect(TestRuns.analysis([(OperationGraphWorkload(), mutexStops)]).failures.failsRun())
+            // Two runs compared: the verdicts name mutex in both, never the contender without a number.
+            let comparison = Comparison(baseline: run, candidate: run, threshold: 0.10)
+            let table = ComparisonReport.table(comparison, baselineName: "A", candidateName: "B")
+            #expect(comparison.stability.verdicts.map(\.first.leader) == ["mutex"], "\(table)")
+            #expect(!table.contains("foundation alone"), "\(table)")
+            // With every contender but the reference stopped as well, there is no verdict at all.
+            let nobody = TestRuns.analysis([(OperationGraphWorkload(), [stopped(layered, symptom: nil), stopped(chain, symptom: nil)])])
+            #expect(nobody.workloads[0].standings.isEmpty && nobody.workloads[0].verdict == .noReference)
+            #expect(SummaryReport.markdown(nobody).contains("| op-graph | operations/s ↑ | none measured it |"))
         }
 
         @Test(

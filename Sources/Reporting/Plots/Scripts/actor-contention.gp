@@ -9,8 +9,10 @@ views = "actor-contention"
 load scriptdir . '/common.gp'
 
 name = "actor-contention"
-# The guards with rows, in the workload's order, one place on the x axis each.
+# The guards with rows, in the workload's order, one place on the x axis each; `mutex` is the standard library's
+# Synchronization.Mutex (ActorContentionWorkload.title(of:)), named so beside the engine called mutex.
 guards = param_values("guard")
+guard_title(g) = g eq "mutex" ? "Synchronization.Mutex" : (g eq "pthread" ? "pthread mutex" : g)
 
 # ---- what is there (before any range or log scale: stats filters by them) ----
 eval distinct('column("tasks")', 'task_counts')
@@ -40,7 +42,7 @@ do for [fmt in formats] {
     eval figtitle("actor-contention: T tasks on the engine's pool increment one shared counter: queue, actor or lock? (increments per second)", \
                   how_minmax . "; queue-sync: the engine's serial queue; mutex: Synchronization.Mutex; pthread: a pthread mutex")
     set xtics () scale 0
-    do for [k = 1:words(guards)] { set xtics add (word(guards, k) k) }
+    do for [k = 1:words(guards)] { set xtics add (guard_title(word(guards, k)) k) }
     set xrange [0.4 : words(guards) + 0.6]
     set grid noxtics
     set xlabel "guard"
