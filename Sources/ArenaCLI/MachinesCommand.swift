@@ -6,8 +6,10 @@ import Reporting
 /// `arena machines DIR DIR...`: several machines' results folders side by side (`MachinesReport`), into `--out`:
 /// `machines.md` (the machines, warnings where the runs differ in commit or settings, every verdict that differs,
 /// each workload's ratios and headlines per machine) and, where gnuplot is installed, `plots/machines-<workload>.png`
-/// and `.svg` (each contender's headline against the core count). Exit 0 when written, 1 when a plot failed, 64 on a
-/// usage error, 65 when a folder holds no readable record (nothing written in either case).
+/// and `.svg` (each contender's headline against the core count). `--out` defaults to `results/machines-<date>`, a
+/// folder git ignores: the repository's committed comparison (results/machines) is written only when named. Exit 0
+/// when written, 1 when a plot failed, 64 on a usage error, 65 when a folder holds no readable record (nothing written
+/// in either case).
 struct MachinesCommand: LineupCommand {
     static let configuration = CommandConfiguration(
         commandName: "machines",
@@ -16,8 +18,8 @@ struct MachinesCommand: LineupCommand {
     @Argument(help: "Two or more results folders, each from one machine ('arena bench', the bundle's ./run).")
     var directories: [String] = []
 
-    @Option(help: "The folder to write machines.md and its plots into (created if needed).")
-    var out = "results/machines"
+    @Option(help: "The folder to write machines.md and its plots into (created if needed; default: results/machines-<date>).")
+    var out: String = "results/machines-\(Program.today)"
 
     @Option(help: "The contender every ratio is taken against (default: each run's choice, else each workload's layer's reference).")
     var reference: String?

@@ -12,6 +12,15 @@ enum Program {
         return last.isEmpty ? "arena" : last
     }()
 
+    /// Today's local date, `2026-12-07`: what default folder names carry.
+    static var today: String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+    }
+
     /// `count` and `noun`, the noun plural unless the count is one: "1 file", "3 files".
     static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

@@ -268,14 +268,21 @@ public struct MachinesReport: Sendable {
 
     // MARK: Plot data
 
-    /// The CSV a workload's plot reads: `engine,cores,value` (the headline's geometric mean), one row per contender
-    /// and machine with a value, the C floor's engines among them.
+    /// Whether every machine has a core count of its own, so a plot against the core count tells them apart; runs of
+    /// one core count (two 2-core runs) are drawn a place each instead, in `machines` order.
+    public var coresTellApart: Bool {
+        let cores = machines.map(\.cores)
+        return !cores.contains(0) && Set(cores).count == cores.count
+    }
+
+    /// The CSV a workload's plot reads: `engine,cores,machine,value` (the machine's place in `machines`, from 1; the
+    /// headline's geometric mean), one row per contender and machine with a value, the C floor's engines among them.
     public func csv(_ workload: Workload) -> String {
-        var text = "engine,cores,value\n"
+        var text = "engine,cores,machine,value\n"
         for headline in workload.headlines {
-            for (machine, value) in zip(machines, headline.values) {
+            for (place, (machine, value)) in zip(machines, headline.values).enumerated() {
                 guard let value else { continue }
-                text += "\(headline.engine),\(machine.cores),\(value)\n"
+                text += "\(headline.engine),\(machine.cores),\(place + 1),\(value)\n"
             }
         }
         return text

@@ -49,6 +49,37 @@ extension ArenaTests {
             #expect(text.contains("| reference (2 cores) | reference-16-cores (16 cores) |") && text.contains("## Verdicts that differ"))
             #expect(Self.size(out + "/plots/machines-contention.png") > 0 && Self.size(out + "/plots/machines-contention.svg") > 0)
             #expect(text.contains("![contention across machines](plots/machines-contention.png)"))
+            // The cores tell the two apart: the x axis is the core count.
+            let svg = try String(contentsOfFile: out + "/plots/machines-contention.svg", encoding: .utf8)
+            #expect(svg.contains("against the machine's cores") && !svg.contains("(some share a core count)"))
+        }
+
+        @Test(
+            "machines with one core count each get a place of their own on the x axis, named by their folders; without --out nothing lands in the committed results"
+        )
+        func machinesOfOneCoreCount() throws {
+            guard try RequiredPackage.gnuplot.require() else { return }
+            let scratch = BenchCLITests.freshPath()
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            // The 2-core reference twice, under two names: the same core count.
+            let reference = repositoryRoot.path + "/results/reference"
+            let copies = ["first-box", "second-box"].map { scratch + "/" + $0 }
+            for copy in copies {
+                try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: reference + "/run.json", toPath: copy + "/run.json")
+            }
+            // Run as the README gives it, from a folder standing for a checkout, with committed results of its own.
+            let committed = scratch + "/results/machines/machines.md"
+            try FileManager.default.createDirectory(atPath: scratch + "/results/machines", withIntermediateDirectories: true)
+            try "committed".write(toFile: committed, atomically: true, encoding: .utf8)
+            let run = try Self.run(ArenaExecutable.url.path, ["machines"] + copies, in: scratch)
+            #expect(run.status == 0, "\(run.output)\(run.errors)")
+            let written = run.output.split(separator: "\n").last.map { String($0.dropFirst("wrote ".count)) } ?? ""
+            #expect(written.hasPrefix("results/machines-") && written.hasSuffix("/machines.md"), "\(run.output)")
+            #expect(try String(contentsOfFile: committed, encoding: .utf8) == "committed", "the committed machines.md changed")
+            let folder = scratch + "/" + String(written.dropLast("/machines.md".count))
+            let svg = try String(contentsOfFile: folder + "/plots/machines-contention.svg", encoding: .utf8)
+            #expect(svg.contains("on each machine") && svg.contains("first-box (2 cores)") && svg.contains("second-box (2 cores)"))
         }
 
         @Test(

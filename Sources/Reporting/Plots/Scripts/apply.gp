@@ -63,7 +63,7 @@ do for [view in "apply-speedup apply apply-throughput"] {
         set multiplot
         if (view eq "apply-throughput") {
             eval figtitle("apply: iterations per second against n, one panel per work per iteration", \
-                          how_minmax . "; dashed: C floors")
+                          how_minmax . floor_note("; dashed: C floors"))
             set logscale x 10
             set logscale y 10
             set xrange [loglo(nn_min, 2.5) : loghi(nn_max, 2.5)]
@@ -91,7 +91,7 @@ do for [view in "apply-speedup apply apply-throughput"] {
             }
         } else {
             eval figtitle("apply: speedup over a plain loop doing the same work, one panel per n", \
-                          sprintf("median speedup over repetitions; bars: its min–max (speedup x min/median .. x max/median); ideal = cores (%d); dashed: C floors", cores))
+                          sprintf("median speedup over repetitions; bars: its min–max (speedup x min/median .. x max/median); ideal = cores (%d)", cores) . floor_note("; dashed: C floors"))
             set logscale y 10
             set xrange [0.5 : n_works + 0.5]
             set yrange [loglo(sp_min, 1.6) : loghi(sp_max, 1.6)]

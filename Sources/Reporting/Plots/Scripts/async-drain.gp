@@ -35,7 +35,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 1200, 560)
     set multiplot
     eval figtitle("async-drain: producers async empty blocks and wait for the drain (blocks per second)", \
-                  how_minmax . "; dashed or hollow: C floors")
+                  how_minmax . floor_note("; dashed or hollow: C floors"))
     set logscale y 10
     set yrange [loglo(y_min, 1.6) : loghi(y_max, 1.6)]
     eval log125('y', loglo(y_min, 1.6), loghi(y_max, 1.6))

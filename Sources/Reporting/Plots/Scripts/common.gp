@@ -107,6 +107,9 @@ engine_lw(e) = is_floor(e) ? 1.5 : 2
 engine_fill(e) = is_floor(e) ? 0.15 : 0.85
 # The key's text.
 engine_title(e) = is_floor(e) ? e . " (C floor)" : e
+# floor_note(text): `text` (a subtitle's "; dashed: C floors") when a C floor is among `engines`, else "": a plot
+# says how it draws the floors only where it draws one.
+floor_note(text) = (sum [_k=1:words(engines)] is_floor(word(engines, _k))) > 0 ? text : ""
 # Position of e in `engines` (1-based; 0 when absent): bars and dodged points keep their place however many engines
 # a panel has.
 engine_index(e) = sum [k=1:words(engines)] (word(engines, k) eq e ? k : 0)

@@ -39,7 +39,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 1200, 560)
     set multiplot
     eval figtitle("contention: T threads through one serial queue (critical sections per second)", \
-                  how_minmax . "; dashed: C floors")
+                  how_minmax . floor_note("; dashed: C floors"))
     set logscale x 2
     set logscale y 10
     set xrange [loglo(x_min, 1.3) : loghi(x_max, 1.3)]

@@ -28,7 +28,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 900, 560)
     set multiplot
     eval figtitle("fanout: M blocks in a group on a concurrent queue, then notify and wait, per round", \
-                  how_minmax . "; dashed: C floors")
+                  how_minmax . floor_note("; dashed: C floors"))
     eval panel(1, 1, 1)
     set title "blocks per second against blocks per round"
     set logscale x 10

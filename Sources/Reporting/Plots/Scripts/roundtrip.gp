@@ -3,7 +3,7 @@
 #   name             the workload: the figure is outdir/<name>.png and outdir/<name>.svg
 #   roundtrip_what   the figure's title (what is bounced, and "time per round trip")
 #   roundtrip_timed  what a single round trip's latency covers, as words after "single round trips" ("" for all of it)
-#   roundtrip_floors a note on the C floors' bars after the title's second line ("" when the workload has none)
+#   roundtrip_floors a note on the C floors' bars after the title's second line, shown where a C floor is among the engines
 # and, where the workload has a parameter besides the engine (actor-hop's caller),
 #   row_param        the parameter whose values get a row of the two panels each (the values with rows, in the
 #                    workload's order, from `arena plot`'s values_<row_param>), titled row_title(v)
@@ -62,7 +62,7 @@ value_labels = 'for [e in sel] csv using (bx_of(e)):(in_panel(e) ? yhi_of(e) : N
 do for [fmt in formats] {
     eval output(fmt, name, 1200, 560 + (n_rows - 1) * 300)
     set multiplot
-    eval figtitle(roundtrip_what, "left: percentiles of single round trips" . roundtrip_timed . " over all repetitions; right: " . how_minmax . roundtrip_floors)
+    eval figtitle(roundtrip_what, "left: percentiles of single round trips" . roundtrip_timed . " over all repetitions; right: " . how_minmax . floor_note(roundtrip_floors))
     do for [r = 1:n_rows] {
         row_value = row_param eq "" ? "" : word(row_values, r)
         eval engine_tics(key_engines)

@@ -37,7 +37,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 1200 + (ncol > 3 ? 300 * (ncol - 3) : 0), 560)
     set multiplot
     eval figtitle("rw-barrier: T threads, sync reads and barrierAsync writes on one concurrent queue (operations per second)", \
-                  how_minmax . "; dashed: C floors")
+                  how_minmax . floor_note("; dashed: C floors"))
     set logscale x 2
     set logscale y 10
     set xrange [loglo(x_min, 1.3) : loghi(x_max, 1.3)]

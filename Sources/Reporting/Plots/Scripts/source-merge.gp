@@ -34,7 +34,7 @@ do for [fmt in formats] {
     gap_x = 110.0 / fig_wpx
     set multiplot
     eval figtitle("source-merge: P threads merge into one add source, its handler on a serial queue", \
-                  "merges/s: " . how_minmax . "; ratio: median over repetitions; dashed: C floors")
+                  "merges/s: " . how_minmax . "; ratio: median over repetitions" . floor_note("; dashed: C floors"))
     set logscale x 2
     set xrange [loglo(x_min, 1.3) : loghi(x_max, 1.3)]
     set xtics ()

@@ -30,7 +30,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 900, 560)
     set multiplot
     eval figtitle("starfish: serial queues pass messages all-to-all (messages per second)", \
-                  how_minmax . "; the median above each bar; hollow, dashed: C floors")
+                  how_minmax . "; the median above each bar" . floor_note("; hollow, dashed: C floors"))
     eval panel(1, 1, 1)
     set title queues_text . ", one message starting on each queue"
     eval engine_tics(key_engines)

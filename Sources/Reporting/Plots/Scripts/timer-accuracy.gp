@@ -45,7 +45,7 @@ do for [fmt in formats] {
     eval output(fmt, name, 1200, 560)
     set multiplot
     eval figtitle("timer-accuracy: how late one-shot timers fire, zero leeway (lateness, µs)", \
-                  "left: median lateness, " . how_minmax . "; right: 99th percentile, median over repetitions; hollow, dashed: C floors")
+                  "left: median lateness, " . how_minmax . "; right: 99th percentile, median over repetitions" . floor_note("; hollow, dashed: C floors"))
     set xtics ()
     do for [g = 1:n_groups] { set xtics add (sprintf("%s\n%s ahead", kind_name(word(groups_kind, g)), ns_label(word(groups_ns, g) + 0)) g) }
     set xrange [0.45 : n_groups + 0.55]
