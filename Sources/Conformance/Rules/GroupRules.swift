@@ -191,7 +191,7 @@ enum GroupReuse: BehaviourRule {
             queue.async {
                 if racing {
                     started.countDown()
-                    Self.spin(until: .now() + .seconds(1)) { go.value != 0 }
+                    Timing.spinUntil(.seconds(1)) { go.value != 0 }
                     Timing.spin(.nanoseconds(Int.random(in: 0..<500)))
                 }
                 left.add()
@@ -211,11 +211,6 @@ enum GroupReuse: BehaviourRule {
             guard notified.wait(.seconds(5)) else { throw RuleFailure(.missing, "cycle \(cycle): notify did not run") }
             try expect(early.value == 0, .early, "cycle \(cycle): notify ran before the cycle's leave")
         }
-    }
-
-    /// Busy-waits until `condition` holds or `deadline` passed.
-    private static func spin(until deadline: Deadline, _ condition: () -> Bool) {
-        while !condition() && Deadline.now() < deadline {}
     }
 }
 
