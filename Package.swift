@@ -77,7 +77,8 @@ let package = Package(
         // `arena plot` needs no file beside the executable; the folder's README.md is their contract, not a resource.
         .target(
             name: "Reporting", dependencies: ["ArenaContract", "Bench", "Conformance", "Harness"],
-            exclude: ["Plots/Scripts/README.md"], resources: [.embedInCode("Plots/Scripts")]
+            exclude: ["Plots/Scripts/README.md"],
+            resources: [.embedInCode("Plots/Scripts"), .embedInCode("Analysis/known-core-counts.md")]
         ),
         .target(
             name: "ArenaCLI",

@@ -12,6 +12,11 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case markdown
     /// JSON, for other programs.
     case json
+
+    /// None listed by the parser: each command offers its own formats and its help names them (`formatHelp`), where
+    /// the parser's "(values: table, markdown, json)" offered every format to every command (`arena rules --help`
+    /// listed `table`, which `--format table` refuses).
+    static var allValueStrings: [String] { [] }
 }
 
 /// A command's summary in each format it offers: the one seam between what a command found and how it is printed.

@@ -47,14 +47,14 @@ public struct InstructionTable: Sendable, Codable, Equatable {
     public var failures: [InstructionCount] { counts.filter { $0.perOperation == nil } }
 
     /// One cell: instructions per operation to one decimal, `error` or `-` (not measured).
-    func cell(_ path: InstructionPath, _ engine: String) -> String {
+    public func cell(_ path: InstructionPath, _ engine: String) -> String {
         guard let count = count(path, on: engine) else { return "-" }
         return count.perOperation.map { Figures.fixed($0, 1) } ?? "error"
     }
 
     /// One cell of the allocations: heap allocations per operation to two decimals, `error` or `-` (not measured,
     /// or counted before allocations were).
-    func allocationCell(_ path: InstructionPath, _ engine: String) -> String {
+    public func allocationCell(_ path: InstructionPath, _ engine: String) -> String {
         guard let count = count(path, on: engine) else { return "-" }
         if count.failure != nil { return "error" }
         return count.allocationsPerOperation.map { Figures.fixed($0, 2) } ?? "-"

@@ -205,31 +205,7 @@ public struct MachinesReport: Sendable {
         text += "\n"
         for warning in warnings { text += "**Warning**: \(warning)\n\n" }
 
-        let differing = workloads.filter { !$0.verdictsAgree }
-        text += "## Verdicts that differ\n\n"
-        if differing.isEmpty {
-            text += "None: every workload names the same leader, or a tie, on every machine that measured it.\n\n"
-        } else {
-            text +=
-                "\(differing.count) of \(workloads.count) workloads name a different leader (or a tie against a leader) "
-                + "on different machines:\n\n"
-            text += "| workload | " + machines.map(\.label).joined(separator: " | ") + " |\n"
-            text += "| --- |" + String(repeating: " --- |", count: machines.count) + "\n"
-            for workload in differing {
-                text += "| \(workload.name) | " + workload.analyses.map(Self.verdictText).joined(separator: " | ") + " |\n"
-            }
-            text += "\n"
-        }
-        let answers = answers()
-        if !answers.isEmpty {
-            for (workload, perMachine) in answers {
-                text += "**\(workload)**, per machine:\n\n"
-                for (machine, answer) in zip(machines, perMachine) {
-                    text += "- \(machine.label): " + (answer ?? "not measured") + "\n"
-                }
-                text += "\n"
-            }
-        }
+        text += "## Verdicts that differ\n\n" + differencesMarkdown()
 
         text += "## Workloads\n\n"
         text +=
@@ -263,6 +239,39 @@ public struct MachinesReport: Sendable {
                 text += "![\(workload.name) across machines](plots/\(plot))\n\n"
             }
         }
+        return text
+    }
+
+    /// The verdicts that differ from machine to machine (a table of them, or "None"), then each machine's answer of
+    /// the workloads that give one (queue, actor or lock?): machines.md's "Verdicts that differ", and what
+    /// docs/BENCHMARKS.md shows of the committed machines.
+    public func differencesMarkdown() -> String {
+        var text = ""
+        let differing = workloads.filter { !$0.verdictsAgree }
+        if differing.isEmpty {
+            text += "None: every workload names the same leader, or a tie, on every machine that measured it.\n\n"
+        } else {
+            text +=
+                "\(differing.count) of \(workloads.count) workloads name a different leader (or a tie against a leader) "
+                + "on different machines:\n\n"
+            text += "| workload | " + machines.map(\.label).joined(separator: " | ") + " |\n"
+            text += "| --- |" + String(repeating: " --- |", count: machines.count) + "\n"
+            for workload in differing {
+                text += "| \(workload.name) | " + workload.analyses.map(Self.verdictText).joined(separator: " | ") + " |\n"
+            }
+            text += "\n"
+        }
+        let answers = answers()
+        if !answers.isEmpty {
+            for (workload, perMachine) in answers {
+                text += "**\(workload)**, per machine:\n\n"
+                for (machine, answer) in zip(machines, perMachine) {
+                    text += "- \(machine.label): " + (answer ?? "not measured") + "\n"
+                }
+                text += "\n"
+            }
+        }
+
         return text
     }
 

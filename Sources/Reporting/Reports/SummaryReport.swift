@@ -20,10 +20,16 @@ public enum SummaryReport {
         text += conformanceLines(run.record.conformance?.report)
         text += benchmarkLines(run)
         text += failureLines(run)
+        text += coreCountLines(run)
         for workload in run.workloads {
             guard let code = workload.workload else { continue }
             let results = WorkloadResults(results: workload.results, engines: workload.engines, reference: workload.reference)
-            if let answer = code.summaryAnswer(results) { text += answer + "\n\n" }
+            if let answer = code.summaryAnswer(results) {
+                text += answer + "\n\n"
+                for (cores, other) in otherCoreCounts(KnownCoreCounts.answers[workload.name], run) {
+                    text += "On \(cores) cores (\(KnownCoreCounts.source)): " + other.droppingLeadingBold + "\n\n"
+                }
+            }
         }
         if let order = orderLine(run) { text += order + "\n\n" }
         text += noiseLine(run) + "\n\n"
@@ -96,7 +102,14 @@ public enum SummaryReport {
                 + (floors.count > 1 ? " are" : " is")
                 + " the best contender's ratio to the native C floor (unpaired: another program measured it), over the "
                 + "points the floor measured too.\n\n"
-        text += "| workload | headline | reference | verdict | best: ×reference (n) | runner-up | best ÷ runner-up or tied |"
+        return text + verdictTable(run) + "\n"
+    }
+
+    /// The verdict table alone: a row per workload, with its reference, verdict, best and runner-up and their ratios,
+    /// and the best's ratio to each C floor (what docs/BENCHMARKS.md shows of the reference run).
+    public static func verdictTable(_ run: RunAnalysis) -> String {
+        let floors = run.floorEngines
+        var text = "| workload | headline | reference | verdict | best: ×reference (n) | runner-up | best ÷ runner-up or tied |"
         text += floors.map { " ×\($0) (n) |" }.joined() + "\n"
         text += "| --- | --- | --- | --- | --- | --- | ---: |" + String(repeating: " ---: |", count: floors.count) + "\n"
         for workload in run.workloads {
@@ -138,7 +151,33 @@ public enum SummaryReport {
                 "| \(workload.name) | \(headline) | \(referenceCell) | \(verdict)\(edge) | \(bestCell) | \(runnerUp) | \(margin) |"
                 + floorCells.map { " \($0) |" }.joined() + "\n"
         }
-        return text + "\n"
+        return text
+    }
+
+    // MARK: Other core counts
+
+    /// The verdicts of this run's workloads that the committed runs on other core counts answer otherwise
+    /// (`KnownCoreCounts`, from results/machines); "" when none is known to.
+    static func coreCountLines(_ run: RunAnalysis) -> String {
+        let changing = run.workloads.compactMap { workload -> String? in
+            let others = otherCoreCounts(KnownCoreCounts.verdicts[workload.name], run)
+            guard !others.isEmpty else { return nil }
+            return "\(workload.name) (" + others.map { "\($0.cores) cores: \($0.text)" }.joined(separator: "; ") + ")"
+        }
+        guard !changing.isEmpty else { return "" }
+        return
+            "**Known to change with cores**: on other core counts the committed runs (\(KnownCoreCounts.source), 2 and 16 "
+            + "cores, of their own commits and sizes) answer these workloads otherwise, so read their verdicts as this "
+            + "machine's: " + changing.joined(separator: "; ") + ".\n\n"
+    }
+
+    /// The entries of `known` for core counts other than the run's (every one when the run's is unknown).
+    static func otherCoreCounts(_ known: [(cores: Int, verdict: String)]?, _ run: RunAnalysis) -> [(cores: Int, text: String)] {
+        (known ?? []).filter { $0.cores != run.machine?.numCPUs }.map { ($0.cores, $0.verdict) }
+    }
+
+    static func otherCoreCounts(_ known: [(cores: Int, answer: String)]?, _ run: RunAnalysis) -> [(cores: Int, String)] {
+        (known ?? []).filter { $0.cores != run.machine?.numCPUs }.map { ($0.cores, $0.answer) }
     }
 
     // MARK: Failures
@@ -271,6 +310,15 @@ public enum SummaryReport {
 }
 
 extension String {
+    /// Without a leading bold label and the workload named after it ("**Queue, actor or lock?** (`actor-contention`) "),
+    /// as a second answer under the first reads.
+    fileprivate var droppingLeadingBold: String {
+        guard hasPrefix("**"), let end = dropFirst(2).firstRange(of: "** ") else { return self }
+        var rest = self[end.upperBound...]
+        if rest.hasPrefix("(`"), let close = rest.firstRange(of: "`) ") { rest = rest[close.upperBound...] }
+        return String(rest)
+    }
+
     /// The text up to its first line break, at most 300 characters (a rule's detail or a point's message can run long;
     /// the matrix and the Warnings hold the whole).
     fileprivate var firstLine: String {

@@ -11,7 +11,7 @@ import Testing
 /// package, for `MinimalQueue`), the same loop kept unspecialised (`witness`), and a loop of our own on
 /// `MinimalQueue` called directly. Paired in rotating rounds, as `arena bench protocol-cost` pairs them for
 /// `system`. A measurement, not a check (timing belongs to benchmarks): it runs when `ARENA_MEASURE_SPECIALISATION=1`
-/// in an optimised build, and prints medians; docs/EXTENDING.md quotes it.
+/// in an optimised build, and prints medians; docs/EXTENDING.md says what it shows.
 @Suite struct ProtocolCostTests {
     static let enabled = ProcessInfo.processInfo.environment["ARENA_MEASURE_SPECIALISATION"] == "1"
 
