@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bench
+import Reporting
 
 /// The command options a document names, held against the commands: every `--option` written after `arena COMMAND`
 /// (in a code span or a code block's line, or the lines that continue it) must be one of that command's options, and
@@ -59,6 +60,36 @@ enum DocOptions {
             }
         }
         return problems
+    }
+
+    /// The counts of the whole catalog, workloads or contenders a document writes by hand in digits ("163 rules")
+    /// that differ from `counts` (by `rules`, `workloads`, `contenders`), one line each; the text inside generated
+    /// blocks is the blocks' own, a count with a word between it and the noun ("14 executor rules") is of a part, and
+    /// one in words ("the two contenders") is prose, not a figure.
+    static func countProblems(in text: String, file: String, counts: [String: Int]) -> [String] {
+        var problems: [String] = []
+        for (index, line) in withoutGeneratedBlocks(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let tokens = line.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == "`" }).map(String.init)
+            for (place, token) in tokens.enumerated().dropLast() {
+                let noun = tokens[place + 1].filter(\.isLetter)
+                guard let kind = ["rules": "rules", "workloads": "workloads", "contenders": "contenders"][noun],
+                    let count = counts[kind],
+                    token.allSatisfy({ $0.isNumber || $0 == "," }), let said = Int(token.filter(\.isNumber))
+                else { continue }
+                if said != count {
+                    problems.append("\(file):\(index + 1): says \(token) \(noun); there are \(count) (the block count.\(kind) writes it)")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// `text` with every generated block's content emptied (the lines stay, so line numbers hold).
+    private static func withoutGeneratedBlocks(_ text: String) -> String {
+        guard (try? Reporting.GeneratedBlocks.blocks(in: text)) != nil else { return text }
+        return Reporting.GeneratedBlocks.rewriting(text) { block in
+            block.inline ? "" : String(repeating: "\n", count: max(0, block.content.filter { $0 == "\n" }.count - 1))
+        }
     }
 
     /// The `--options` a help text or a script's usage names.

@@ -6,8 +6,9 @@ import Reporting
 /// `arena docs [--check] [FILE...]`, run from the repository root: rewrites the generated blocks of the documents
 /// (`GeneratedBlocks`: README.md, docs/*.md and the known core counts, Sources/Reporting/Analysis/known-core-counts.md, by default) from the committed
 /// records (`DocFigures`: results/reference, results/reference-16-cores) and this program's catalog and workloads; with
-/// `--check`, changes nothing and exits 1 naming every block that differs from what it would write, and every command
-/// option or `--format` value a document names that the command does not take (`DocOptions`). Exit 0 when current
+/// `--check`, changes nothing and exits 1 naming every block that differs from what it would write, every command
+/// option or `--format` value a document names that the command does not take, and every count of the whole catalog,
+/// workloads or contenders written by hand that differs from this program's (`DocOptions`). Exit 0 when current
 /// (or rewritten), 1 on a stale block or option under `--check`, 64 on a usage error (a file missing, a marker
 /// unclosed, a block no figure is made for), 65 when a record cannot be read.
 struct DocsCommand: LineupCommand {
@@ -52,7 +53,10 @@ struct DocsCommand: LineupCommand {
                 for (old, new) in zip(blocks, current) where old.content != new.content {
                     stale.append("\(file):\(old.line): the block \(old.name) differs from what the records say")
                 }
-                if file.hasSuffix(".md") { stale += DocOptions.problems(in: text, file: file) }
+                if file.hasSuffix(".md") {
+                    stale += DocOptions.problems(in: text, file: file)
+                    stale += DocOptions.countProblems(in: text, file: file, counts: figures.counts)
+                }
             } else if rewritten != text {
                 do { try Files.writeWhole(rewritten, to: file) } catch {
                     writeError("\(Program.name): \(error)")
