@@ -23,14 +23,15 @@ enum DocOptions {
         return commands
     }()
 
-    /// The options of the repository's scripts, read from their usage lines.
-    static func scriptOptions(_ path: String) -> Set<String> { Set(options(in: Files.read(path) ?? "")) }
+    /// The repository's scripts a document may run, by how a document writes them, with the options their files
+    /// name (read from the current folder, the repository root, once).
+    static let scripts: [(marker: String, options: Set<String>)] = [
+        ("scripts/report.sh", "scripts/report.sh"), ("./run", "scripts/bundle/run"),
+    ]
+    .map { marker, path in (marker, Set(options(in: Files.read(path) ?? ""))) }
 
     /// The problems of `text`, one line each, naming `file` and the line.
     static func problems(in text: String, file: String) -> [String] {
-        let scripts: [(marker: String, options: Set<String>)] = [
-            ("scripts/report.sh", scriptOptions("scripts/report.sh")), ("./run", scriptOptions("scripts/bundle/run")),
-        ]
         var problems: [String] = []
         for (line, code) in codeLines(text) {
             // The command each stretch of the line is about: from `arena COMMAND` (or a script) to the next.

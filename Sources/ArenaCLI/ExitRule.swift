@@ -15,7 +15,7 @@ enum ExitRule {
     static func name(_ failures: RunFailures) {
         for entry in failures.references {
             writeError(
-                "\(Program.name): \(entry.contender), a reference, failed \(entry.subjectText.replacingOccurrences(of: "`", with: "")): "
+                "\(Program.name): \(entry.contender), a reference, failed \(entry.subjectText(code: false)): "
                     + (entry.finding.map { "its documented deviation, \($0)" }
                         ?? "no finding documents this as its own (it fails the run: it may be the suite's)"))
         }

@@ -19,7 +19,12 @@ public struct PointStatistics: Sendable, Equatable {
     public let counters: [String: Summary]
     /// What a reader should know before trusting the numbers, one short phrase each: "error: …", "stopped: …",
     /// "cv 14.2% > 10%" (the headline is noisy), a missing headline counter. Empty for a clean point.
-    public let flags: [String]
+    public var flags: [String] { problems + (noiseFlag.map { [$0] } ?? []) }
+    /// The flags but the CV's: a failure, no repetitions, a missing headline counter (a report that marks noise by a
+    /// rule of its own adds that itself).
+    public let problems: [String]
+    /// "cv 14.2% > 10%" when the headline's CV is above `Summary.cvThreshold`.
+    public let noiseFlag: String?
 
     /// Derives the figures of `result` under `headline`.
     public init(_ result: PointResult, headline: Headline) {
@@ -38,26 +43,25 @@ public struct PointStatistics: Sendable, Equatable {
         }
         self.counters = counters
 
-        var flags: [String] = []
+        var problems: [String] = []
+        var noiseFlag: String?
         if let failure = result.failure {
-            flags.append("\(failure.kind.rawValue): \(failure.message)")
+            problems.append("\(failure.kind.rawValue): \(failure.message)")
         } else if repetitions.isEmpty {
-            flags.append("error: no repetitions")
+            problems.append("error: no repetitions")
         } else {
             if case .counter(let name, _, _) = headline, headlineValues.count < repetitions.count {
-                flags.append("counter '\(name)' missing in \(repetitions.count - headlineValues.count) of \(repetitions.count) repetitions")
+                problems.append(
+                    "counter '\(name)' missing in \(repetitions.count - headlineValues.count) of \(repetitions.count) repetitions")
             }
             if let summary = headlineSummary, summary.isNoisy {
-                flags.append(
-                    "\(Self.noisyFlagPrefix)\(Figures.fixed(summary.coefficientOfVariation * 100, 1))% > "
-                        + "\(Figures.fixed(Summary.cvThreshold * 100, 0))%")
+                noiseFlag =
+                    "cv \(Figures.fixed(summary.coefficientOfVariation * 100, 1))% > \(Figures.fixed(Summary.cvThreshold * 100, 0))%"
             }
         }
-        self.flags = flags
+        self.problems = problems
+        self.noiseFlag = noiseFlag
     }
-
-    /// How the flag of a CV above `Summary.cvThreshold` begins ("cv 14.2% > 10%").
-    public static let noisyFlagPrefix = "cv "
 
     /// The counter names, sorted, so columns and fields come out in the same order every time.
     public var counterNames: [String] { counters.keys.sorted() }

@@ -7,16 +7,27 @@ public enum KnownCoreCounts {
     /// Where the committed runs are, as the summary names them.
     public static let source = "results/machines"
 
+    /// One machine's text for a workload: its core count and its verdict or answer.
+    public typealias Entry = (cores: Int, text: String)
+
     /// Per workload whose verdict differs between the committed machines: each machine's cores and verdict.
-    static var verdicts: [String: [(cores: Int, verdict: String)]] { table.verdicts }
+    static var verdicts: [String: [Entry]] { table.verdicts }
 
     /// Per workload that gives a summary answer (queue, actor or lock?): each machine's cores and answer.
-    static var answers: [String: [(cores: Int, answer: String)]] { table.answers }
+    static var answers: [String: [Entry]] { table.answers }
+
+    /// The core counts of the committed machines, fewest first.
+    static var cores: [Int] {
+        Array(Set([table.verdicts, table.answers].flatMap { $0.values.flatMap { $0.map(\.cores) } })).sorted()
+    }
+
+    /// The entries of `known` for core counts other than `cores` (every one when `cores` is unknown).
+    static func others(_ known: [Entry]?, than cores: Int?) -> [Entry] { (known ?? []).filter { $0.cores != cores } }
 
     /// The file's lines, `verdict` or `answer`, the workload, the cores and the text, tab-separated.
-    private static let table: (verdicts: [String: [(cores: Int, verdict: String)]], answers: [String: [(cores: Int, answer: String)]]) = {
-        var verdicts: [String: [(cores: Int, verdict: String)]] = [:]
-        var answers: [String: [(cores: Int, answer: String)]] = [:]
+    private static let table: (verdicts: [String: [Entry]], answers: [String: [Entry]]) = {
+        var verdicts: [String: [Entry]] = [:]
+        var answers: [String: [Entry]] = [:]
         for line in String(decoding: PackageResources.known_core_counts_md, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t", maxSplits: 3).map(String.init)
             guard fields.count == 4, let cores = Int(fields[2]) else { continue }

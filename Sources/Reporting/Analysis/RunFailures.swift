@@ -36,11 +36,13 @@ public struct RunFailures: Sendable {
         /// Whether the failure leaves the exit code alone: a reference's own, documented.
         public var isDocumentedDeviation: Bool { isReference && finding != nil }
 
-        /// "rule `id`" or "point `name`", as the summary names it.
-        public var subjectText: String {
+        /// "rule `id`" or "point `name`", as the summary names it; with `code` false, without the backticks, as a
+        /// line on standard error does.
+        public func subjectText(code: Bool = true) -> String {
+            let quote = code ? "`" : ""
             switch subject {
-            case .rule(let id): "rule `\(id)`"
-            case .point(let name): "point `\(name)`"
+            case .rule(let id): return "rule \(quote)\(id)\(quote)"
+            case .point(let name): return "point \(quote)\(name)\(quote)"
             }
         }
     }

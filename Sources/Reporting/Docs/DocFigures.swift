@@ -74,7 +74,7 @@ public struct DocFigures: Sendable {
                 table.rows = table.rows.filter { $0[0].split(separator: "/").contains { $0 == filter } }
                 guard !table.rows.isEmpty else { throw UnknownFigure(name: name, reason: "no point of \(arguments[0]) has \(filter)") }
             }
-            return Self.markdownTable(table)
+            return ConsoleReport.markdownRows(table)
         case "reference.counters": return try counters(try workload(), arguments: arguments, name: name)
         case "reference.ranges":
             let analysis = try workload()
@@ -98,7 +98,7 @@ public struct DocFigures: Sendable {
             guard let code = analysis.workload else { throw UnknownFigure(name: name, reason: "no code for \(analysis.name)") }
             let tables = code.extraTables(
                 WorkloadResults(results: analysis.results, engines: analysis.engines, reference: analysis.reference))
-            return tables.map(Self.markdownTable).joined(separator: "\n")
+            return tables.map(ConsoleReport.markdownRows).joined(separator: "\n")
         case "reference.noise": return SummaryReport.noiseLine(reference)
         case "reference.instructions": return try instructions()
         case "machines.differences": return machines.differencesMarkdown()
@@ -231,14 +231,6 @@ public struct DocFigures: Sendable {
     }
 
     // MARK: Helpers
-
-    /// A table's header and rows in Markdown, without its title and notes.
-    static func markdownTable(_ table: ResultTable) -> String {
-        var text = "| " + table.header.map(ConsoleReport.escaped).joined(separator: " | ") + " |\n"
-        text += "|" + table.header.indices.map { table.leftAligned.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
-        for row in table.rows { text += "| " + row.map(ConsoleReport.escaped).joined(separator: " | ") + " |\n" }
-        return text
-    }
 
     /// A duration as the docs write it: "19 min 53 s", or "42 s" under a minute.
     static func minutes(_ seconds: Double) -> String {

@@ -48,17 +48,21 @@ public enum GeneratedBlocks {
         for span in found {
             result += text[cursor..<span.content.lowerBound]
             let block = Block(name: span.name, content: String(text[span.content]), inline: span.inline, line: 0)
-            var made = try make(block)
-            if span.inline {
-                while made.hasSuffix("\n") { made.removeLast() }
-            } else {
-                if !made.hasSuffix("\n") { made += "\n" }
-                made = "\n" + made
-            }
-            result += made
+            result += placed(try make(block), inline: span.inline)
             cursor = span.content.upperBound
         }
         return result + text[cursor...]
+    }
+
+    /// `made` as a block holds it: inline, without its last line breaks; on lines of its own, between a line break
+    /// after the BEGIN marker and one before the END marker. A block whose `content` equals this is current.
+    public static func placed(_ made: String, inline: Bool) -> String {
+        var text = made
+        if inline {
+            while text.hasSuffix("\n") { text.removeLast() }
+            return text
+        }
+        return "\n" + text + (text.hasSuffix("\n") ? "" : "\n")
     }
 
     /// Each block's name, the range of its content, and whether it is inline.

@@ -27,10 +27,16 @@ public enum ConsoleReport {
 
     /// One table in Markdown: its title in bold, the table, its notes as a list.
     public static func markdown(_ table: ResultTable) -> String {
-        var text = "**\(table.title)**\n\n| " + table.header.map(escaped).joined(separator: " | ") + " |\n"
+        "**\(table.title)**\n\n" + markdownRows(table) + table.notes.map { "\n- \($0)" }.joined()
+            + (table.notes.isEmpty ? "\n" : "\n\n")
+    }
+
+    /// The table's header, alignment line and rows in Markdown, without its title and notes.
+    public static func markdownRows(_ table: ResultTable) -> String {
+        var text = "| " + table.header.map(escaped).joined(separator: " | ") + " |\n"
         text += "|" + table.header.indices.map { table.leftAligned.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
         for row in table.rows { text += "| " + row.map(escaped).joined(separator: " | ") + " |\n" }
-        return text + table.notes.map { "\n- \($0)" }.joined() + (table.notes.isEmpty ? "\n" : "\n\n")
+        return text
     }
 
     /// A cell's text with its pipes escaped, so it stays in one Markdown cell.

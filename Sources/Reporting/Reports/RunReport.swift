@@ -101,9 +101,9 @@ public struct RunReport: Sendable {
         var warnings: [String] = []
         for workload in run.workloads {
             for result in workload.results {
-                // The point's own flags but the fixed CV threshold's, which the run's noise mark replaces here.
+                // The point's problems, and its noise by the run's mark in place of the fixed CV threshold's flag.
                 let statistics = PointStatistics(result, headline: workload.headline)
-                var flags = statistics.flags.filter { !$0.hasPrefix(PointStatistics.noisyFlagPrefix) }
+                var flags = statistics.problems
                 if let summary = statistics.headlineSummary, run.noiseMark.marks(summary) {
                     flags.append("cv \(Figures.fixed(summary.coefficientOfVariation * 100, 1))%")
                 }

@@ -26,8 +26,8 @@ public enum SummaryReport {
             let results = WorkloadResults(results: workload.results, engines: workload.engines, reference: workload.reference)
             if let answer = code.summaryAnswer(results) {
                 text += answer + "\n\n"
-                for (cores, other) in otherCoreCounts(KnownCoreCounts.answers[workload.name], run) {
-                    text += "On \(cores) cores (\(KnownCoreCounts.source)): " + other.droppingLeadingBold + "\n\n"
+                for other in KnownCoreCounts.others(KnownCoreCounts.answers[workload.name], than: run.machine?.numCPUs) {
+                    text += "On \(other.cores) cores (\(KnownCoreCounts.source)): " + other.text.droppingLeadingBold + "\n\n"
                 }
             }
         }
@@ -160,24 +160,16 @@ public enum SummaryReport {
     /// (`KnownCoreCounts`, from results/machines); "" when none is known to.
     static func coreCountLines(_ run: RunAnalysis) -> String {
         let changing = run.workloads.compactMap { workload -> String? in
-            let others = otherCoreCounts(KnownCoreCounts.verdicts[workload.name], run)
+            let others = KnownCoreCounts.others(KnownCoreCounts.verdicts[workload.name], than: run.machine?.numCPUs)
             guard !others.isEmpty else { return nil }
             return "\(workload.name) (" + others.map { "\($0.cores) cores: \($0.text)" }.joined(separator: "; ") + ")"
         }
         guard !changing.isEmpty else { return "" }
+        let cores = KnownCoreCounts.cores.map(String.init)
         return
-            "**Known to change with cores**: on other core counts the committed runs (\(KnownCoreCounts.source), 2 and 16 "
-            + "cores, of their own commits and sizes) answer these workloads otherwise, so read their verdicts as this "
-            + "machine's: " + changing.joined(separator: "; ") + ".\n\n"
-    }
-
-    /// The entries of `known` for core counts other than the run's (every one when the run's is unknown).
-    static func otherCoreCounts(_ known: [(cores: Int, verdict: String)]?, _ run: RunAnalysis) -> [(cores: Int, text: String)] {
-        (known ?? []).filter { $0.cores != run.machine?.numCPUs }.map { ($0.cores, $0.verdict) }
-    }
-
-    static func otherCoreCounts(_ known: [(cores: Int, answer: String)]?, _ run: RunAnalysis) -> [(cores: Int, String)] {
-        (known ?? []).filter { $0.cores != run.machine?.numCPUs }.map { ($0.cores, $0.answer) }
+            "**Known to change with cores**: on other core counts the committed runs (\(KnownCoreCounts.source), "
+            + "\(cores.dropLast().joined(separator: ", ")) and \(cores.last ?? "") cores, of their own commits and sizes) answer "
+            + "these workloads otherwise, so read their verdicts as this machine's: " + changing.joined(separator: "; ") + ".\n\n"
     }
 
     // MARK: Failures
@@ -205,7 +197,7 @@ public enum SummaryReport {
             } else {
                 whose = "an engine under test's: fails the run"
             }
-            text += "- `\(entry.contender)`, \(entry.subjectText): \(whose). \(entry.detail.firstLine)\n"
+            text += "- `\(entry.contender)`, \(entry.subjectText()): \(whose). \(entry.detail.firstLine)\n"
         }
         for workload in run.workloads {
             guard let missing = workload.unnumberedReference, let standIn = workload.reference else { continue }
