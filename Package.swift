@@ -20,6 +20,12 @@ let package = Package(
         .library(name: "Contenders", targets: ["Contenders"]),
         // Foundation's OperationQueue as the `foundation` contender, the reference for operation queues.
         .library(name: "FoundationContender", targets: ["FoundationContender"]),
+        // One call at the top of `main` that makes a home engine Swift Concurrency's global executor
+        // (`ArenaTakeover.installOrExit(engineNamed:)`), with the built-in engines (`BuiltInEngines`).
+        .library(name: "ArenaTakeover", targets: ["ArenaTakeover"]),
+        // The same, preloadable into an unmodified program (`LD_PRELOAD`, which `arena exec` sets): its constructor
+        // installs the engine `ARENA_EXECUTOR` names before the program's `main`.
+        .library(name: "ArenaGlobalExecutor", type: .dynamic, targets: ["ArenaPreload"]),
         // Latches, locks and plain threads that outside rules use beside the catalog's helpers.
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Conformance", targets: ["Conformance"]),
@@ -55,6 +61,16 @@ let package = Package(
             ]
         ),
         .target(name: "FoundationContender", dependencies: ["ArenaContract", "Contenders"]),
+        // The built-in engines, in the order reports list them (`BuiltInEngines`): the one list.
+        .target(name: "HomeEngines", dependencies: ["ArenaContract", "Contenders", "FoundationContender"]),
+        .target(name: "ArenaTakeover", dependencies: ["ArenaContract", "HomeEngines"]),
+        // The preloadable library: a C constructor (ArenaPreloadStart) calling the Swift installer (ArenaPreload).
+        // Its own references bind inside it (-Bsymbolic): a program it is preloaded into may carry other copies of the
+        // same packages (swift-collections), which must not stand in for this library's.
+        .target(name: "ArenaPreloadStart"),
+        .target(
+            name: "ArenaPreload", dependencies: ["ArenaTakeover", "ArenaPreloadStart"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]),
         // What checks and workloads share and no engine may use: locks for bookkeeping, latches, plain threads, child
         // processes.
         .target(name: "Harness", dependencies: ["ArenaContract", "CLinux"]),
@@ -83,8 +99,8 @@ let package = Package(
         .target(
             name: "ArenaCLI",
             dependencies: [
-                "ArenaContract", "Contenders", "FoundationContender", "Conformance", "Bench", "Reporting", "Harness", "Mutants",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ArenaContract", "Contenders", "FoundationContender", "HomeEngines", "ArenaTakeover", "Conformance", "Bench", "Reporting", "Harness",
+                "Mutants", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "Arena", dependencies: ["ArenaCLI"]),
@@ -92,7 +108,7 @@ let package = Package(
             name: "DispatchArenaTests",
             dependencies: [
                 "ArenaContract", "Contenders", "FoundationContender", "Harness", "Conformance", "Bench", "Reporting", "Arena",
-                "ArenaCLI",
+                "ArenaCLI", "ArenaTakeover",
                 "Mutants",
             ]),
     ],

@@ -14,7 +14,7 @@ struct ArenaCommand: ParsableCommand {
         subcommands: [
             ListCommand.self, RulesCommand.self, ExplainCommand.self, ConformCommand.self, BenchCommand.self, PlotCommand.self,
             ReportCommand.self, MachinesCommand.self, CompareCommand.self, InstructionsCommand.self, ExploreCommand.self,
-            DocsCommand.self, ChildCommand.self,
+            DocsCommand.self, ExecCommand.self, ChildCommand.self,
         ])
 
     /// Parses the process arguments and runs the chosen command on `lineup`, then exits with its status. A child's

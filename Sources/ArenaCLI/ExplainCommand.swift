@@ -154,6 +154,8 @@ struct RuleExplanation {
         }
         let what =
             switch rule.layer {
+            case _ where rule.type is any GlobalExecutorRule.Type:
+                "A global-executor rule, checked from a detached task with the engine installed as Swift's global executor in its child process."
             case .operationQueues: "An operation-queue rule, checked on the engine's operation layer (OperationQueue's contract)."
             case .executors: "An executor rule, checked from a detached task on the engine's executor layer."
             default: "A behaviour rule, checked on the engine's GCD objects."

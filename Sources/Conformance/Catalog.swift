@@ -55,6 +55,7 @@ public struct Concept: RawRepresentable, Hashable, Sendable, Codable {
     public static let misuse = Concept("misuse", heading: "Misuse and disposal")
     public static let operations = Concept("operations", heading: "Operation queues")
     public static let executors = Concept("executors", heading: "Swift executors")
+    public static let globalExecutor = Concept("global-executor", heading: "Swift's global executor")
 
     /// The catalog's own concepts, in report order: the concepts of `Catalog.families`, the one list.
     public static var builtIn: [Concept] { Catalog.families.map { $0.concept } }
@@ -139,6 +140,7 @@ public struct Catalog: Sendable {
         ContextRules.self, QoSRules.self, GroupRules.self, SemaphoreRules.self, OnceRules.self, ApplyRules.self, AfterRules.self,
         WorkItemRules.self, SourceRules.self, TimerRules.self, DescriptorRules.self, DataRules.self, IOChannelRules.self,
         ProcessRules.self, FileRules.self, MisuseRules.self, OperationRules.self, ExecutorRules.self,
+        GlobalExecutorRules.self,
     ]
 
     /// The rules of this package, each with its source.

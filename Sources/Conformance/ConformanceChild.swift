@@ -45,12 +45,17 @@ public enum ConformanceChild {
     /// The line that carries one run's outcome on standard error.
     static let channel = ChildChannel<RunOutcome>(marker: "arena-run: ")
 
+    /// Whether this process is a rule's child (`main` ran): only such a process may install a global executor, for
+    /// good, for a `GlobalExecutorRule`. Set once, before the rule's first run.
+    nonisolated(unsafe) static var hostsRule = false
+
     /// The child's whole life. A misuse rule misuses the engine and should die; a behaviour rule runs in-process
     /// under the watchdog, `repeats` times (fewer if a run times out), each run reported as it ends.
     ///
     /// A rule that needs the main loop gets the calling thread, the one the process started on, as the engine's
     /// main-loop thread (`system` accepts no other) and runs on a thread of its own.
     public static func main<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) -> Never {
+        hostsRule = true
         channel.armBackstop(request.limit)
         live(request, engine: engine, rule: rule)
     }
@@ -61,6 +66,7 @@ public enum ConformanceChild {
     /// that needs the main loop gets a new thread for it: the async entry point has no thread to give (Swift's async
     /// main called `dispatch_main()` on the first one), so `system` refuses it and dies saying so.
     public static func main<E: Engine>(_ request: RuleRequest, engine: E, rule: Rule) async -> Never {
+        hostsRule = true
         channel.armBackstop(request.limit)
         Threads.detach { live(request, engine: engine, rule: rule) }
         while true { try? await Task.sleep(for: .seconds(3600)) }  // the report thread ends the process

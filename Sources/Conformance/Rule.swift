@@ -61,6 +61,20 @@ extension ExecutorRule {
     public static var layer: Capability { .executors }
 }
 
+/// A rule of Swift Concurrency's global executor: `check` runs with the contender installed as the process's global
+/// executor (`GlobalExecutorTakeover.install`, with `main` where the rule needs the main loop), so every task and
+/// default actor it starts runs on the contender; `swift`, Swift's default executor, is the reference. The hooks are
+/// process-wide, so the rule runs only in a child process of its own (`arena conform` always makes one), as an
+/// `ExecutorRule` otherwise: in a detached task, returning when the contender kept the rule.
+public protocol GlobalExecutorRule: ConformanceRule {
+    static func check<E: Engine>(_ engine: E) async throws
+}
+
+extension GlobalExecutorRule {
+    public static var layer: Capability { .executors }
+    public static var needs: Set<Capability> { [.globalExecutor] }
+}
+
 /// A rule about misuse: `trigger` breaks the contract and must not return; it runs in a child process, which must
 /// die with a message that names the object (`objectLabel`) and the misuse (one of `keywords`).
 public protocol MisuseRule: ConformanceRule {

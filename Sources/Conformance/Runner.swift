@@ -83,6 +83,19 @@ public struct ConformanceRunner: Sendable {
             check = { try operations.check(engine.operations) }
         } else if let executors = rule.type as? any ExecutorRule.Type {
             check = { try AsyncCheck.run(until: .now() + timeout) { try await executors.check(engine) } }
+        } else if let global = rule.type as? any GlobalExecutorRule.Type {
+            guard ConformanceChild.hostsRule else {
+                let outcome = RunOutcome(
+                    .fail, "rule \(rule.id) installs a global executor, which only a child process of its own may (arena conform)")
+                observe(outcome)
+                return [outcome]
+            }
+            check = { [timeout] in
+                do { try GlobalExecutorTakeover.install(engine, main: rule.needsMainLoop) } catch {
+                    throw RuleFailure(.setup, "\(error)")
+                }
+                try AsyncCheck.run(until: .now() + timeout) { try await global.check(engine) }
+            }
         } else {
             let outcome = RunOutcome(
                 .fail,

@@ -185,6 +185,12 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case poolBypassed
     case poolSerial
     case colocatedOnPool
+    // Swift's global executor (the mutant's `MutantGlobalExecutor`, over the default one on the base engine's queues)
+    case globalJobsLost
+    case globalOffContender
+    case globalTimerEarly
+    case globalPriorityIgnored
+    case globalMainOffLoop
 
     /// The defect in one line, as an implementer would describe the bug (`arena explain` shows it beside the mutant).
     package var summary: String {
@@ -365,6 +371,11 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .poolBypassed: "the task executor hands its jobs to Swift's global concurrent executor, off the pool"
         case .poolSerial: "the task executor runs its jobs one at a time, on a serial queue of the base engine"
         case .colocatedOnPool: "the task executor beside a serial executor runs its jobs on the base engine's global queue"
+        case .globalJobsLost: "the global executor drops every 50th job it is handed"
+        case .globalOffContender: "the global executor runs each job on a new plain thread, off the engine"
+        case .globalTimerEarly: "the global executor runs a job due later at once"
+        case .globalPriorityIgnored: "the global executor runs every job on the default class's queue, whatever its priority"
+        case .globalMainOffLoop: "the main actor's executor runs its jobs on a serial queue of the engine, off the main loop"
         }
     }
 }

@@ -269,6 +269,17 @@ extension Kill {
         Kill(rule: "executor.cancellation", fault: .poolBypassed),
         Kill(rule: "executor.pool-parallel", fault: .poolSerial),
         Kill(rule: "executor.colocated", fault: .colocatedOnPool),
+        // Swift's global executor
+        Kill(rule: "global-executor.every-job-once", fault: .globalJobsLost),
+        Kill(rule: "global-executor.on-contender", fault: .globalOffContender),
+        Kill(rule: "global-executor.sleep", fault: .globalTimerEarly),
+        Kill(rule: "global-executor.delay-entry-point", fault: .globalTimerEarly),
+        Kill(rule: "global-executor.delay-entry-point", fault: .globalOffContender),
+        Kill(rule: "global-executor.deadline-entry-point", fault: .globalTimerEarly),
+        Kill(rule: "global-executor.deadline-entry-point", fault: .globalOffContender),
+        Kill(rule: "global-executor.priority-classes", fault: .globalPriorityIgnored),
+        Kill(rule: "global-executor.continuations", fault: .globalOffContender),
+        Kill(rule: "global-executor.main-actor", fault: .globalMainOffLoop),
         Kill(rule: "executor.check-isolated-off-queue", fault: .isolationAlwaysHeld),
     ]
 

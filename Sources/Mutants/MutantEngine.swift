@@ -300,7 +300,8 @@ package enum Mutants {
     /// be `unsupported`, not failed (`closesDescriptorOnCancel` fails `fd.close-in-cancel` and `vnode.delete`).
     package static func base(for fault: Fault) -> any Engine {
         switch fault {
-        case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed, .mainOperationsOffLoop: MutexEngine()
+        case .mainOffLoop, .mainSyncInline, .mainTargetBypassed, .mainSyncOnSelfAllowed, .mainOperationsOffLoop, .globalMainOffLoop:
+            MutexEngine()
         case .userInteractiveDemoted, .itemClassAlwaysEnforced, .itemClassIgnored: MutexEngine()
         case .exitReportedTwice, .exitMissedForLaterObservers, .exitMissedWhenExited, .writeAlwaysExtends,
             .renameMissed, .deleteMissedWhileOpen, .linkReportedAsAttrib, .directoryEntriesIgnored,

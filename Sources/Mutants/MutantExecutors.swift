@@ -19,6 +19,8 @@ struct MutantExecutors<Base: Engine>: ExecutorLayer {
     func colocatedExecutor(for executor: MutantSerialExecutor<Base>) -> MutantColocatedExecutor<Base>? {
         MutantColocatedExecutor(beside: executor, fault: shared.fault)
     }
+
+    func makeGlobalExecutor() -> MutantGlobalExecutor<Base>? { MutantGlobalExecutor(shared: shared) }
 }
 
 /// A serial queue of the base engine as a serial executor, isolated where its queue's blocks run (the adapter's

@@ -19,4 +19,10 @@ public struct EngineExecutors<E: Engine>: ExecutorLayer {
     /// A task executor over the engine's global queue: one small allocation per read; every one it makes runs jobs
     /// on the same queue, and `isCurrent` holds in the jobs of any of them.
     public var poolExecutor: EnginePoolExecutor<E> { EnginePoolExecutor(engine: engine) }
+
+    /// The engine's global queues as Swift's global executor (`EngineGlobalExecutor`): one object and the main
+    /// queue's mark; `nil` where the engine lists `global-executor` in its limits.
+    public func makeGlobalExecutor() -> EngineGlobalExecutor<E>? {
+        engine.limits[.globalExecutor] == nil ? EngineGlobalExecutor(engine: engine) : nil
+    }
 }

@@ -48,6 +48,11 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// Task executors that run beside one of the layer's serial executors, on its queue
     /// (`ExecutorLayer.colocatedExecutor(for:)`): a task already where an actor runs calls it without a hop.
     case colocatedExecutors = "colocated-executors"
+    /// An executor the layer installs as Swift Concurrency's global executor (`ExecutorLayer.makeGlobalExecutor()`,
+    /// `GlobalExecutorTakeover`), which the global-executor rules need: every task and default actor of the process
+    /// then runs on the contender. Swift's default executor is the global executor already; an engine built on it
+    /// (`actor`) cannot replace it.
+    case globalExecutor = "global-executor"
 
     /// The layer of the contract this capability is part of (`dispatch-objects`, `operation-queues`, `executors`);
     /// `nil` for a layer itself. A contender without a layer has none of its capabilities, whatever its `limits` say.
@@ -55,7 +60,7 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .dispatchObjects, .operationQueues, .executors: nil
         case .removeDependency: .operationQueues
-        case .serialExecutors, .colocatedExecutors: .executors
+        case .serialExecutors, .colocatedExecutors, .globalExecutor: .executors
         default: .dispatchObjects
         }
     }

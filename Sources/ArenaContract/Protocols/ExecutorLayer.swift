@@ -13,6 +13,9 @@ public protocol ExecutorLayer: Sendable {
     /// The task executors the layer makes beside one of its serial executors (`colocatedExecutor(for:)`);
     /// `NoColocatedExecutor` for a layer without them.
     associatedtype ColocatedExecutor: LayerTaskExecutor = NoColocatedExecutor
+    /// The executor the layer installs as Swift Concurrency's global executor (`GlobalExecutorTakeover`);
+    /// `NoGlobalExecutor` for a layer without one.
+    associatedtype GlobalExecutor: LayerGlobalExecutor = NoGlobalExecutor
 
     /// A new serial executor over a queue of its own, labelled `label`; `nil` when the layer has none to hand out
     /// (Swift's default actors run on the runtime's own executor, which is no object one can make).
@@ -33,10 +36,21 @@ public protocol ExecutorLayer: Sendable {
     /// calls an actor on that loop. `nil` for a layer without them (the default); a layer that has them does not list
     /// `colocated-executors` in its engine's limits. Its cost is the layer's to say.
     func colocatedExecutor(for executor: ActorExecutor) -> ColocatedExecutor?
+
+    /// A new executor that takes every job of the process's tasks and default actors once installed
+    /// (`GlobalExecutorTakeover.install`), over the layer's pool; `nil` for a layer without one (the default), or
+    /// whose pool is Swift's default executor (`poolIsDefault`), which is the global executor already. A layer that
+    /// has one does not list `global-executor` in its engine's limits.
+    func makeGlobalExecutor() -> GlobalExecutor?
 }
 
 extension ExecutorLayer {
     public var poolIsDefault: Bool { false }
+}
+
+extension ExecutorLayer where GlobalExecutor == NoGlobalExecutor {
+    /// None: the layer installs no global executor.
+    public func makeGlobalExecutor() -> NoGlobalExecutor? { nil }
 }
 
 extension ExecutorLayer where ColocatedExecutor == NoColocatedExecutor {

@@ -73,11 +73,19 @@ public struct LayerContender<Operations: OperationLayer, Executors: ExecutorLaye
                 \(name) brings no executor layer; its executors would be the system engine's, which the system column \
                 checks
                 """
-        } else if Executors.ColocatedExecutor.self == NoColocatedExecutor.self {
-            derived[.colocatedExecutors] = """
-                the executor layer of \(name) makes no task executor beside its serial executors (its \
-                colocatedExecutor(for:) is the default, nil)
-                """
+        } else {
+            if Executors.ColocatedExecutor.self == NoColocatedExecutor.self {
+                derived[.colocatedExecutors] = """
+                    the executor layer of \(name) makes no task executor beside its serial executors (its \
+                    colocatedExecutor(for:) is the default, nil)
+                    """
+            }
+            if Executors.GlobalExecutor.self == NoGlobalExecutor.self && !executors.layer.poolIsDefault {
+                derived[.globalExecutor] = """
+                    the executor layer of \(name) installs no global executor (its makeGlobalExecutor() is the \
+                    default, nil)
+                    """
+            }
         }
         self.limits = derived.merging(limits) { _, given in given }
     }

@@ -25,6 +25,15 @@ extension LayerContender where Operations == SystemEngine.Operations, Executors 
                 executor value); the serial-executor rules' reference is the system engine's Dispatch queue behind the \
                 adapter, and the actor workloads run default actors here
                 """
+            ],
+            deviations: [
+                KnownDeviation(
+                    .rule("global-executor.deadline-entry-point"),
+                    finding: """
+                        docs/FINDINGS.md §13: Swift 6.3's default global executor takes the instant given to \
+                        swift_task_enqueueGlobalWithDeadline for a delay from now, so a job due in 20 ms of a clock \
+                        that started hours ago waits hours
+                        """)
             ])
     }
 }

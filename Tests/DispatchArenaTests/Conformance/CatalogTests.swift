@@ -31,6 +31,24 @@ extension ArenaTests {
             #expect(result.status == (lacking ? .unsupported : .pass), "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
+        /// Every global-executor rule passes with each contender installed as Swift's global executor, in an `arena`
+        /// child process (the hooks are process-wide, and the main-actor rule needs the process's first thread), but on
+        /// a contender that cannot serve (unsupported) and where the contender documents the failure as its own
+        /// (`Engine.deviations`: Swift's default executor and the deadline entry point, docs/FINDINGS.md §13), which
+        /// must still fail, so that the finding is known to hold.
+        @Test(
+            "global-executor rule, each contender installed as the global executor", arguments: TestEngines.executorEngines,
+            TestEngines.globalExecutorRules)
+        func globalExecutor(engine: String, rule: String) async throws {
+            let found = try #require(Catalog.builtIn.rule(id: rule))
+            let contender = try #require(Contender.builtIn.first { $0.name == engine })
+            let runner = ConformanceRunner(timeout: .seconds(10), launcher: ArenaChildLauncher())
+            let result = await runner.run(found, on: contender.engine)
+            let expected: Status =
+                TestEngines.lacks(engine, found) ? .unsupported : contender.profile.deviations.finding(for: .rule(rule)) != nil ? .fail : .pass
+            #expect(result.status == expected, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
+        }
+
         /// An actor's isolation assumed off its executor stops the process, on every layer with serial executors; a
         /// layer without them reports the rule unsupported before any child starts.
         @Test(

@@ -55,10 +55,13 @@ enum TestEngines {
     static let operationRules = Catalog.builtIn.rules.filter { !$0.isMisuse && !$0.needsMainLoop && $0.layer == .operationQueues }.map(\.id)
     /// Ids of the executor rules, which run on every contender's executor layer: the behaviour ones, and the misuse
     /// ones (which need serial executors).
-    static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .executors }.map(\.id)
+    static let executorRules = Catalog.builtIn.rules.filter { !$0.isMisuse && $0.layer == .executors && !$0.isGlobalExecutorRule }.map(\.id)
+    /// Ids of the global-executor rules, which run in `arena` child processes with each contender installed as Swift's
+    /// global executor.
+    static let globalExecutorRules = Catalog.builtIn.rules.filter(\.isGlobalExecutorRule).map(\.id)
     static let executorMisuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && $0.layer == .executors }.map(\.id)
     static let misuseRules = Catalog.builtIn.rules.filter { $0.isMisuse && !$0.needsMainLoop && $0.layer == .dispatchObjects }.map(\.id)
-    static let mainLoopRules = Catalog.builtIn.rules.filter(\.needsMainLoop).map(\.id)
+    static let mainLoopRules = Catalog.builtIn.rules.filter { $0.needsMainLoop && !$0.isGlobalExecutorRule }.map(\.id)
 }
 
 extension ChildOutcome {
@@ -112,4 +115,9 @@ func runMisuse(engine: String, rule: String, expecting exit: ExitTest.Condition)
     }
     guard let result, let misuse = Catalog.builtIn.rule(id: rule)?.misuse else { return nil }
     return MisuseVerdict.judge(ChildOutcome(result), rule: misuse)
+}
+
+extension Rule {
+    /// Whether the rule installs a global executor (`GlobalExecutorRule`): it runs only in an `arena` child process.
+    var isGlobalExecutorRule: Bool { type is any GlobalExecutorRule.Type }
 }

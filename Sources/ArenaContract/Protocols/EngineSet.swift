@@ -1,4 +1,3 @@
-import ArenaContract
 
 /// Something done with each engine of a set, at the engine's concrete type (Swift has no generic closures).
 public protocol EngineVisitor {

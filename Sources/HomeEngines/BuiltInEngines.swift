@@ -1,5 +1,4 @@
 import ArenaContract
-import Bench
 import Contenders
 import FoundationContender
 
@@ -12,12 +11,12 @@ import FoundationContender
 /// from it, and every workload compiled for it later, runs on the same engine values, so one contender never
 /// holds two runtimes.
 public struct BuiltInEngines: EngineSet {
-    @usableFromInline let system = SystemEngine()
-    @usableFromInline let mutex = MutexEngine()
-    @usableFromInline let lockFree = LockFreeEngine()
-    @usableFromInline let actor = ActorEngine()
-    @usableFromInline let foundation = FoundationEngine()
-    @usableFromInline let swift = SwiftDefaultEngine()
+    public let system = SystemEngine()
+    public let mutex = MutexEngine()
+    public let lockFree = LockFreeEngine()
+    public let actor = ActorEngine()
+    public let foundation = FoundationEngine()
+    public let swift = SwiftDefaultEngine()
 
     private init() {}
 
@@ -42,17 +41,4 @@ extension BuiltInEngines {
     public var references: [Capability: String] {
         [.dispatchObjects: system.name, .operationQueues: foundation.name, .executors: swift.name]
     }
-}
-
-extension Contender {
-    /// The built-in contenders with the built-in workloads (`ArenaWorkloads`), each compiled for its engine here, once,
-    /// each holding the reference roles `BuiltInEngines.references` gives it.
-    public static let builtIn: [Contender] = {
-        var maker = ContenderMaker(workloads: ArenaWorkloads())
-        BuiltInEngines.shared.forEach(&maker)
-        let references = BuiltInEngines.shared.references
-        return maker.contenders.map { contender in
-            contender.reference(of: Set(references.filter { $0.value == contender.name }.keys))
-        }
-    }()
 }
