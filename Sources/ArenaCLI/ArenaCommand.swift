@@ -1,4 +1,6 @@
+import ArenaContract
 import ArgumentParser
+import Conformance
 import Glibc
 
 /// `arena`: the command-line front end. It parses, validates and hands over to the libraries; usage errors end
@@ -22,6 +24,15 @@ struct ArenaCommand: ParsableCommand {
     /// command was most of a child's start, a run starts one per contender per round (measured in `swift
     /// build -c release`: 17 ms of a 24 ms child, start to `finish`), and the child's errors read the same either way.
     static func start(with lineup: Lineup) -> Never {
+        if let name = getenv(GlobalExitProbe.variable).map({ String(cString: $0) }) {
+            // The program global-executor.exit starts: nothing is parsed, the engine is installed and the program exits.
+            guard let contender = lineup.contender(named: name) ?? Contender.mutant(named: name) else {
+                writeError("\(Program.name): \(GlobalExitProbe.variable) names no engine: '\(name)'")
+                Glibc.exit(64)
+            }
+            func probe<E: Engine>(_ engine: E) -> Never { GlobalExitProbe.run(engine) }
+            probe(contender.engine)
+        }
         do {
             if let request = ChildCommand.request(in: CommandLine.arguments.dropFirst()) {
                 // The fast path: a run starts thousands of children, each with exactly these arguments.

@@ -34,9 +34,11 @@ public struct ChildOutcome: Sendable {
 /// memory). Standard output and error go to unlinked temporary files, since a pipe could fill up and stall the child;
 /// the Swift backtracer is off, so a crash is quick and its message short. Starting a child costs a few milliseconds.
 public enum ChildProcess {
-    /// Runs `executable` (this program by default) with `arguments` (after the program name), killing it once
-    /// `limit` passed.
-    public static func run(_ arguments: [String], executable: String = "/proc/self/exe", limit: Duration) -> ChildOutcome {
+    /// Runs `executable` (this program by default) with `arguments` (after the program name) and `environment`'s
+    /// `NAME=value` entries beside this process's, killing it once `limit` passed.
+    public static func run(
+        _ arguments: [String], executable: String = "/proc/self/exe", environment: [String] = [], limit: Duration
+    ) -> ChildOutcome {
         guard let output = TemporaryFile(), let errors = TemporaryFile() else {
             return ChildOutcome(termination: .exited(-1), standardError: "cannot create a temporary file: errno \(errno)")
         }
@@ -48,7 +50,8 @@ public enum ChildProcess {
 
         let argv = ([ChildProcess.argumentZero(for: executable)] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let envp = childEnvironment().map { strdup($0) } + [nil]
+        let names = Set(environment.map { $0.prefix { $0 != "=" } })
+        let envp = (childEnvironment().filter { !names.contains($0.prefix { $0 != "=" }) } + environment).map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
 
         var pid = pid_t()

@@ -191,6 +191,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case globalTimerEarly
     case globalPriorityIgnored
     case globalMainOffLoop
+    case globalExitWaits
 
     /// The defect in one line, as an implementer would describe the bug (`arena explain` shows it beside the mutant).
     package var summary: String {
@@ -376,6 +377,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .globalTimerEarly: "the global executor runs a job due later at once"
         case .globalPriorityIgnored: "the global executor runs every job on the default class's queue, whatever its priority"
         case .globalMainOffLoop: "the main actor's executor runs its jobs on a serial queue of the engine, off the main loop"
+        case .globalExitWaits: "the global executor holds the process's exit 300 ms, and runs the jobs that fall due meanwhile"
         }
     }
 }

@@ -280,6 +280,7 @@ extension Kill {
         Kill(rule: "global-executor.priority-classes", fault: .globalPriorityIgnored),
         Kill(rule: "global-executor.continuations", fault: .globalOffContender),
         Kill(rule: "global-executor.main-actor", fault: .globalMainOffLoop),
+        Kill(rule: "global-executor.exit", fault: .globalExitWaits),
         Kill(rule: "executor.check-isolated-off-queue", fault: .isolationAlwaysHeld),
     ]
 

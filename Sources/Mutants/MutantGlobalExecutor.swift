@@ -1,4 +1,5 @@
 import ArenaContract
+import Glibc
 import Harness
 import Synchronization
 
@@ -16,6 +17,7 @@ final class MutantGlobalExecutor<Base: Engine>: LayerGlobalExecutor, @unchecked 
         fault = shared.fault
         inner = EngineGlobalExecutor(engine: shared.base)
         offLoop = fault == .globalMainOffLoop ? shared.base.makeQueue(label: "mutant.main-off-loop", kind: .serial) : nil
+        if fault == .globalExitWaits { atexit { Threads.sleep(.milliseconds(300)) } }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

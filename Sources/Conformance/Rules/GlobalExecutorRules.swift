@@ -1,4 +1,5 @@
 import ArenaContract
+import Glibc
 import Harness
 
 /// Swift Concurrency's global executor: each contender installed as the process's global executor
@@ -9,7 +10,7 @@ enum GlobalExecutorRules: RuleFamily {
     static let concept = Concept.globalExecutor
     static let rules: [any ConformanceRule.Type] = [
         GlobalEveryJobOnce.self, GlobalOnContender.self, GlobalSleep.self, GlobalDelayEntryPoint.self, GlobalDeadlineEntryPoint.self,
-        GlobalPriorityClasses.self, GlobalContinuations.self, GlobalMainActor.self,
+        GlobalPriorityClasses.self, GlobalContinuations.self, GlobalMainActor.self, GlobalExit.self,
     ]
 }
 
@@ -300,3 +301,64 @@ enum GlobalMainActor: GlobalExecutorRule {
         try expect(isolated.withLock { $0 }, .wrongPlace, "MainActor.assumeIsolated's body ran off the main loop")
     }
 }
+
+enum GlobalExit: GlobalExecutorRule {
+    static let id = "global-executor.exit"
+    static let title =
+        "A program with the contender as its global executor that exits while 64 of its tasks sleep ends at once, with status 0, and none of those tasks runs after the program's last line."
+    static let source =
+        "C standard, exit (the process ends; atexit handlers run first); Swift runtime, swift_task_enqueueGlobal (the global executor's jobs are the program's: they end with it); SE-0304 (tasks not awaited are not waited for at exit)"
+
+    static let forbidden: [Outcome] = [.extra, .late, .wrongState]
+
+    static func check<E: Engine>(_ engine: E) async throws {
+        let child = await withCheckedContinuation { (continuation: CheckedContinuation<ChildOutcome, Never>) in
+            Threads.detach {
+                continuation.resume(
+                    returning: ChildProcess.run([], environment: ["\(GlobalExitProbe.variable)=\(engine.name)"], limit: .seconds(5)))
+            }
+        }
+        try expect(child.termination != .timedOut, .late, "the program had not exited 5 s after it called exit")
+        try expect(
+            child.termination == .exited(0), .wrongState,
+            "the program ended with \(child.termination), not status 0: \(ChildOutcome.firstLine(of: child.standardError.split(separator: "\n")))")
+        let lines = child.standardOutput.split(separator: "\n")
+        let late = lines.filter { $0 == "late" }.count
+        try expect(late == 0, .extra, "\(late) of 64 sleeping tasks ran as the program exited")
+        try expect(lines == ["last"], .wrongState, "the program wrote \(lines.prefix(3)), not its one line 'last'")
+    }
+}
+
+/// The program `global-executor.exit` starts: this executable again with `variable` naming the engine, which the
+/// command line's entry point runs before it parses anything (`run`).
+public enum GlobalExitProbe {
+    /// The environment variable naming the engine to install.
+    public static let variable = "ARENA_GLOBAL_EXIT_PROBE"
+
+    /// Installs `engine` as the global executor, starts 64 tasks that sleep 100 ms and then write `late`, waits until
+    /// each has started, writes `last` and exits (status 0); a refused installation exits 3 naming it.
+    public static func run<E: Engine>(_ engine: E) -> Never {
+        do { try GlobalExecutorTakeover.install(engine) } catch {
+            writeLine("cannot install \(engine.name): \(error)", to: 2)
+            exit(3)
+        }
+        let started = Latch(64)
+        for _ in 0..<64 {
+            Task.detached {
+                started.countDown()
+                try? await Task.sleep(for: .milliseconds(100))
+                writeLine("late", to: 1)
+            }
+        }
+        if !started.wait(.seconds(3)) { writeLine("\(started.remainingCount) of 64 tasks never started", to: 2) }
+        writeLine("last", to: 1)
+        exit(0)
+    }
+
+    /// One line, written at once (no buffer for `exit` to flush after the tasks' lines).
+    private static func writeLine(_ line: String, to descriptor: Int32) {
+        let text = line + "\n"
+        _ = text.withCString { write(descriptor, $0, strlen($0)) }
+    }
+}
+
