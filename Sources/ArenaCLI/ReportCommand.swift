@@ -27,11 +27,22 @@ struct ReportCommand: LineupCommand {
     @Option(name: .customLong("note"), help: "A line to print under the title, such as the command that made the run (repeatable).")
     var notes: [String] = []
 
+    @Option(
+        name: .customLong("peer-suite"),
+        help: "A summary.json of scripts/peer-suite.sh to join the run record first (a peer's test suite on each engine).")
+    var peerSuite: String?
+
     @Flag(help: ArgumentHelp(ExitRule.strictHelp))
     var strict = false
 
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
+        if let peerSuite { _ = try Self.peerRecord(peerSuite) }
+    }
+
+    /// The peer suite's summary in `path`; a `ValidationError` naming the file when it is missing or not one.
+    static func peerRecord(_ path: String) throws -> PeerSuiteRecord {
+        do { return try PeerSuiteRecord.read(path) } catch { throw ValidationError("--peer-suite: \(error)") }
     }
 
     func run(on lineup: Lineup) throws {
@@ -42,6 +53,13 @@ struct ReportCommand: LineupCommand {
                 ? lineup.reporters.filter(\.writesFiles)
                 : try Reporters.parse(reporters, from: lineup.reporters)
         } catch { throw ValidationError("--reporter: \(error)") }
+        if let peerSuite {
+            let peer = try Self.peerRecord(peerSuite)
+            do { _ = try RunRecord.update(directory) { $0.peerSuite = peer } } catch {
+                writeError("\(Program.name): \(error)")
+                throw ExitCode(RecordError.exitCode)
+            }
+        }
         let run = try lineup.analysis(of: directory, reference: reference)
         let plots = Files.names(in: directory + "/plots")
         var written: [String] = []

@@ -192,6 +192,7 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
     case globalPriorityIgnored
     case globalMainOffLoop
     case globalExitWaits
+    case globalRunsOnTaskExecutor
 
     /// The defect in one line, as an implementer would describe the bug (`arena explain` shows it beside the mutant).
     package var summary: String {
@@ -377,6 +378,8 @@ package enum Fault: String, CaseIterable, Codable, Sendable {
         case .globalTimerEarly: "the global executor runs a job due later at once"
         case .globalPriorityIgnored: "the global executor runs every job on the default class's queue, whatever its priority"
         case .globalMainOffLoop: "the main actor's executor runs its jobs on a serial queue of the engine, off the main loop"
+        case .globalRunsOnTaskExecutor:
+            "the global executor runs each job with itself as the task executor, so the runtime switches a task without a preference at every await"
         case .globalExitWaits: "the global executor holds the process's exit 300 ms, and runs the jobs that fall due meanwhile"
         }
     }

@@ -281,6 +281,7 @@ extension Kill {
         Kill(rule: "global-executor.continuations", fault: .globalOffContender),
         Kill(rule: "global-executor.main-actor", fault: .globalMainOffLoop),
         Kill(rule: "global-executor.exit", fault: .globalExitWaits),
+        Kill(rule: "global-executor.continuation-body-at-once", fault: .globalRunsOnTaskExecutor),
         Kill(rule: "executor.check-isolated-off-queue", fault: .isolationAlwaysHeld),
     ]
 

@@ -27,6 +27,9 @@ final class MutantGlobalExecutor<Base: Engine>: LayerGlobalExecutor, @unchecked 
         case .globalOffContender:
             let job = UnownedJob(job)
             Threads.detach { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        case .globalRunsOnTaskExecutor:
+            let job = UnownedJob(job)
+            inner.engine.globalQueue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
         case .globalPriorityIgnored:
             let job = UnownedJob(job)
             inner.engine.globalQueue.async { [inner] in inner.runJob(job) }

@@ -50,11 +50,18 @@ public final class EngineGlobalExecutor<E: Engine>: LayerGlobalExecutor, JobRunn
         queues[QoSClass(job.priority).rank].asyncAfter(deadline: deadline) { [self] in runJob(job) }
     }
 
-    /// Runs a job on this executor, the thread marked as running one of the engine's global jobs meanwhile. Touches
-    /// nothing of the executor after the job ran.
+    /// Runs a job as Swift's default executor runs a global job: on the generic executor, with no task executor
+    /// (`swift_job_run` with the generic executor, what libdispatch's worker calls), the thread marked as running one
+    /// of the engine's global jobs meanwhile. Not `runSynchronously(on:)` this task executor: the runtime would then
+    /// see every task without a preference running on a task executor it does not prefer, and switch at its next
+    /// `await` (`mustSwitchToRun`), an enqueue where the default executor runs on; code that holds a lock across
+    /// `withUnsafeThrowingContinuation`, whose body runs "straight away" on the default executor, then suspends holding
+    /// it (measured: swift-async-algorithms' merge deadlocked against a cancellation in 4 of 40 runs of its test
+    /// `test_merge_finishes_when_iteration_task_is_cancelled`, 0 of 40 on the default executor). Touches nothing of the
+    /// executor after the job ran.
     public func runJob(_ job: UnownedJob) {
         let outer = RunningPool.enter(marked)
-        job.runSynchronously(on: unownedSelf)
+        job.runSynchronously(on: UnownedSerialExecutor.generic)
         RunningPool.leave(restoring: outer)
     }
 

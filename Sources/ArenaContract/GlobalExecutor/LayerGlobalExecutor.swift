@@ -60,3 +60,12 @@ extension QoSClass {
         }
     }
 }
+
+extension UnownedSerialExecutor {
+    /// The runtime's generic executor (`SerialExecutorRef::generic()`: no identity, no witness table), which Swift's
+    /// default global executor runs its jobs on: a job run on it runs isolated to nothing, with no task executor.
+    public static var generic: UnownedSerialExecutor {
+        unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+    }
+}
+

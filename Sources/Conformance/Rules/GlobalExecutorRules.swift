@@ -10,7 +10,7 @@ enum GlobalExecutorRules: RuleFamily {
     static let concept = Concept.globalExecutor
     static let rules: [any ConformanceRule.Type] = [
         GlobalEveryJobOnce.self, GlobalOnContender.self, GlobalSleep.self, GlobalDelayEntryPoint.self, GlobalDeadlineEntryPoint.self,
-        GlobalPriorityClasses.self, GlobalContinuations.self, GlobalMainActor.self, GlobalExit.self,
+        GlobalPriorityClasses.self, GlobalContinuations.self, GlobalMainActor.self, GlobalExit.self, GlobalNoSwitch.self,
     ]
 }
 
@@ -326,6 +326,54 @@ enum GlobalExit: GlobalExecutorRule {
         let late = lines.filter { $0 == "late" }.count
         try expect(late == 0, .extra, "\(late) of 64 sleeping tasks ran as the program exited")
         try expect(lines == ["last"], .wrongState, "the program wrote \(lines.prefix(3)), not its one line 'last'")
+    }
+}
+
+enum GlobalNoSwitch: GlobalExecutorRule {
+    static let id = "global-executor.continuation-body-at-once"
+    static let title =
+        "With the contender as the global executor, a task without a preference runs withUnsafeContinuation's body at once, in the job that called it: a lock held across the call is never held while the task waits to run again, so a cancellation handler taking that lock from another thread never deadlocks (20 trials of 5 ms)."
+    static let source =
+        "Swift standard library, withUnsafeContinuation ('the body closure is run immediately'; swift-async-algorithms' merge relies on it to hold its lock across the call); withTaskCancellationHandler ('the cancellation handler may be invoked while holding internal locks associated with the task')"
+
+    static let forbidden: [Outcome] = [.lost]
+
+    /// A lock the task holds across `withUnsafeContinuation`, as swift-async-algorithms' `MergeStorage.next` does.
+    final class HeldAcross: @unchecked Sendable {
+        let lock = Lock()
+        var rounds = 0
+    }
+
+    static func check<E: Engine>(_ engine: E) async throws {
+        for trial in 0..<20 {
+            let held = HeldAcross()
+            let task = Task.detached {
+                while !Task.isCancelled {
+                    await withTaskCancellationHandler {
+                        pthread_mutex_lock(held.lock.pointer)
+                        held.rounds += 1
+                        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                            pthread_mutex_unlock(held.lock.pointer)
+                            continuation.resume()
+                        }
+                    } onCancel: {
+                        held.lock.withLock {}
+                    }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+            let cancelled = Latch()
+            Threads.detach {
+                task.cancel()  // takes the task's status lock, then ours in the handler
+                cancelled.countDown()
+            }
+            let limit = ContinuousClock.now + .seconds(3)
+            while cancelled.remainingCount > 0 && ContinuousClock.now < limit { try? await Task.sleep(for: .milliseconds(1)) }
+            try expect(
+                cancelled.remainingCount == 0, .lost,
+                "trial \(trial): the cancellation never returned: the task had suspended holding the lock it took before withUnsafeContinuation, and its next job waits for the task's status lock the cancellation holds (a deadlock, after \(held.rounds) rounds)")
+            await task.value
+        }
     }
 }
 

@@ -21,6 +21,7 @@ import Bench
 /// - `reference.answer WORKLOAD`: the workload's own summary answer (queue, actor or lock?);
 /// - `reference.extra WORKLOAD`: the workload's own tables (`Workload.extraTables`);
 /// - `reference.noise`: the summary's noise line;
+/// - `reference.peer-suite`: the peer's test suite on each engine (`PeerSuiteRecord`), a row per variant;
 /// - `reference.instructions`: instructions and heap allocations per operation, a cell each;
 /// - `machines.differences`: the verdicts that differ between the two machines, and the answers per machine;
 /// - `machines.differing`: how many workloads' verdicts differ, of how many ("9 of 19", inline);
@@ -100,6 +101,11 @@ public struct DocFigures: Sendable {
                 WorkloadResults(results: analysis.results, engines: analysis.engines, reference: analysis.reference))
             return tables.map(ConsoleReport.markdownRows).joined(separator: "\n")
         case "reference.noise": return SummaryReport.noiseLine(reference)
+        case "reference.peer-suite":
+            guard let peer = reference.record.peerSuite else {
+                throw UnknownFigure(name: name, reason: "the reference run has no peer suite (arena report --peer-suite)")
+            }
+            return peer.markdownTable()
         case "reference.instructions": return try instructions()
         case "machines.differences": return machines.differencesMarkdown()
         case "machines.known": return KnownCoreCounts.lines(machines)

@@ -36,6 +36,8 @@ public struct RunRecord: Sendable, Codable {
     public var floor: FloorRecord?
     /// Instructions per operation, when `arena instructions --out` counted them into the folder.
     public var instructions: InstructionTable?
+    /// A peer's test suite with each contender as Swift's global executor (`arena report --peer-suite`), if run.
+    public var peerSuite: PeerSuiteRecord?
 
     /// An empty record.
     public init() {}

@@ -97,6 +97,9 @@ public struct RunReport: Sendable {
             run.record.instructions?.markdownSection()
             ?? "Not counted for this folder: `arena instructions --out DIR` counts them under valgrind (`scripts/report.sh "
             + "--full` does; `--quick` skips them to keep within CI's time).\n"
+        if let peer = run.record.peerSuite {
+            text += "\n## A peer's test suite on each engine\n\n" + peer.markdownSection()
+        }
         text += "\n## Warnings\n\n"
         var warnings: [String] = []
         for workload in run.workloads {
