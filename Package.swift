@@ -99,7 +99,8 @@ let package = Package(
         .target(
             name: "ArenaCLI",
             dependencies: [
-                "ArenaContract", "Contenders", "FoundationContender", "HomeEngines", "ArenaTakeover", "Conformance", "Bench", "Reporting", "Harness",
+                "ArenaContract", "Contenders", "FoundationContender", "HomeEngines", "ArenaTakeover", "Conformance", "Bench", "Reporting",
+                "Harness",
                 "Mutants", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

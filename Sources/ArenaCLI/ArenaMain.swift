@@ -1,8 +1,8 @@
 import ArenaContract
 import Bench
 import Conformance
-import Reporting
 import HomeEngines
+import Reporting
 
 /// The `arena` command line as a library: this package's `arena` executable is one call to it, and so is an
 /// executor author's own, with their engines, rules and workloads beside the built-in ones.

@@ -47,7 +47,8 @@ struct ExecCommand: LineupCommand {
         if !ArenaTakeover.isDefault(engineNamed: engine) {
             guard ArenaTakeover.engineNames.contains(engine) else {
                 throw ValidationError(
-                    "\(engine) is not a built-in engine, which is all the preloaded library knows: install it in the program itself (GlobalExecutorTakeover.install)")
+                    "\(engine) is not a built-in engine, which is all the preloaded library knows: install it in the program itself (GlobalExecutorTakeover.install)"
+                )
             }
             let library = Self.libraryPath
             guard access(library, R_OK) == 0 else {

@@ -1,5 +1,5 @@
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Glibc
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Makes a layer's executor Swift Concurrency's global executor for the rest of the process, the way SwiftNIO's
 /// takeover does (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`), and

@@ -68,4 +68,3 @@ extension UnownedSerialExecutor {
         unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
     }
 }
-

@@ -1,4 +1,3 @@
-
 /// Something done with each engine of a set, at the engine's concrete type (Swift has no generic closures).
 public protocol EngineVisitor {
     mutating func visit<E: Engine>(_ engine: E)

@@ -63,7 +63,8 @@ enum GlobalEveryJobOnce: GlobalExecutorRule {
         let wrong = counts.enumerated().filter { $0.element != 1 }
         try expect(
             wrong.isEmpty, .notOnce,
-            "\(wrong.count) of \(children) children did not run exactly once (child \(wrong.first?.offset ?? 0) ran \(wrong.first?.element ?? 0) times)")
+            "\(wrong.count) of \(children) children did not run exactly once (child \(wrong.first?.offset ?? 0) ran \(wrong.first?.element ?? 0) times)"
+        )
         let counted = await counter.count
         try expect(counted == children, .missing, "the actor counted \(counted) of \(children) calls")
     }
@@ -82,11 +83,17 @@ enum GlobalOnContender: GlobalExecutorRule {
         let counter = GlobalCounter()
         let seen = Locked<[String]>([])
         func note(_ place: String) { if !onContender(engine) { seen.withLock { $0.append(place) } } }
-        await Task { note("a task at its start"); await Task.yield(); note("a task after a yield") }.value
-        await Task.detached { note("a detached task"); await counter.bump(onContender: onContender(engine)); note("a detached task after an actor call") }.value
+        await Task {
+            note("a task at its start"); await Task.yield(); note("a task after a yield")
+        }.value
+        await Task.detached {
+            note("a detached task"); await counter.bump(onContender: onContender(engine)); note("a detached task after an actor call")
+        }.value
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {
-                group.addTask { note("a child task"); await counter.bump(onContender: onContender(engine)); note("a child after an actor call") }
+                group.addTask {
+                    note("a child task"); await counter.bump(onContender: onContender(engine)); note("a child after an actor call")
+                }
             }
         }
         let off = await counter.offContender
@@ -224,9 +231,9 @@ enum GlobalPriorityClasses: GlobalExecutorRule {
             let seen = Locked<QoSClass?>(nil)
             Task.detached(priority: priority) { seen.withLock { $0 = engine.currentQoS } }
             try expectEventually(as: .missing, "a detached task of priority \(priority.rawValue)") { seen.withLock { $0 } != nil }
-            let class_ = seen.withLock { $0 }!
+            let ran = seen.withLock { $0 }!
             try expect(
-                class_ == qos, .wrongValue, "a detached task of priority \(priority.rawValue) ran at \(class_.rawValue), not \(qos.rawValue)")
+                ran == qos, .wrongValue, "a detached task of priority \(priority.rawValue) ran at \(ran.rawValue), not \(qos.rawValue)")
         }
     }
 }
@@ -321,7 +328,8 @@ enum GlobalExit: GlobalExecutorRule {
         try expect(child.termination != .timedOut, .late, "the program had not exited 5 s after it called exit")
         try expect(
             child.termination == .exited(0), .wrongState,
-            "the program ended with \(child.termination), not status 0: \(ChildOutcome.firstLine(of: child.standardError.split(separator: "\n")))")
+            "the program ended with \(child.termination), not status 0: \(ChildOutcome.firstLine(of: child.standardError.split(separator: "\n")))"
+        )
         let lines = child.standardOutput.split(separator: "\n")
         let late = lines.filter { $0 == "late" }.count
         try expect(late == 0, .extra, "\(late) of 64 sleeping tasks ran as the program exited")
@@ -371,7 +379,8 @@ enum GlobalNoSwitch: GlobalExecutorRule {
             while cancelled.remainingCount > 0 && ContinuousClock.now < limit { try? await Task.sleep(for: .milliseconds(1)) }
             try expect(
                 cancelled.remainingCount == 0, .lost,
-                "trial \(trial): the cancellation never returned: the task had suspended holding the lock it took before withUnsafeContinuation, and its next job waits for the task's status lock the cancellation holds (a deadlock, after \(held.rounds) rounds)")
+                "trial \(trial): the cancellation never returned: the task had suspended holding the lock it took before withUnsafeContinuation, and its next job waits for the task's status lock the cancellation holds (a deadlock, after \(held.rounds) rounds)"
+            )
             await task.value
         }
     }
@@ -409,4 +418,3 @@ public enum GlobalExitProbe {
         _ = text.withCString { write(descriptor, $0, strlen($0)) }
     }
 }
-

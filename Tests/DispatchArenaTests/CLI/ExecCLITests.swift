@@ -33,13 +33,16 @@ extension ArenaTests {
             let mutex = try ArenaExecutable.run(["exec", "--engine", "mutex", "--"] + show)
             #expect(mutex.status == 0, "\(mutex.errors)")
             let fields = mutex.output.trimmingCharacters(in: .newlines).split(separator: "|", omittingEmptySubsequences: false)
-            #expect(fields.count == 3 && fields[0] == "mutex" && fields[1] == "0" && fields[2].hasSuffix("/libArenaGlobalExecutor.so"), "\(mutex.output)")
+            #expect(
+                fields.count == 3 && fields[0] == "mutex" && fields[1] == "0" && fields[2].hasSuffix("/libArenaGlobalExecutor.so"),
+                "\(mutex.output)")
             let main = try ArenaExecutable.run(["exec", "--engine", "lockfree", "--main", "--"] + show)
             #expect(main.output.hasPrefix("lockfree|1|"), "\(main.output)")
             let swift = try ArenaExecutable.run(["exec", "--engine", "swift", "--"] + show, environment: ["LD_PRELOAD": ""])
             #expect(swift.output == "||\n", "\(swift.output)")
             let missing = try ArenaExecutable.run(["exec", "--engine", "mutex", "--", "/no/such/program"])
-            #expect(missing.status == 127 && missing.errors.contains("cannot run '/no/such/program'"), "\(missing.status) \(missing.errors)")
+            #expect(
+                missing.status == 127 && missing.errors.contains("cannot run '/no/such/program'"), "\(missing.status) \(missing.errors)")
         }
 
         /// The preloaded library really takes the program over: Swift's default executor, checked by its own rule in an

@@ -45,7 +45,8 @@ extension ArenaTests {
             let runner = ConformanceRunner(timeout: .seconds(10), launcher: ArenaChildLauncher())
             let result = await runner.run(found, on: contender.engine)
             let expected: Status =
-                TestEngines.lacks(engine, found) ? .unsupported : contender.profile.deviations.finding(for: .rule(rule)) != nil ? .fail : .pass
+                TestEngines.lacks(engine, found)
+                ? .unsupported : contender.profile.deviations.finding(for: .rule(rule)) != nil ? .fail : .pass
             #expect(result.status == expected, "\(engine) \(rule): \(result.status.rawValue): \(result.detail)")
         }
 
