@@ -17,7 +17,7 @@ import Testing
 
     @Test("every executor rule passes on nio, but for the documented findings, which fail as documented")
     func executorRules() throws {
-        let expected = Set(Catalog.builtIn.rules.filter { $0.layer == .executors }.map(\.id))
+        let expected = Set(Catalog.builtIn.rules.filter { $0.concept == .executors }.map(\.id))
         let results = try NIOArena.conform(rules: ["executor.*"])
         #expect(Set(results.keys) == expected, "the rules conform ran")
         for (rule, result) in results.sorted(by: { $0.key < $1.key }) {
