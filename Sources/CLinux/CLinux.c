@@ -104,3 +104,16 @@ extern int __llvm_profile_write_file(void) __attribute__((weak));
 void clinux_write_coverage(void) {
     if (__llvm_profile_write_file) __llvm_profile_write_file();
 }
+
+// MARK: - The Swift concurrency runtime's hooks
+
+extern void *swift_task_enqueueGlobal_hook;
+extern void *swift_task_enqueueGlobalWithDelay_hook;
+extern void *swift_task_enqueueGlobalWithDeadline_hook;
+extern void *swift_task_enqueueMainExecutor_hook;
+
+void **clinux_swift_enqueue_global_hook(void) { return &swift_task_enqueueGlobal_hook; }
+void **clinux_swift_enqueue_global_with_delay_hook(void) { return &swift_task_enqueueGlobalWithDelay_hook; }
+void **clinux_swift_enqueue_global_with_deadline_hook(void) { return &swift_task_enqueueGlobalWithDeadline_hook; }
+void **clinux_swift_enqueue_main_executor_hook(void) { return &swift_task_enqueueMainExecutor_hook; }
+

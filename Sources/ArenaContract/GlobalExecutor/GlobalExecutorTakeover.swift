@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Makes a layer's executor Swift Concurrency's global executor for the rest of the process, the way SwiftNIO's
@@ -168,21 +168,21 @@ struct Hooks {
     let deadline: UnsafeMutablePointer<DeadlineHook?>
     let main: UnsafeMutablePointer<EnqueueHook?>
 
-    /// The hook variables, each checked empty (only the main one where `main` asks for it).
+    /// The hook variables, each checked empty (only the main one where `main` asks for it). Found by the linker
+    /// (`CLinux`), not `dlsym`: a build that links the Swift runtime in (`--static-swift-stdlib`, the bundle's) exports
+    /// no dynamic symbol for them.
     static func find(main: Bool) throws(TakeoverRefusal) -> Hooks {
+        func variable<T>(_ address: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutablePointer<T?> {
+            UnsafeMutableRawPointer(address).assumingMemoryBound(to: T?.self)
+        }
         let hooks = Hooks(
-            enqueue: try variable(enqueueName), delay: try variable(delayName), deadline: try variable(deadlineName),
-            main: try variable(mainName))
+            enqueue: variable(clinux_swift_enqueue_global_hook()), delay: variable(clinux_swift_enqueue_global_with_delay_hook()),
+            deadline: variable(clinux_swift_enqueue_global_with_deadline_hook()), main: variable(clinux_swift_enqueue_main_executor_hook()))
         if hooks.enqueue.pointee != nil { throw .hookTaken(hook: enqueueName) }
         if hooks.delay.pointee != nil { throw .hookTaken(hook: delayName) }
         if hooks.deadline.pointee != nil { throw .hookTaken(hook: deadlineName) }
         if main && hooks.main.pointee != nil { throw .hookTaken(hook: mainName) }
         return hooks
-    }
-
-    private static func variable<T>(_ name: String) throws(TakeoverRefusal) -> UnsafeMutablePointer<T?> {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw .hookMissing(hook: name) }
-        return address.assumingMemoryBound(to: T?.self)
     }
 
     /// Sets our functions in the variables: from here on, every job the runtime hands the global executor is ours.

@@ -7,8 +7,6 @@ public enum TakeoverRefusal: Error, Equatable, CustomStringConvertible {
     case hookTaken(hook: String)
     /// This process's global executor was already taken over by another contender.
     case alreadyTaken(by: String, asked: String)
-    /// The Swift runtime loaded here exports no such hook.
-    case hookMissing(hook: String)
 
     public var description: String {
         switch self {
@@ -18,8 +16,6 @@ public enum TakeoverRefusal: Error, Equatable, CustomStringConvertible {
             "\(hook) is already set by someone else in this process (another takeover, such as SwiftNIO's): nothing was installed"
         case .alreadyTaken(let by, let asked):
             "Swift's global executor in this process is already \(by); \(asked) was not installed"
-        case .hookMissing(let hook):
-            "the Swift runtime loaded in this process exports no \(hook): nothing was installed"
         }
     }
 }

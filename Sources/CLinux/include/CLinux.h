@@ -87,4 +87,13 @@ enum {
     CLINUX_EPOLLONESHOT = 1u << 30,
 };
 
+
+// The Swift concurrency runtime's hook variables (ConcurrencyHooks.def), referenced by name so that the linker finds
+// them wherever the runtime is: libswift_Concurrency.so, or linked into the executable (--static-swift-stdlib), where
+// dlsym cannot see them. Each returns the variable's address; the variables hold C function pointers.
+void **clinux_swift_enqueue_global_hook(void);
+void **clinux_swift_enqueue_global_with_delay_hook(void);
+void **clinux_swift_enqueue_global_with_deadline_hook(void);
+void **clinux_swift_enqueue_main_executor_hook(void);
+
 #endif
