@@ -71,10 +71,7 @@ struct ExecCommand: LineupCommand {
 
     /// The preloadable library beside this executable: SwiftPM builds both into the same folder.
     static var libraryPath: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return folder + "/libArenaGlobalExecutor.so"
+        let folder = (Program.executablePath ?? "").split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        return folder.joined(separator: "/") + "/libArenaGlobalExecutor.so"
     }
 }

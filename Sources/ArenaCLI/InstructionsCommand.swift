@@ -71,7 +71,7 @@ struct InstructionsCommand: LineupCommand {
             writeError("\(Program.name): \(Callgrind.installHint)")
             throw ExitCode(69)
         }
-        guard let executable = Self.executable() else {
+        guard let executable = Program.executablePath else {
             writeError("\(Program.name): cannot find this program's own path in /proc/self/exe")
             throw ExitCode.failure
         }
@@ -117,13 +117,6 @@ struct InstructionsCommand: LineupCommand {
         if !table.failures.isEmpty { throw ExitCode.failure }
     }
 
-    /// This program's path, which valgrind must be given: `/proc/self/exe` would name valgrind itself in the child.
-    static func executable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }
 
 // The path names of `--path` are the enumeration's raw values; an unknown one is a usage error naming the known ones.

@@ -40,9 +40,7 @@ enum Program {
     /// package); `nil` when neither answers. Costs one short child process.
     static func commit() -> String? {
         if let given = getenv("ARENA_COMMIT").map({ String(cString: $0) }), !given.isEmpty { return given }
-        guard let executable = realpath("/proc/self/exe", nil) else { return nil }
-        let path = String(cString: executable)
-        free(executable)
+        guard let path = executablePath else { return nil }
         let directory = path.split(separator: "/").dropLast().joined(separator: "/")
         let search = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         let candidates = search.split(separator: ":").map { "\($0)/git" }
@@ -52,5 +50,14 @@ enum Program {
         guard outcome.termination == ChildTermination.exited(0) else { return nil }
         let line = outcome.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
         return line.isEmpty ? nil : line
+    }
+
+    /// This program's own path, read from /proc/self/exe (one `readlink`): what valgrind must be given, where the
+    /// checkout holding the build is, and the folder the preloadable library is built into. `nil` when unreadable.
+    static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -72,16 +72,6 @@ private func actorExecutor<E: Engine>(_ engine: E, _ label: String) throws -> E.
     return executor
 }
 
-/// Polls `condition` (async) every millisecond until it holds or `timeout` passed; false on the deadline.
-private func eventually(within timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
-    let deadline = Deadline.now() + timeout
-    while Deadline.now() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return await condition()
-}
-
 enum ExecutorSerialFIFO: ExecutorRule {
     static let id = "executor.serial-fifo"
     static let title =

@@ -54,10 +54,8 @@ enum GlobalEveryJobOnce: GlobalExecutorRule {
             }
             ended.countDown()
         }
-        let limit = ContinuousClock.now + .seconds(5)
-        while ended.remainingCount > 0 && ContinuousClock.now < limit { try? await Task.sleep(for: .milliseconds(2)) }
         try expect(
-            ended.remainingCount == 0, .missing,
+            await eventually { ended.remainingCount == 0 }, .missing,
             "the task group did not end within 5 s: \(runs.withLock { $0.filter { $0 == 0 }.count }) of \(children) children never ran")
         let counts = runs.withLock { $0 }
         let wrong = counts.enumerated().filter { $0.element != 1 }
@@ -157,8 +155,7 @@ private func runDiverted<E: Engine>(
     _ = Task(executorPreference: Diverter(entry)) {
         ran.withLock { $0.append((ContinuousClock.now - start, onContender(engine))) }
     }
-    let limit = ContinuousClock.now + .seconds(5)
-    while ran.withLock({ $0.isEmpty }) && ContinuousClock.now < limit { try? await Task.sleep(for: .milliseconds(2)) }
+    _ = await eventually { !ran.withLock { $0.isEmpty } }
     let runs = ran.withLock { $0 }
     try expect(runs.count == 1, .missing, "\(name): due in \(delay), the job ran \(runs.count) times within 5 s")
     let (after, onIt) = runs[0]
@@ -230,7 +227,9 @@ enum GlobalPriorityClasses: GlobalExecutorRule {
             // escalation's business, not the mapping's.
             let seen = Locked<QoSClass?>(nil)
             Task.detached(priority: priority) { seen.withLock { $0 = engine.currentQoS } }
-            try expectEventually(as: .missing, "a detached task of priority \(priority.rawValue)") { seen.withLock { $0 } != nil }
+            try expect(
+                await eventually { seen.withLock { $0 } != nil }, .missing,
+                "a detached task of priority \(priority.rawValue) did not run within 5 s")
             let ran = seen.withLock { $0 }!
             try expect(
                 ran == qos, .wrongValue, "a detached task of priority \(priority.rawValue) ran at \(ran.rawValue), not \(qos.rawValue)")
@@ -269,7 +268,7 @@ enum GlobalContinuations: GlobalExecutorRule {
                 return "woke with \(error)"
             }
         }
-        try expectEventually(as: .wrongState, "the sleeping task's start") { asleep.remainingCount == 0 }
+        try expect(await eventually { asleep.remainingCount == 0 }, .wrongState, "the sleeping task did not start within 5 s")
         try? await Task.sleep(for: .milliseconds(5))  // into its sleep
         sleeper.cancel()
         let outcome = await sleeper.value
@@ -375,10 +374,8 @@ enum GlobalNoSwitch: GlobalExecutorRule {
                 task.cancel()  // takes the task's status lock, then ours in the handler
                 cancelled.countDown()
             }
-            let limit = ContinuousClock.now + .seconds(3)
-            while cancelled.remainingCount > 0 && ContinuousClock.now < limit { try? await Task.sleep(for: .milliseconds(1)) }
             try expect(
-                cancelled.remainingCount == 0, .lost,
+                await eventually(within: .seconds(3)) { cancelled.remainingCount == 0 }, .lost,
                 "trial \(trial): the cancellation never returned: the task had suspended holding the lock it took before withUnsafeContinuation, and its next job waits for the task's status lock the cancellation holds (a deadlock, after \(held.rounds) rounds)"
             )
             await task.value

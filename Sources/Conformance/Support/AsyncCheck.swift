@@ -15,3 +15,14 @@ public enum AsyncCheck {
         }
     }
 }
+
+/// Polls `condition` (async) every millisecond, sleeping in between, until it holds or `timeout` passed; false on the
+/// deadline. For checks that run in a task: the executor and global-executor rules.
+func eventually(within timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let deadline = Deadline.now() + timeout
+    while Deadline.now() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return await condition()
+}
