@@ -113,12 +113,32 @@ else
     mounted=()
 fi
 
+# The real server (Examples/HummingbirdServer under wrk, each engine as Swift's global executor), in a full run only:
+# it runs here, not in the bundle (the server is a Swift program of its own, built with the toolchain), and the quick
+# report leaves it out (report.md says why: ServerLoadRecord.absentNote).
+server_flags=()
+if [[ $mode == full ]]; then
+    step "a real server on each engine: scripts/server-load.sh (Examples/HummingbirdServer, wrk)"
+    bash scripts/require-packages.sh wrk curl
+    swift build -c release --product ArenaGlobalExecutor --scratch-path "$scratch" >&2
+    bash scripts/server-load.sh --arena "$arena" --out "$work/server" || status=1
+    [[ -s "$work/server/runs.tsv" ]] && server_flags=(--server "$work/server")
+fi
+
+# Joined to the record before the plots, which draw it as the workload `server` (exit 1 is the run's failures, said
+# by the report below).
+if ((${#server_flags[@]})); then
+    "$arena" report "$work" --reporter csv "${server_flags[@]}" >/dev/null || (($? == 1)) || status=1
+fi
+
 step "plots"
 "$arena" plot "$work" || status=1
 
 step "report.md and every file, from the run record"
 instructions_note=""
-if [[ $mode == full ]]; then instructions_note="; instructions per operation: \`arena instructions\`"; fi
+if [[ $mode == full ]]; then
+    instructions_note="; instructions per operation: \`arena instructions\`; the server: \`scripts/server-load.sh\`"
+fi
 # Exit 1 when the run failed (a reference's documented deviation excepted, unless --strict); the files are written
 # anyway.
 "$arena" report "$work" "${strict[@]}" \

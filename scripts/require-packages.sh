@@ -5,10 +5,11 @@
 # pytest-benchmark reads the pytest-benchmark JSON back. Installs the missing ones with apt-get and pip when run as
 # root; otherwise names them and how to install them, and exits 69. With arguments, only those packages of the list
 # (CI's model check needs spin before the rest are installed): require-packages.sh spin. CI's own tools, installed only
-# when named: debootstrap (the minimal root CI runs the bundle in).
+# when named: debootstrap (the minimal root CI runs the bundle in); wrk and curl (the server's load,
+# scripts/server-load.sh, which `scripts/report.sh --full` and CI run).
 set -euo pipefail
 packages=(binutils gnuplot-nox libbenchmark-dev libbenchmark-tools python3-scipy spin valgrind)
-ci_only=(debootstrap)
+ci_only=(debootstrap wrk curl)
 pip_packages=(pytest-benchmark)
 if (($#)); then
     for package in "$@"; do

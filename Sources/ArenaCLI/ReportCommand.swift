@@ -32,12 +32,24 @@ struct ReportCommand: LineupCommand {
         help: "A summary.json of scripts/peer-suite.sh to join the run record first (a peer's test suite on each engine).")
     var peerSuite: String?
 
+    @Option(
+        help:
+            "A folder Examples/HummingbirdServer/rounds.sh --out wrote, to join the run record first as the workload 'server' (a real server on each engine)."
+    )
+    var server: String?
+
     @Flag(help: ArgumentHelp(ExitRule.strictHelp))
     var strict = false
 
     func validate() throws {
         guard Files.isDirectory(directory) else { throw ValidationError("'\(directory)' is not a results folder") }
         if let peerSuite { _ = try Self.peerRecord(peerSuite) }
+        if let server { _ = try Self.serverRecord(server) }
+    }
+
+    /// The server's runs in `path`; a `ValidationError` naming what is wrong with the folder.
+    static func serverRecord(_ path: String) throws -> ServerLoadRecord {
+        do { return try ServerLoadRecord.read(directory: path) } catch { throw ValidationError("--server: \(error)") }
     }
 
     /// The peer suite's summary in `path`; a `ValidationError` naming the file when it is missing or not one.
@@ -53,9 +65,22 @@ struct ReportCommand: LineupCommand {
                 ? lineup.reporters.filter(\.writesFiles)
                 : try Reporters.parse(reporters, from: lineup.reporters)
         } catch { throw ValidationError("--reporter: \(error)") }
-        if let peerSuite {
-            let peer = try Self.peerRecord(peerSuite)
-            do { _ = try RunRecord.update(directory) { $0.peerSuite = peer } } catch {
+        if peerSuite != nil || server != nil {
+            let peer = try peerSuite.map(Self.peerRecord)
+            let load = try server.map(Self.serverRecord)
+            do {
+                _ = try RunRecord.update(directory) { record in
+                    if let peer { record.peerSuite = peer }
+                    if let load {
+                        record.server = load
+                        // The contenders it measured that the folder does not know yet (a folder of the server alone):
+                        // their profiles and roles, so that its ratios are to Swift's default executor.
+                        record.merge(
+                            contenders: lineup.records.filter { load.variants.contains($0.name) && record.contender(named: $0.name) == nil }
+                        )
+                    }
+                }
+            } catch {
                 writeError("\(Program.name): \(error)")
                 throw ExitCode(RecordError.exitCode)
             }

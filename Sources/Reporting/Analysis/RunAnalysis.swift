@@ -35,8 +35,9 @@ public struct RunAnalysis: Sendable {
         }
         let noiseMark = NoiseMark(cvs: cvs)
         self.noiseMark = noiseMark
-        workloads = (benchmarks?.workloads ?? []).map { entry in
-            let points = benchmarks!.points.filter { $0.point.workload == entry.name }
+        let measured = record.measuredPoints
+        workloads = record.measuredWorkloads.map { entry in
+            let points = measured.filter { $0.point.workload == entry.name }
             let measured = Set(points.flatMap { $0.results.map(\.engine) })
             let floors = floor.filter { $0.point.workload == entry.name }
             let present = measured.union(floors.map(\.engine))

@@ -56,7 +56,7 @@ public struct RunFailures: Sendable {
     public init(_ record: RunRecord) {
         self.init(
             contenders: record.contenders, conformance: record.conformance?.report,
-            points: (record.benchmarks?.points ?? []).flatMap(\.results) + (record.floor?.results ?? []),
+            points: record.measuredPoints.flatMap(\.results) + (record.floor?.results ?? []),
             stopped: record.benchmarks?.stopped == true)
     }
 

@@ -22,6 +22,8 @@ import Bench
 /// - `reference.extra WORKLOAD`: the workload's own tables (`Workload.extraTables`);
 /// - `reference.noise`: the summary's noise line;
 /// - `reference.peer-suite`: the peer's test suite on each engine (`PeerSuiteRecord`), a row per variant;
+/// - `reference.server`: the server under load on each engine (`ServerLoadRecord`): the latency table and the target
+///   at each endpoint;
 /// - `reference.instructions`: instructions and heap allocations per operation, a cell each;
 /// - `machines.differences`: the verdicts that differ between the two machines, and the answers per machine;
 /// - `machines.differing`: how many workloads' verdicts differ, of how many ("9 of 19", inline);
@@ -106,6 +108,11 @@ public struct DocFigures: Sendable {
                 throw UnknownFigure(name: name, reason: "the reference run has no peer suite (arena report --peer-suite)")
             }
             return peer.markdownTable()
+        case "reference.server":
+            guard let server = reference.record.server else {
+                throw UnknownFigure(name: name, reason: "the reference run has no server load (arena report --server)")
+            }
+            return server.latencyAndTargets()
         case "reference.instructions": return try instructions()
         case "machines.differences": return machines.differencesMarkdown()
         case "machines.known": return KnownCoreCounts.lines(machines)
@@ -140,7 +147,7 @@ public struct DocFigures: Sendable {
             let counts = benchmarks.points.map { $0.results.map(\.repetitions.count).max() ?? 0 }.filter { $0 > 0 }
             let rounds = counts.min() == counts.max() ? "\(counts.min() ?? 0)" : "\(counts.min() ?? 0) to \(counts.max() ?? 0)"
             parts.append(
-                "\(run.workloads.count) workloads at \(benchmarks.settings.quick ? "quick" : "full") size, \(rounds) paired rounds "
+                "\(benchmarks.workloads.count) workloads at \(benchmarks.settings.quick ? "quick" : "full") size, \(rounds) paired rounds "
                     + "per point, \(Self.minutes(benchmarks.seconds)) of benchmarks")
         }
         return parts.joined(separator: "; ")

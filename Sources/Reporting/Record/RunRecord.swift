@@ -38,6 +38,9 @@ public struct RunRecord: Sendable, Codable {
     public var instructions: InstructionTable?
     /// A peer's test suite with each contender as Swift's global executor (`arena report --peer-suite`), if run.
     public var peerSuite: PeerSuiteRecord?
+    /// A real server under load with each contender as Swift's global executor (`arena report --server`), if run:
+    /// reports show it as the workload `server` (`measuredWorkloads`).
+    public var server: ServerLoadRecord?
 
     /// An empty record.
     public init() {}

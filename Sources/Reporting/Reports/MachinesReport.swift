@@ -114,7 +114,8 @@ public struct MachinesReport: Sendable {
 
     /// The machines, fewest cores first.
     public let machines: [Machine]
-    /// Every workload any machine measured, in the first run's order, then the others'.
+    /// Every workload two machines measured (the one machine's, when only one is given), in the first run's order,
+    /// then the others': a workload only one run has (the server, joined to one reference) has nothing to compare.
     public let workloads: [Workload]
 
     public init(_ machines: [Machine]) {
@@ -124,7 +125,9 @@ public struct MachinesReport: Sendable {
         for machine in sorted { for workload in machine.run.workloads where !names.contains(workload.name) { names.append(workload.name) } }
         workloads = names.compactMap { name in
             let analyses = sorted.map { machine in machine.run.workloads.first { $0.name == name } }
-            guard let headline = analyses.compactMap({ $0?.headline }).first else { return nil }
+            guard let headline = analyses.compactMap({ $0?.headline }).first,
+                analyses.compactMap({ $0 }).count >= min(2, sorted.count)
+            else { return nil }
             return Workload(name: name, headline: headline, analyses: analyses)
         }
     }

@@ -80,6 +80,7 @@ public struct RunReport: Sendable {
         for workload in run.workloads {
             text += "### \(workload.name)\n\n\(workload.entry.summary).\n\n"
             text += ConsoleReport.markdown([workload])
+            if workload.name == ServerLoadRecord.workloadName, let server = run.record.server { text += server.markdownDetails() }
             let views = plots.filter { $0.hasSuffix(".png") && ($0 == "\(workload.name).png" || $0.hasPrefix("\(workload.name)-")) }
             for view in views {
                 let stem = String(view.dropLast(4))
@@ -88,6 +89,7 @@ public struct RunReport: Sendable {
             }
         }
 
+        if run.record.server == nil && !run.workloads.isEmpty { text += ServerLoadRecord.absentNote }
         text += "## Threads\n\n"
         text +=
             context.map { context in ThreadReport.markdown(run.workloads, engines: engines, cores: context.numCPUs) }

@@ -31,6 +31,7 @@ public enum SummaryReport {
                 }
             }
         }
+        if let server = run.record.server { text += server.summaryParagraph() }
         if let order = orderLine(run) { text += order + "\n\n" }
         text += noiseLine(run) + "\n\n"
         return text

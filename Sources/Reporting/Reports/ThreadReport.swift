@@ -24,7 +24,8 @@ public enum ThreadReport {
         text += "| --- | --- |" + String(repeating: " ---: |", count: shown.count) + "\n"
         var over: [String] = []
         var blockingPoints = false
-        for workload in workloads {
+        // A workload another program measured (the server, whose threads are the server's) has no counts: no row.
+        for workload in workloads where workload.results.contains(where: { peak(of: $0) != nil }) {
             let results = workload.results
             let limit = workload.entry.blocksInBlocks ? nil : bound
             // A point that needs blocking-in-blocks waits inside the engine's threads on purpose (a task in `sync`):
