@@ -12,8 +12,8 @@
 # --engines     the variants, in this order (default: `swift`, the server unmodified on Swift's default executor,
 #               then every engine `arena list --engines` names that `arena exec` accepts, then NIO's own takeover,
 #               `nio-takeover`); an engine that cannot serve is left out with its one line on stderr
-# Needs wrk and curl (scripts/require-packages.sh wrk curl installs them as root). The server's build takes about
-# 4 minutes on 2 cores the first time (Hummingbird 2 and SwiftNIO), seconds after.
+# Needs wrk and curl (scripts/require-packages.sh wrk curl installs them as root). The server's first build compiles
+# Hummingbird 2 and SwiftNIO; later ones take seconds.
 # Exit codes: 0 every run gave a clean number; 1 a build failed or a run gave none (its row in runs.tsv says why);
 # 64 bad usage; 69 wrk or curl missing.
 set -euo pipefail

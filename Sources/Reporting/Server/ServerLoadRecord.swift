@@ -176,20 +176,12 @@ public struct ServerLoadRecord: Codable, Sendable, Equatable {
         variants.map { variant in
             let own = runs.filter { $0.endpoint == endpoint && $0.variant == variant }
             let clean = own.filter(\.ok)
-            let rates = clean.compactMap(\.requestsPerSecond)
+            let rates = Summary(clean.compactMap(\.requestsPerSecond))
             return Served(
-                variant: variant, runs: own.count, clean: clean.count, requestsPerSecond: Self.median(rates),
-                p50: Self.median(clean.compactMap(\.p50)), p99: Self.median(clean.compactMap(\.p99)),
-                range: rates.isEmpty ? nil : rates.min()!...rates.max()!)
+                variant: variant, runs: own.count, clean: clean.count, requestsPerSecond: rates?.median,
+                p50: Summary(clean.compactMap(\.p50))?.median, p99: Summary(clean.compactMap(\.p99))?.median,
+                range: rates.map { $0.min...$0.max })
         }
-    }
-
-    /// The median of `values`; `nil` for none.
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
 
