@@ -3,8 +3,9 @@ import ArenaContract
 /// A small program over the GCD contract, made by `ScenarioGenerator` from a seed and checked against
 /// `ScenarioModel` (`arena explore`): queues of both kinds in target chains, and a script of steps the calling thread
 /// runs one after another (submissions of every kind, suspension, activation, retargeting, waits on groups,
-/// semaphores and work items, timers, apply). Blocks record what they see (`ScenarioTrace`); the model says which
-/// traces the contract allows.
+/// semaphores and work items, timers, apply), each made from the script's thread or from inside a context (`Context`:
+/// a block, a barrier, a `sync` made from a block, a source's handler). Blocks record what they see (`ScenarioTrace`);
+/// the model says which traces the contract allows.
 ///
 /// Plain data: a program is printed (`description`) and replayed from its `ScenarioToken`, never stored.
 public struct Scenario: Sendable, Equatable, CustomStringConvertible {
@@ -37,6 +38,9 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case nested(queue: Int, block: Int)
         /// Runs `block` with `sync` on queue `queue` (made only where it cannot deadlock: `Scenario.validSteps()`).
         case nestedSync(queue: Int, block: Int)
+        /// Performs once-object `once` with a body of its own, block `block` (spinning 50 µs, so that racing performs
+        /// find it running), which runs only if this perform is the once's first.
+        case once(Int, block: Int)
     }
 
     /// A block: its identity in the trace, the microseconds it spins, and its actions.
@@ -60,6 +64,38 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         public init(queue: Int, block: Block) {
             self.queue = queue
             self.block = block
+        }
+    }
+
+    /// A source handler a context runs in (`Context.handler`).
+    public enum Handler: String, Sendable, Equatable, CaseIterable {
+        /// The event handler of a one-shot timer due at once.
+        case timer
+        /// The event handler of a user-data source (adding), after one merge.
+        case event
+        /// The registration handler of a user-data source, run as it is activated.
+        case registration
+        /// The cancel handler of a user-data source, cancelled as soon as it is activated.
+        case cancel
+    }
+
+    /// Where a step's call is made when not from the script's thread (`Step.within`). The script submits the context
+    /// and waits (up to 5 s) until the context's block, the host, has ended: the call is still one step of a sequential
+    /// script, made from a thread the engine chose, inside what the context holds (its queue's chain, a barrier, a
+    /// source's serial delivery).
+    public enum Context: Sendable, Equatable {
+        /// A block submitted to `queue` with `async`, or with `barrierAsync` when `barrier`.
+        case block(queue: Int, barrier: Bool)
+        /// Inside the block of a `sync` onto `onto`, made from block `outer` submitted to `from`.
+        case syncInside(from: Int, outer: Int, onto: Int)
+        /// A handler of a source made on `queue` for the call.
+        case handler(Handler, queue: Int)
+
+        /// The queue the script submits to: the block's, the sync's caller's, the source's.
+        public var queue: Int {
+            switch self {
+            case .block(let q, _), .syncInside(let q, _, _), .handler(_, let q): q
+            }
         }
     }
 
@@ -109,6 +145,15 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         /// that signals it (`barrierAsync`, or with `item` a work item flagged barrier): the global queue has no
         /// barriers, so it runs beside the block.
         case barrierOnGlobal(waiter: Block, giver: Block, item: Bool)
+        /// `step` made from inside `context`, in its block `host`: the script submits the context, then waits until
+        /// `host` has ended. Never nested, never a meeting (`handoff`, `pingPong`, `syncBeside`, `barrierOnGlobal`).
+        indirect case within(Context, host: Int, Step)
+        /// `setSpecific` on `queue`: its own value becomes `value` (`nil` removes it).
+        case setSpecific(queue: Int, value: Int?)
+        /// `getSpecific` on `queue`: its own value, not its chain's.
+        case getSpecific(queue: Int)
+        /// Performs once-object `once` with `body`, which runs only if this perform is the once's first.
+        case once(Int, body: Block)
     }
 
     public var queues: [QueueSpec]
@@ -118,13 +163,16 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
     public var counters: Int
     /// How many lock semaphores (value 1) blocks take around critical sections.
     public var locks: Int
+    /// How many once-objects the script and its blocks perform.
+    public var onces: Int
     public var steps: [Step]
 
-    public init(queues: [QueueSpec], groups: Int = 0, counters: Int = 0, locks: Int = 0, steps: [Step]) {
+    public init(queues: [QueueSpec], groups: Int = 0, counters: Int = 0, locks: Int = 0, onces: Int = 0, steps: [Step]) {
         self.queues = queues
         self.groups = groups
         self.counters = counters
         self.locks = locks
+        self.onces = onces
         self.steps = steps
     }
 
@@ -151,6 +199,7 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             case .locked(let n): parts.append("lock l\(n)")
             case .nested(let queue, let nested): parts.append("async q\(queue) b\(nested)")
             case .nestedSync(let queue, let nested): parts.append("sync q\(queue) b\(nested)")
+            case .once(let n, let body): parts.append("o\(n).perform b\(body)")
             }
         }
         if !parts.isEmpty { text += " { " + parts.joined(separator: "; ") + " }" }
@@ -189,6 +238,18 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             "q\(q).async \(describe(waiter)) waits; q\(q).sync \(describe(reader)) gives it a unit"
         case .barrierOnGlobal(let waiter, let giver, let item):
             "global.async \(describe(waiter)) waits; global.\(item ? "async(item(barrier))" : "barrierAsync") \(describe(giver)) gives it a unit"
+        case .within(let context, let host, let inner): "in \(describe(context, host: host)): \(describe(inner))"
+        case .setSpecific(let q, let value): "q\(q).setSpecific(\(value.map(String.init) ?? "nil"))"
+        case .getSpecific(let q): "q\(q).getSpecific"
+        case .once(let n, let body): "o\(n).perform \(describe(body))"
+        }
+    }
+
+    static func describe(_ context: Context, host: Int) -> String {
+        switch context {
+        case .block(let q, let barrier): "q\(q).\(barrier ? "barrierAsync" : "async") b\(host)"
+        case .syncInside(let from, let outer, let onto): "q\(from).async b\(outer) { sync q\(onto) b\(host) }"
+        case .handler(let handler, let q): "the \(handler.rawValue) handler b\(host) of a source on q\(q)"
         }
     }
 }
@@ -198,7 +259,7 @@ extension Scenario.Action {
     var submits: (queue: Int, block: Int)? {
         switch self {
         case .nested(let q, let b), .nestedSync(let q, let b): (q, b)
-        case .signal, .locked: nil
+        case .signal, .locked, .once: nil
         }
     }
 }
@@ -208,7 +269,7 @@ extension Scenario.Step {
     /// recorded after its call.
     var returns: Bool {
         switch self {
-        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .pingPong, .syncBeside: true
+        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .pingPong, .syncBeside, .within, .getSpecific: true
         default: false
         }
     }
@@ -220,7 +281,33 @@ extension Scenario.Step {
             .groupAsync(_, let q, _), .groupEnter(_, let q, _), .groupNotify(_, let q, _), .item(_, let q, _, _),
             .itemNotify(_, let q, _), .timer(_, let q, _, _, _), .pingPong(let q, _), .syncBeside(let q, _, _):
             q
+        case .within(_, _, let inner): inner.queue
         default: nil
+        }
+    }
+
+    /// The step's call itself: the step, or the step a context wraps.
+    public var call: Scenario.Step {
+        if case .within(_, _, let inner) = self { return inner }
+        return self
+    }
+
+    /// Blocks the step submits with the queue each is submitted to, the context's blocks first (nested blocks are
+    /// their parents' actions; `ScenarioModel.global` for the global queue's).
+    var placed: [(queue: Int, block: Scenario.Block)] {
+        switch self {
+        case .within(let context, let host, let inner):
+            let hosts: [(queue: Int, block: Scenario.Block)] =
+                switch context {
+                case .block(let q, _), .handler(_, let q): [(q, Scenario.Block(id: host))]
+                case .syncInside(let from, let outer, let onto):
+                    [(from, Scenario.Block(id: outer, actions: [.nestedSync(queue: onto, block: host)]))]
+                }
+            return hosts + inner.placed
+        case .handoff(let waiters, let giver): return (waiters + [giver]).map { ($0.queue, $0.block) }
+        case .barrierOnGlobal(let waiter, let giver, _): return [waiter, giver].map { (ScenarioModel.global, $0) }
+        case .once(_, let body): return [(ScenarioModel.global, body)]
+        default: return blocks.map { (queue!, $0) }
         }
     }
 
@@ -235,6 +322,8 @@ extension Scenario.Step {
         case .barrierOnGlobal(let waiter, let giver, _): [waiter, giver]
         case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
         case .handoff(let waiters, let giver): waiters.map(\.block) + [giver.block]
+        case .within: placed.map(\.block)
+        case .once(_, let body): [body]
         default: []
         }
     }

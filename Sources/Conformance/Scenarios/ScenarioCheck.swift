@@ -22,10 +22,19 @@ public enum ScenarioCheck {
         // Checks in order, the first disagreement wins. Written as a loop: one `??` chain of ten calls took the type
         // checker 3.9 s in each build.
         let checks: [(TraceIndex, ScenarioModel) -> ScenarioDisagreement?] = [
-            runs, waitResults, orders, fifo, exclusions, values, applies, semaphores, { _, _ in locks(trace) }, handoffs,
+            contexts, runs, waitResults, orders, fifo, exclusions, values, reads, onces, applies, semaphores, { _, _ in locks(trace) },
+            handoffs,
         ]
         for check in checks {
             if let disagreement = check(index, model) { return disagreement }
+        }
+        return nil
+    }
+
+    /// Every step made in a context had its host run: the script waited 5 s for it, then stopped.
+    private static func contexts(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (step, host) in model.hosts.sorted(by: { $0.key < $1.key }) where index.ends[host] == nil {
+            return .init(.missing, "step \(step) (\(Scenario.describe(model.program[step]))): b\(host) did not end within 5 s")
         }
         return nil
     }
@@ -128,11 +137,9 @@ public enum ScenarioCheck {
         for (id, block) in model.blocks.sorted(by: { $0.key < $1.key }) {
             for start in index.startEvents[id] ?? [] {
                 let read: Int? = start.value < 0 ? nil : Int(start.value)
-                if read != block.specific {
-                    return .init(
-                        .wrongValue,
-                        "b\(id) on \(block.queueName) read specific \(read.map(String.init) ?? "nil"), not \(block.specific.map(String.init) ?? "nil")"
-                    )
+                if let allowed = block.specifics, !allowed.contains(read) {
+                    let names = allowed.map { $0.map(String.init) ?? "nil" }.sorted().joined(separator: " or ")
+                    return .init(.wrongValue, "b\(id) on \(block.queueName) read specific \(read.map(String.init) ?? "nil"), not \(names)")
                 }
                 if let step = block.deadlineStep, let deadline = index.mark[step]?.value, start.time < UInt64(max(0, deadline)) {
                     return .init(
@@ -144,6 +151,40 @@ public enum ScenarioCheck {
                 for data in index.data[id] ?? [] where data != 1 {
                     return .init(.wrongValue, "one-shot timer handler b\(id) saw data \(data), not 1")
                 }
+            }
+        }
+        return nil
+    }
+
+    /// Every `getSpecific` returned the queue's own value at its step.
+    private static func reads(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (step, expected) in model.reads.sorted(by: { $0.key < $1.key }) {
+            guard let returned = index.returned[step] else { continue }
+            let read: Int? = returned.value < 0 ? nil : Int(returned.value)
+            if read != expected {
+                return .init(
+                    .wrongValue,
+                    "step \(step) (\(Scenario.describe(model.program[step]))) read \(read.map(String.init) ?? "nil"), not \(expected.map(String.init) ?? "nil")"
+                )
+            }
+        }
+        return nil
+    }
+
+    /// A once-object runs the body of one perform (of the first), and every perform returns after that body ended.
+    private static func onces(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (n, once) in model.onces.sorted(by: { $0.key < $1.key }) {
+            let ran = once.bodies.filter { index.starts[$0] != nil }
+            if ran.count > 1 {
+                return .init(.extra, "o\(n) ran the bodies of \(ran.count) performs: \(ran.map { "b\($0)" }.joined(separator: ", "))")
+            }
+            if once.certain && ran.isEmpty { return .init(.missing, "o\(n) was performed but ran no body") }
+            let end = ran.first.flatMap { index.seq(.end($0)) }
+            for performed in index.performed[n] ?? [] where end.map({ performed < $0 }) ?? true {
+                return .init(
+                    .early,
+                    "a perform of o\(n) returned before its body \(ran.first.map { "b\($0)" } ?? "") ended\(end == nil ? " (it never did)" : "")"
+                )
             }
         }
         return nil
@@ -231,6 +272,9 @@ private struct TraceIndex {
     var ends: [Int: [Int]] = [:]
     var mark: [Int: (seq: Int, value: Int64)] = [:]
     var returned: [Int: (seq: Int, value: Int64)] = [:]
+    var contextCall: [Int: Int] = [:]
+    var contextReturned: [Int: Int] = [:]
+    var performed: [Int: [Int]] = [:]
     var signals: [Int: [Int]] = [:]
     var indices: [Int: [(value: Int, seq: Int)]] = [:]
     var data: [Int: [Int64]] = [:]
@@ -257,6 +301,9 @@ private struct TraceIndex {
             case .index: indices[event.subject, default: []].append((Int(event.value), seq))
             case .data: data[event.subject, default: []].append(event.value)
             case .handoff: handoffs[event.subject] = event.value
+            case .contextCall: contextCall[event.subject] = seq
+            case .contextReturned: contextReturned[event.subject] = seq
+            case .performed: performed[event.subject, default: []].append(seq)
             case .enter, .leave, .lockTimedOut: break
             }
         }
@@ -269,6 +316,8 @@ private struct TraceIndex {
         case .end(let b): ends[b]?.first
         case .mark(let s): mark[s]?.seq
         case .returned(let s): returned[s]?.seq
+        case .contextCall(let s): contextCall[s]
+        case .contextReturned(let s): contextReturned[s]
         }
     }
 }

@@ -88,6 +88,11 @@ private struct Making {
             actions.append(.nestedSync(queue: queues.count - 1 - Int.random(in: 0..<2, using: &random), block: nextBlock))
             nextBlock += 1
         }
+        // Performs that race: blocks on several threads performing the same once-object.
+        if features.blockingInBlocks && chance(8) {
+            actions.append(.once(Int.random(in: 0..<2, using: &random), block: nextBlock))
+            nextBlock += 1
+        }
         return Scenario.Block(id: id, work: pick([0, 0, 0, 2, 20, 100]), actions: actions)
     }
 
@@ -108,7 +113,8 @@ private struct Making {
                     inactive: chance(20),
                     specific: chance(40) ? index + 1 : nil))
         }
-        var scenario = Scenario(queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, steps: [])
+        var scenario = Scenario(
+            queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, onces: 2, steps: [])
         state = QueueStates(scenario)
         let length = Int.random(in: 3...24, using: &random)
         // A third of the programs wait on a semaphore first, before any block could signal it: that wait must time
@@ -134,7 +140,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<112, using: &random)
+        let roll = Int.random(in: 0..<142, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -247,9 +253,62 @@ private struct Making {
             ]
             return nil
         case 106..<110: return race()
-        default:
+        case 110..<112:
             guard features.blockingInBlocks else { return nil }
             return .barrierOnGlobal(waiter: .init(id: fresh()), giver: .init(id: fresh()), item: chance(50))
+        case 112..<130: return within()
+        case 130..<134:
+            let q = queue()
+            return .setSpecific(queue: q, value: chance(25) ? nil : 10 * (q + 1) + Int.random(in: 0..<3, using: &random))
+        case 134..<136: return .getSpecific(queue: queue())
+        default: return .once(Int.random(in: 0..<2, using: &random), body: .init(id: fresh()))
+        }
+    }
+
+    /// A call made from inside a context (`Scenario.Context`) the contract allows now: a block or a barrier on a queue
+    /// nothing holds, a sync made from a block, a source's handler. The call is any step but a meeting; on an engine
+    /// whose blocks may not block, none that waits.
+    mutating func within() -> Scenario.Step? {
+        let free = queues.indices.filter { !state.held($0) }
+        guard !free.isEmpty else { return nil }
+        let context: Scenario.Context
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0, 1: context = .block(queue: pick(free), barrier: false)
+        case 2:
+            let concurrent = free.filter { queues[$0].kind == .concurrent }
+            guard !concurrent.isEmpty else { return nil }
+            context = .block(queue: pick(concurrent), barrier: true)
+        case 3:
+            let pairs = free.flatMap { from in
+                free.filter { onto in
+                    let (a, b) = (QueueStates.chain(from, state.target), QueueStates.chain(onto, state.target))
+                    return Set(a).isDisjoint(with: b) && b.last! > a.last!
+                }
+                .map { (from, $0) }
+            }
+            guard features.blockingInBlocks, !pairs.isEmpty else { return nil }
+            let (from, onto) = pick(pairs)
+            context = .syncInside(from: from, outer: fresh(), onto: onto)
+        default: context = .handler(pick(Scenario.Handler.allCases), queue: pick(free))
+        }
+        let host = fresh()
+        let (itemsBefore, timersBefore) = (items, timers)
+        let inner = step()
+        let blocks: Bool
+        switch inner {
+        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply: blocks = true
+        default: blocks = false
+        }
+        guard pending.isEmpty, let inner, !blocks || features.blockingInBlocks else {
+            pending = []
+            (items, timers) = (itemsBefore, timersBefore)
+            return nil
+        }
+        switch inner {
+        case .within, .handoff, .pingPong, .syncBeside, .barrierOnGlobal:
+            (items, timers) = (itemsBefore, timersBefore)
+            return nil
+        default: return .within(context, host: host, inner)
         }
     }
 
@@ -262,7 +321,7 @@ private struct Making {
         let group = Int.random(in: 0..<2, using: &random)
         let count = min(Int.random(in: 4...8, using: &random), (room - 1) / 2)
         guard count >= 3 else { return nil }
-        switch Int.random(in: 0..<3, using: &random) {
+        switch Int.random(in: 0..<4, using: &random) {
         case 0:
             let (members, notified) = (pick(free), pick(free))
             for _ in 0..<count {
@@ -281,11 +340,19 @@ private struct Making {
                     .itemNotify(item: item, queue: notified, .init(id: fresh())),
                 ]
             }
-        default:
+        case 2:
             let concurrent = free.filter { sideBySide($0) }
             let q = concurrent.isEmpty ? pick(free) : pick(concurrent)
             for _ in 0..<count { pending.append(.groupEnter(group: group, queue: q, .init(id: fresh()))) }
             pending.append(.groupWait(group: group))
+        default:
+            // Blocks side by side performing one once-object: every racer but the first must wait for its body.
+            let concurrent = free.filter { sideBySide($0) }
+            guard features.blockingInBlocks, !concurrent.isEmpty else { return nil }
+            let q = pick(concurrent)
+            for _ in 0..<count {
+                pending.append(.async(queue: q, .init(id: fresh(), actions: [.once(group, block: fresh())])))
+            }
         }
         return nil
     }

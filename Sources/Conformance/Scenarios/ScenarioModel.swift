@@ -25,13 +25,15 @@ public struct ScenarioModel: Sendable {
         case either
     }
 
-    /// A point of the trace: a block's start or end, or a step's mark (recorded just before the step's call) or
-    /// return (just after it).
+    /// A point of the trace: a block's start or end, a step's mark (recorded just before the step's call) or
+    /// return (just after it), or for a step made in a context, the script's submission of the context and its return.
     public enum Point: Hashable, Sendable, CustomStringConvertible {
         case start(Int)
         case end(Int)
         case mark(Int)
         case returned(Int)
+        case contextCall(Int)
+        case contextReturned(Int)
 
         public var description: String {
             switch self {
@@ -39,6 +41,8 @@ public struct ScenarioModel: Sendable {
             case .end(let b): "b\(b) ended"
             case .mark(let s): "step \(s) began"
             case .returned(let s): "step \(s) returned"
+            case .contextCall(let s): "step \(s)'s context was submitted"
+            case .contextReturned(let s): "step \(s)'s context submission returned"
             }
         }
     }
@@ -81,8 +85,10 @@ public struct ScenarioModel: Sendable {
         /// The program's queue it is submitted to, or `ScenarioModel.global`.
         public let queue: Int
         public var runs: Runs
-        /// The specific value it must read (`nil`: none set up its chain).
-        public let specific: Int?
+        /// The specific values it may read (`nil` among them: none set up its chain): the one its chain has when it
+        /// is submitted and every one it has later, while it may still start; `nil` for a block that runs on its
+        /// caller's thread (a once's body), which reads whatever its caller would.
+        public let specifics: Set<Int?>?
         /// The step whose mark records the deadline it must not start before, for `asyncAfter` and timers.
         public let deadlineStep: Int?
         /// A timer's handler: each call must see data 1.
@@ -112,6 +118,14 @@ public struct ScenarioModel: Sendable {
     /// Blocks that wait inside (up to 2 s) for a unit someone gives them while they wait (handoff waiters, ping-pong
     /// and sync-beside blocks), each with who gives it, as the check's message names it.
     public private(set) var handoffs: [Int: String] = [:]
+
+    /// The steps made in a context, each with its host block.
+    public private(set) var hosts: [Int: Int] = [:]
+    /// What each `getSpecific` step must return, by step.
+    public private(set) var reads: [Int: Int?] = [:]
+    /// The once-objects performed: the bodies of their performs (one of which runs), and whether a perform certainly
+    /// happens (one made by the script, or by a block that runs for sure).
+    public private(set) var onces: [Int: (bodies: [Int], certain: Bool)] = [:]
 
     /// The whole program the runner makes: the script, then the epilogue.
     public var program: [Scenario.Step] { scenario.steps + epilogue }
@@ -152,6 +166,12 @@ public struct ScenarioModel: Sendable {
         semaphoreWaits = builder.semaphoreWaits
         timers = builder.timers
         handoffs = builder.handoffs
+        reads = builder.reads
+        for (n, performs) in builder.performs {
+            let certain = performs.contains { $0.parent.map { builder.blocks[$0]!.runs == .once } ?? true }
+            onces[n] = (performs.map(\.body), certain)
+        }
+        for (k, step) in scenario.steps.enumerated() { if case .within(_, let host, _) = step { hosts[k] = host } }
     }
 }
 
@@ -162,19 +182,24 @@ struct QueueStates: Sendable {
     var suspended: [Int]
     var inactive: [Bool]
     var target: [Int?]
+    /// Each queue's own specific value.
+    var specifics: [Int?]
 
     init(_ scenario: Scenario) {
         suspended = Array(repeating: 0, count: scenario.queues.count)
         inactive = scenario.queues.map(\.inactive)
         target = scenario.queues.map(\.target)
+        specifics = scenario.queues.map(\.specific)
     }
 
     mutating func apply(_ step: Scenario.Step) {
         switch step {
+        case .within(_, _, let inner): apply(inner)
         case .suspend(let q): suspended[q] += 1
         case .resume(let q): suspended[q] -= 1
         case .activate(let q): inactive[q] = false
         case .retarget(let q, let t): target[q] = t
+        case .setSpecific(let q, let value): specifics[q] = value
         default: break
         }
     }
@@ -234,16 +259,54 @@ extension Scenario {
     /// keep the block, and whatever waits for it, waiting).
     func syncsAreSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
         let targets = states[states.count - 1].target
-        for block in step.blocks {
+        for (a, block) in step.placed {
             for case .nestedSync(let b, _) in block.actions {
-                guard let a = step.queue else { return false }
+                guard a != ScenarioModel.global else { return false }
                 let from = QueueStates.chain(a, targets)
                 let onto = QueueStates.chain(b, targets)
                 if !Set(from).isDisjoint(with: onto) || onto.last! <= from.last! { return false }
                 if states[position...].contains(where: { $0.held(b) }) { return false }
             }
         }
-        return true
+        return contextIsSafe(step, targets)
+    }
+
+    /// Whether a step made in a context can finish there: a `sync` made inside a context goes onto a chain that shares
+    /// no queue with the chains the context runs through and whose root comes later (as a sync from a block), or,
+    /// from a plain block, onto a chain of concurrent links only that no barrier of the program ever holds (a sync
+    /// onto a concurrent queue the caller runs on runs beside it).
+    func contextIsSafe(_ step: Step, _ targets: [Int?]) -> Bool {
+        guard case .within(let context, _, let inner) = step else { return true }
+        let r: Int
+        switch inner {
+        case .sync(let q, _), .barrierSync(let q, _): r = q
+        default: return true
+        }
+        let onto = QueueStates.chain(r, targets)
+        let hosts = context.chains(targets)
+        if hosts.allSatisfy({ Set($0).isDisjoint(with: onto) && onto.last! > $0.last! }) { return true }
+        guard case .block(_, barrier: false) = context, case .sync = inner else { return false }
+        let concurrent = onto.allSatisfy { queues[$0].kind == .concurrent } && hosts.joined().allSatisfy { queues[$0].kind == .concurrent }
+        return concurrent && !barriers(targets).contains { onto.contains($0) }
+    }
+
+    /// The queues a barrier of the program is ever submitted to (a barrier step, a work item flagged barrier, a
+    /// barrier context).
+    func barriers(_ targets: [Int?]) -> Set<Int> {
+        var queues: Set<Int> = []
+        for step in steps {
+            switch step {
+            case .barrierAsync(let q, _), .barrierSync(let q, _), .item(_, let q, true, _): queues.insert(q)
+            case .within(let context, _, let inner):
+                if case .block(let q, true) = context { queues.insert(q) }
+                switch inner {
+                case .barrierAsync(let q, _), .barrierSync(let q, _), .item(_, let q, true, _): queues.insert(q)
+                default: break
+                }
+            default: break
+            }
+        }
+        return queues
     }
 
     /// Whether a handoff's giver is sure to run while its waiters wait: its chain shares no queue with a waiter's, its
@@ -296,11 +359,11 @@ extension Scenario {
                 case .signal(let n): n >= 0 && n < counters
                 case .locked(let n): n >= 0 && n < locks
                 case .nested(let q, _), .nestedSync(let q, _): fits(q)
+                case .once(let n, _): n >= 0 && n < onces
                 }
             }
         }
-        for index in indices {
-            let step = steps[index]
+        func allowed(_ step: Step) -> Bool {
             var valid: Bool
             switch step {
             case .async(let q, let b), .barrierAsync(let q, let b), .after(let q, let b, _):
@@ -337,8 +400,23 @@ extension Scenario {
             case .barrierOnGlobal(let waiter, let giver, _): valid = waiter.actions.isEmpty && giver.actions.isEmpty
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
+            case .setSpecific(let q, _), .getSpecific(let q): valid = fits(q)
+            case .once(let n, let body): valid = n >= 0 && n < onces && body.actions.isEmpty
+            case .within(let context, _, let inner):
+                switch context {
+                case .block(let q, _), .handler(_, let q): valid = fits(q) && !state.held(q)
+                case .syncInside(let from, _, let onto): valid = fits(from) && fits(onto) && !state.held(from) && !state.held(onto)
+                }
+                switch inner {
+                case .within, .handoff, .pingPong, .syncBeside, .barrierOnGlobal: valid = false
+                default: valid = valid && allowed(inner)
+                }
             }
-            if valid {
+            return valid
+        }
+        for index in indices {
+            let step = steps[index]
+            if allowed(step) {
                 states.append(state)
                 state.apply(step)
                 kept.append(index)
@@ -369,9 +447,15 @@ private struct Builder {
     var semaphoreWaits: [Int: Int] = [:]
     var timers: [Int: (handler: Int, cancel: Int)] = [:]
     var handoffs: [Int: String] = [:]
+    var reads: [Int: Int?] = [:]
+    /// Every perform of each once-object: its body, and the block that makes it (`nil`: the script).
+    var performs: [Int: [(body: Int, parent: Int?)]] = [:]
 
-    /// Blocks submitted straight to a queue by the script, in program order: (block, step, barrier).
-    var direct: [Int: [(block: Int, step: Int, barrier: Bool)]] = [:]
+    /// Blocks submitted straight to a queue by the script (or by a call made in a context), in program order:
+    /// (block, step, barrier, the points around the submitting call).
+    var direct: [Int: [(block: Int, step: Int, barrier: Bool, from: ScenarioModel.Point, to: ScenarioModel.Point)]] = [:]
+    /// The queues whose blocks the context of a step keeps from starting while its call is made, by step.
+    var contextHolds: [Int: Set<Int>] = [:]
     /// Group members by group: (block, step).
     var members: [Int: [(block: Int, step: Int)]] = [:]
     /// Top-level blocks that signal, by semaphore: (block, step, signals).
@@ -390,10 +474,7 @@ private struct Builder {
         self.finalTargets = finalTargets
         var dynamic: Set<Int> = []
         var submissions: [(queue: Int, step: Int)] = []
-        for (k, step) in scenario.steps.enumerated() {
-            for block in step.blocks {
-                for action in block.actions { if let submitted = action.submits { dynamic.insert(submitted.queue) } }
-            }
+        func collect(_ step: Scenario.Step, _ k: Int) {
             switch step {
             case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .groupAsync(_, let q, _),
                 .groupEnter(_, let q, _), .item(_, let q, _, _):
@@ -404,8 +485,20 @@ private struct Builder {
                 submissions.append((q, k))
             case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
                 dynamic.insert(q)
+            case .within(let context, _, let inner):
+                switch context {
+                case .block(let q, _), .syncInside(let q, _, _): submissions.append((q, k))
+                case .handler(_, let q): dynamic.insert(q)
+                }
+                collect(inner, k)
             default: break
             }
+        }
+        for (k, step) in scenario.steps.enumerated() {
+            for block in step.blocks {
+                for action in block.actions { if let submitted = action.submits { dynamic.insert(submitted.queue) } }
+            }
+            collect(step, k)
         }
         dynamicQueues = dynamic
         directSubmissions = submissions
@@ -414,7 +507,14 @@ private struct Builder {
     /// `queue`'s chain; none for the global queue, which the program does not make.
     func chain(_ queue: Int) -> [Int] { queue == ScenarioModel.global ? [] : QueueStates.chain(queue, finalTargets) }
 
-    func specific(_ queue: Int) -> Int? { chain(queue).lazy.compactMap { scenario.queues[$0].specific }.first }
+    /// The specific value a block on `queue` reads with the queues as they are before step `step`.
+    func specific(_ queue: Int, at step: Int) -> Int? { chain(queue).lazy.compactMap { self.states[step].specifics[$0] }.first }
+
+    /// The specific values a block on `queue` submitted at `step` may read: those of every step from then on, or only
+    /// that step's for a block the step runs before it returns (`exact`: a sync's block, a context's host).
+    func specifics(_ queue: Int, from step: Int, exact: Bool = false) -> Set<Int?> {
+        Set((exact ? step...step : step...(states.count - 1)).map { specific(queue, at: $0) })
+    }
 
     /// The links of `queue`'s chain that hold back a block submitted at `step`, each with the step that releases it
     /// (its last resume or its activation): the queue itself when suspended or inactive, an inactive queue above it,
@@ -443,7 +543,11 @@ private struct Builder {
     /// Whether a block submitted at `step` to `queue` has run, or will, while the script waits at `wait`: it will
     /// when nothing along its chain is held then; it cannot have when a link held at its submission is held still.
     func runsBy(_ wait: Int, queue: Int, submitted step: Int) -> ScenarioModel.Expected {
-        if !states[wait].held(queue) { return .success }
+        if !states[wait].held(queue) {
+            // In a context that keeps the block's chain busy, the block may be behind the caller.
+            if let held = contextHolds[wait], !held.isDisjoint(with: chain(queue)) { return .either }
+            return .success
+        }
         return heldThrough(queue, from: step, to: wait) ? .timedOut : .either
     }
 
@@ -452,8 +556,12 @@ private struct Builder {
         gates(of: queue, at: from).contains { $0.release >= to }
     }
 
-    mutating func add(_ block: Scenario.Block, queue: Int, step: Int, runs: ScenarioModel.Runs, deadline: Int? = nil, timer: Bool = false) {
-        blocks[block.id] = .init(queue: queue, runs: runs, specific: specific(queue), deadlineStep: deadline, isTimerHandler: timer)
+    mutating func add(
+        _ block: Scenario.Block, queue: Int, step: Int, runs: ScenarioModel.Runs, deadline: Int? = nil, timer: Bool = false,
+        exact: Bool = false
+    ) {
+        blocks[block.id] = .init(
+            queue: queue, runs: runs, specifics: specifics(queue, from: step, exact: exact), deadlineStep: deadline, isTimerHandler: timer)
         for gate in gates(of: queue, at: step) {
             orders.append(
                 .init(
@@ -463,25 +571,34 @@ private struct Builder {
         for action in block.actions {
             switch action {
             case .nested(let q, let nested):
-                blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
+                blocks[nested] = .init(queue: q, runs: runs, specifics: specifics(q, from: step), deadlineStep: nil, isTimerHandler: false)
                 orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) submits b\(nested)"))
                 nestedSubmissions[q, default: []].append(.init(block: nested, from: .start(block.id), to: .end(block.id)))
             case .nestedSync(let q, let nested):
-                blocks[nested] = .init(queue: q, runs: runs, specific: specific(q), deadlineStep: nil, isTimerHandler: false)
+                blocks[nested] = .init(queue: q, runs: runs, specifics: specifics(q, from: step), deadlineStep: nil, isTimerHandler: false)
                 nestedSubmissions[q, default: []].append(.init(block: nested, from: .start(block.id), to: .end(block.id)))
                 orders.append(.init(before: .start(block.id), after: .start(nested), key: .early, why: "b\(block.id) syncs b\(nested)"))
                 orders.append(
                     .init(
                         before: .end(nested), after: .end(block.id), key: .early, why: "b\(block.id)'s sync returns after b\(nested) ended")
                 )
+            case .once(let n, let body):
+                blocks[body] = .init(
+                    queue: ScenarioModel.global, runs: .atMostOnce, specifics: nil, deadlineStep: nil, isTimerHandler: false)
+                performs[n, default: []].append((body, block.id))
+                orders.append(
+                    .init(before: .start(block.id), after: .start(body), key: .early, why: "b\(block.id) performs o\(n) with b\(body)"))
             case .signal, .locked: break
             }
         }
     }
 
-    mutating func direct(_ block: Scenario.Block, queue: Int, step: Int, barrier: Bool, runs: ScenarioModel.Runs = .once) {
-        add(block, queue: queue, step: step, runs: runs)
-        direct[queue, default: []].append((block.id, step, barrier))
+    mutating func direct(
+        _ block: Scenario.Block, queue: Int, step: Int, barrier: Bool, runs: ScenarioModel.Runs = .once,
+        between from: ScenarioModel.Point? = nil, and to: ScenarioModel.Point? = nil, exact: Bool = false
+    ) {
+        add(block, queue: queue, step: step, runs: runs, exact: exact)
+        direct[queue, default: []].append((block.id, step, barrier, from ?? .mark(step), to ?? .returned(step)))
     }
 
     mutating func signals(_ block: Scenario.Block, step: Int) {
@@ -491,118 +608,154 @@ private struct Builder {
     }
 
     mutating func build() {
-        var consumed: [Int: (low: Int, high: Int)] = [:]
-        for (k, step) in scenario.steps.enumerated() {
-            switch step {
-            case .async(let q, let b):
-                direct(b, queue: q, step: k, barrier: false)
-                signals(b, step: k)
-            case .barrierAsync(let q, let b):
-                direct(b, queue: q, step: k, barrier: true)
-                signals(b, step: k)
-            case .sync(let q, let b), .barrierSync(let q, let b):
-                var barrier = false
-                if case .barrierSync = step { barrier = true }
-                direct(b, queue: q, step: k, barrier: barrier)
-                signals(b, step: k)
-                orders.append(.init(before: .mark(k), after: .start(b.id), key: .early, why: "sync runs b\(b.id) after its call"))
-                orders.append(.init(before: .end(b.id), after: .returned(k), key: .early, why: "sync returns after b\(b.id) finished"))
-            case .after(let q, let b, _):
-                add(b, queue: q, step: k, runs: .once, deadline: k)
-                signals(b, step: k)
-            case .groupAsync(let g, let q, let b), .groupEnter(let g, let q, let b):
-                direct(b, queue: q, step: k, barrier: false)
-                signals(b, step: k)
-                members[g, default: []].append((b.id, k))
-            case .groupNotify(let g, let q, let b):
-                add(b, queue: q, step: k, runs: .once)
-                for member in members[g] ?? [] {
-                    orders.append(
-                        .init(
-                            before: .end(member.block), after: .start(b.id), key: .early,
-                            why: "g\(g)'s notify b\(b.id) (step \(k)) follows its member b\(member.block)"))
-                }
-            case .groupWait(let g):
-                let expected = (members[g] ?? []).map { runsBy(k, queue: blocks[$0.block]!.queue, submitted: $0.step) }
-                waits[k] = combine(expected)
-                onSuccess[k] = (members[g] ?? []).map { .end($0.block) }
-            case .item(let i, let q, let barrier, let b):
-                direct(b, queue: q, step: k, barrier: barrier && scenario.queues[q].kind == .concurrent)
-                items[i] = (b.id, k, q)
-            case .itemCancel(let i):
-                let item = items[i]!
-                cancel(item.block, heldThrough(item.queue, from: item.step, to: k) ? .never : .atMostOnce)
-            case .itemNotify(let i, let q, let b):
-                add(b, queue: q, step: k, runs: .once)
+        for (k, step) in scenario.steps.enumerated() { model(step, k) }
+        orderQueues()
+    }
+
+    /// The units of each counting semaphore the script's earlier waits took: at least `low`, at most `high`.
+    var consumed: [Int: (low: Int, high: Int)] = [:]
+
+    /// The constraints of step `k`.
+    mutating func model(_ step: Scenario.Step, _ k: Int) {
+        switch step {
+        case .async(let q, let b):
+            direct(b, queue: q, step: k, barrier: false)
+            signals(b, step: k)
+        case .barrierAsync(let q, let b):
+            direct(b, queue: q, step: k, barrier: true)
+            signals(b, step: k)
+        case .sync(let q, let b), .barrierSync(let q, let b):
+            var barrier = false
+            if case .barrierSync = step { barrier = true }
+            direct(b, queue: q, step: k, barrier: barrier, exact: true)
+            signals(b, step: k)
+            orders.append(.init(before: .mark(k), after: .start(b.id), key: .early, why: "sync runs b\(b.id) after its call"))
+            orders.append(.init(before: .end(b.id), after: .returned(k), key: .early, why: "sync returns after b\(b.id) finished"))
+        case .after(let q, let b, _):
+            add(b, queue: q, step: k, runs: .once, deadline: k)
+            signals(b, step: k)
+        case .groupAsync(let g, let q, let b), .groupEnter(let g, let q, let b):
+            direct(b, queue: q, step: k, barrier: false)
+            signals(b, step: k)
+            members[g, default: []].append((b.id, k))
+        case .groupNotify(let g, let q, let b):
+            add(b, queue: q, step: k, runs: .once)
+            for member in members[g] ?? [] {
                 orders.append(
-                    .init(before: .end(items[i]!.block), after: .start(b.id), key: .early, why: "i\(i)'s notify b\(b.id) follows it"))
-            case .itemWait(let i):
-                let item = items[i]!
-                waits[k] = runsBy(k, queue: item.queue, submitted: item.step)
-                onSuccess[k] = [.end(item.block)]
-            case .semaphoreWait(let n):
-                semaphoreWaits[k] = n
-                var low = 0
-                var high = 0
-                for signaller in signallers[n] ?? [] {
-                    switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step) {
-                    case .success:
-                        low += signaller.count
-                        high += signaller.count
-                    case .either: high += signaller.count
-                    case .timedOut: break
-                    }
-                }
-                let used = consumed[n] ?? (0, 0)
-                let expected: ScenarioModel.Expected =
-                    low - used.high >= 1 ? .success : (high - used.low <= 0 ? .timedOut : .either)
-                waits[k] = expected
-                switch expected {
-                case .success: consumed[n] = (used.low + 1, used.high + 1)
-                case .either: consumed[n] = (used.low, used.high + 1)
+                    .init(
+                        before: .end(member.block), after: .start(b.id), key: .early,
+                        why: "g\(g)'s notify b\(b.id) (step \(k)) follows its member b\(member.block)"))
+            }
+        case .groupWait(let g):
+            let expected = (members[g] ?? []).map { runsBy(k, queue: blocks[$0.block]!.queue, submitted: $0.step) }
+            waits[k] = combine(expected)
+            onSuccess[k] = (members[g] ?? []).map { .end($0.block) }
+        case .item(let i, let q, let barrier, let b):
+            direct(b, queue: q, step: k, barrier: barrier && scenario.queues[q].kind == .concurrent)
+            items[i] = (b.id, k, q)
+        case .itemCancel(let i):
+            let item = items[i]!
+            cancel(item.block, heldThrough(item.queue, from: item.step, to: k) ? .never : .atMostOnce)
+        case .itemNotify(let i, let q, let b):
+            add(b, queue: q, step: k, runs: .once)
+            orders.append(
+                .init(before: .end(items[i]!.block), after: .start(b.id), key: .early, why: "i\(i)'s notify b\(b.id) follows it"))
+        case .itemWait(let i):
+            let item = items[i]!
+            waits[k] = runsBy(k, queue: item.queue, submitted: item.step)
+            onSuccess[k] = [.end(item.block)]
+        case .semaphoreWait(let n):
+            semaphoreWaits[k] = n
+            var low = 0
+            var high = 0
+            for signaller in signallers[n] ?? [] {
+                switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step) {
+                case .success:
+                    low += signaller.count
+                    high += signaller.count
+                case .either: high += signaller.count
                 case .timedOut: break
                 }
-            case .timer(let t, let q, let h, let c, _):
-                add(h, queue: q, step: k, runs: .once, deadline: k, timer: true)
-                add(Scenario.Block(id: c), queue: q, step: k, runs: .once)
-                orders.append(
-                    .init(before: .end(h.id), after: .start(c), key: .early, why: "t\(t)'s cancel handler follows its last handler call"))
-                timers[t] = (h.id, c)
-                timerSteps[t] = (k, q)
-            case .timerCancel(let t):
-                let timer = timerSteps[t]!
-                cancel(timers[t]!.handler, heldThrough(timer.queue, from: timer.step, to: k) ? .never : .atMostOnce)
-            case .apply(let n, _):
-                applies[k] = n
-            case .handoff(let waiters, let giver):
-                for waiter in waiters {
-                    direct(waiter.block, queue: waiter.queue, step: k, barrier: false)
-                    handoffs[waiter.block.id] = "b\(giver.block.id) gives, on a chain of its own"
-                }
-                direct(giver.block, queue: giver.queue, step: k, barrier: false)
-            case .pingPong(let q, let b):
-                direct(b, queue: q, step: k, barrier: false)
-                waits[k] = .success
-                onSuccess[k] = [.start(b.id)]
-                handoffs[b.id] = "the script gives as soon as its wait at step \(k), which b\(b.id) signalled, returns"
-            case .syncBeside(let q, let waiter, let reader):
-                direct(waiter, queue: q, step: k, barrier: false)
-                direct(reader, queue: q, step: k, barrier: false)
-                orders.append(.init(before: .mark(k), after: .start(reader.id), key: .early, why: "sync runs b\(reader.id) after its call"))
-                orders.append(
-                    .init(before: .end(reader.id), after: .returned(k), key: .early, why: "sync returns after b\(reader.id) finished"))
-                handoffs[waiter.id] = "b\(reader.id) gives, a sync beside it on concurrent q\(q)"
-            case .barrierOnGlobal(let waiter, let giver, _):
-                for block in [waiter, giver] {
-                    blocks[block.id] = .init(
-                        queue: ScenarioModel.global, runs: .once, specific: nil, deadlineStep: nil, isTimerHandler: false)
-                }
-                handoffs[waiter.id] = "b\(giver.id) gives, a barrier on the global queue, which has none"
-            case .suspend, .resume, .activate, .retarget:
-                break
             }
+            let used = consumed[n] ?? (0, 0)
+            let expected: ScenarioModel.Expected =
+                low - used.high >= 1 ? .success : (high - used.low <= 0 ? .timedOut : .either)
+            waits[k] = expected
+            switch expected {
+            case .success: consumed[n] = (used.low + 1, used.high + 1)
+            case .either: consumed[n] = (used.low, used.high + 1)
+            case .timedOut: break
+            }
+        case .timer(let t, let q, let h, let c, _):
+            add(h, queue: q, step: k, runs: .once, deadline: k, timer: true)
+            add(Scenario.Block(id: c), queue: q, step: k, runs: .once)
+            orders.append(
+                .init(before: .end(h.id), after: .start(c), key: .early, why: "t\(t)'s cancel handler follows its last handler call"))
+            timers[t] = (h.id, c)
+            timerSteps[t] = (k, q)
+        case .timerCancel(let t):
+            let timer = timerSteps[t]!
+            cancel(timers[t]!.handler, heldThrough(timer.queue, from: timer.step, to: k) ? .never : .atMostOnce)
+        case .apply(let n, _):
+            applies[k] = n
+        case .handoff(let waiters, let giver):
+            for waiter in waiters {
+                direct(waiter.block, queue: waiter.queue, step: k, barrier: false)
+                handoffs[waiter.block.id] = "b\(giver.block.id) gives, on a chain of its own"
+            }
+            direct(giver.block, queue: giver.queue, step: k, barrier: false)
+        case .pingPong(let q, let b):
+            direct(b, queue: q, step: k, barrier: false)
+            waits[k] = .success
+            onSuccess[k] = [.start(b.id)]
+            handoffs[b.id] = "the script gives as soon as its wait at step \(k), which b\(b.id) signalled, returns"
+        case .syncBeside(let q, let waiter, let reader):
+            direct(waiter, queue: q, step: k, barrier: false)
+            direct(reader, queue: q, step: k, barrier: false)
+            orders.append(.init(before: .mark(k), after: .start(reader.id), key: .early, why: "sync runs b\(reader.id) after its call"))
+            orders.append(
+                .init(before: .end(reader.id), after: .returned(k), key: .early, why: "sync returns after b\(reader.id) finished"))
+            handoffs[waiter.id] = "b\(reader.id) gives, a sync beside it on concurrent q\(q)"
+        case .barrierOnGlobal(let waiter, let giver, _):
+            for block in [waiter, giver] {
+                blocks[block.id] = .init(
+                    queue: ScenarioModel.global, runs: .once, specifics: [nil], deadlineStep: nil, isTimerHandler: false)
+            }
+            handoffs[waiter.id] = "b\(giver.id) gives, a barrier on the global queue, which has none"
+        case .within(let context, let host, let inner):
+            let points = (ScenarioModel.Point.contextCall(k), ScenarioModel.Point.contextReturned(k))
+            switch context {
+            case .block(let q, let barrier):
+                direct(
+                    Scenario.Block(id: host), queue: q, step: k, barrier: barrier && scenario.queues[q].kind == .concurrent,
+                    between: points.0, and: points.1, exact: true)
+            case .syncInside(let from, let outer, let onto):
+                direct(
+                    Scenario.Block(id: outer, actions: [.nestedSync(queue: onto, block: host)]), queue: from, step: k, barrier: false,
+                    between: points.0, and: points.1)
+            case .handler(_, let q):
+                add(Scenario.Block(id: host), queue: q, step: k, runs: .once, exact: true)
+            }
+            orders.append(.init(before: .start(host), after: .mark(k), key: .early, why: "the call of step \(k) is made in b\(host)"))
+            contextHolds[k] = holds(context)
+            model(inner, k)
+        case .getSpecific(let q):
+            reads[k] = states[k].specifics[q]
+        case .once(let n, let body):
+            blocks[body.id] = .init(
+                queue: ScenarioModel.global, runs: .atMostOnce, specifics: nil, deadlineStep: nil, isTimerHandler: false)
+            performs[n, default: []].append((body.id, nil))
+        case .suspend, .resume, .activate, .retarget, .setSpecific:
+            break
         }
-        orderQueues()
+    }
+
+    /// The queues whose blocks `context` keeps from starting while its call is made: every serial link of the chains
+    /// its blocks run through, and a barrier's queue.
+    func holds(_ context: Scenario.Context) -> Set<Int> {
+        var held = Set(context.chains(finalTargets).joined().filter { scenario.queues[$0].kind == .serial })
+        if case .block(let q, true) = context { held.insert(q) }
+        return held
     }
 
     /// A cancelled block runs `runs`, and so do the blocks it would submit.
@@ -644,7 +797,7 @@ private struct Builder {
             let exclusive = chain(q).contains { scenario.queues[$0].kind == .serial }
             let submitted = direct[q] ?? []
             if exclusive {
-                var entries = submitted.map { ScenarioModel.Submission(block: $0.block, from: .mark($0.step), to: .returned($0.step)) }
+                var entries = submitted.map { ScenarioModel.Submission(block: $0.block, from: $0.from, to: $0.to) }
                 entries += nestedSubmissions[q] ?? []
                 if entries.count > 1 { fifo.append(.init(queue: q, submissions: entries)) }
             }
@@ -664,6 +817,17 @@ private struct Builder {
                     }
                 }
             }
+        }
+    }
+}
+
+extension Scenario.Context {
+    /// The chains the context's blocks run through, with `targets`: the block's or handler's queue, or for a sync made
+    /// from a block, the caller's and the sync's.
+    func chains(_ targets: [Int?]) -> [[Int]] {
+        switch self {
+        case .block(let q, _), .handler(_, let q): [QueueStates.chain(q, targets)]
+        case .syncInside(let from, _, let onto): [QueueStates.chain(from, targets), QueueStates.chain(onto, targets)]
         }
     }
 }

@@ -32,9 +32,15 @@ private final class World<E: Engine>: @unchecked Sendable {
     let groups: [E.Group]
     let counters: [E.Semaphore]
     let locks: [E.Semaphore]
+    let onces: [E.Once]
     var items: [Int: E.WorkItem] = [:]
     var timers: [Int: E.TimerSource] = [:]
     var cancelled: Set<Int> = []
+    /// The sources made as contexts, kept until the run ends; each is cancelled once its host ended.
+    var contextSources: [any EngineSource] = []
+    /// Set when a context's host did not end in time: the script stops there, since the host may still make its call
+    /// later, beside the script.
+    var stopped = false
 
     init(_ engine: E, _ model: ScenarioModel) {
         self.engine = engine
@@ -44,6 +50,7 @@ private final class World<E: Engine>: @unchecked Sendable {
         groups = (0..<scenario.groups).map { engine.makeGroup(label: "arena.explore.g\($0)") }
         counters = (0..<scenario.counters).map { _ in engine.makeSemaphore(value: 0)! }
         locks = (0..<scenario.locks).map { _ in engine.makeSemaphore(value: 1)! }
+        onces = (0..<scenario.onces).map { engine.makeOnce(label: "arena.explore.o\($0)") }
         for (index, spec) in scenario.queues.enumerated() {
             let queue = engine.makeQueue(
                 label: "arena.explore.q\(index)", kind: spec.kind, qos: nil, startsInactive: spec.inactive,
@@ -83,6 +90,9 @@ private final class World<E: Engine>: @unchecked Sendable {
                 queues[q].async(body(Scenario.Block(id: nested)))
             case .nestedSync(let q, let nested):
                 queues[q].sync { body(Scenario.Block(id: nested))() }
+            case .once(let n, let nested):
+                onces[n].perform { body(Scenario.Block(id: nested, work: 50))() }
+                recorder.record(.performed, n, Int64(block.id))
             }
         }
     }
@@ -108,6 +118,46 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
     }
 
+    /// Submits `context` for a call of the script: its host block `host` records its start (with the specific value it
+    /// reads), makes `call` (the first time it runs only) and records its end. The script's submission is marked by
+    /// `contextCall` and `contextReturned` events.
+    func enter(_ context: Scenario.Context, host: Int, step k: Int, _ call: @escaping @Sendable () -> Void) {
+        let hosted: @Sendable () -> Void = { [self] in
+            recorder.record(.start, host, Int64(engine.currentSpecific(key) ?? -1))
+            if recorder.claim(host) { call() }
+            recorder.record(.end, host)
+        }
+        recorder.record(.contextCall, k)
+        switch context {
+        case .block(let q, let barrier):
+            if barrier { queues[q].barrierAsync(hosted) } else { queues[q].async(hosted) }
+        case .syncInside(let from, let outer, let onto):
+            queues[from].async { [self] in
+                recorder.record(.start, outer, Int64(engine.currentSpecific(key) ?? -1))
+                queues[onto].sync { hosted() }
+                recorder.record(.end, outer)
+            }
+        case .handler(.timer, let q):
+            let source = engine.makeTimerSource(label: "arena.explore.context", queue: queues[q])
+            source.setEventHandler(hosted)
+            source.schedule(deadline: .now(), repeating: nil, leeway: .zero)
+            source.activate()
+            contextSources.append(source)
+        case .handler(let handler, let q):
+            let source = engine.makeUserDataSource(label: "arena.explore.context", merge: .add, queue: queues[q])
+            switch handler {
+            case .registration: source.setRegistrationHandler(hosted)
+            case .cancel: source.setCancelHandler(hosted)
+            default: source.setEventHandler(hosted)
+            }
+            source.activate()
+            if handler == .event { source.merge(1) }
+            if handler == .cancel { source.cancel() }
+            contextSources.append(source)
+        }
+        recorder.record(.contextReturned, k)
+    }
+
     func wait(_ step: Int, _ call: (Deadline) -> WaitResult) {
         let limit: Duration = model.waits[step] == .success ? .seconds(5) : .milliseconds(20)
         recorder.record(.mark, step)
@@ -118,6 +168,7 @@ private final class World<E: Engine>: @unchecked Sendable {
     func play() {
         for (k, step) in model.program.enumerated() {
             play(step, k)
+            if stopped { return }
             if !step.returns { recorder.record(.returned, k) }
         }
         let live = model.timers.filter { !cancelled.contains($0.key) }
@@ -234,6 +285,24 @@ private final class World<E: Engine>: @unchecked Sendable {
             queues[q].async(self.waiter(waiter.id, for: unit))
             queues[q].sync(giver(reader.id, of: unit))
             recorder.record(.returned, k)
+        case .setSpecific(let q, let value):
+            recorder.record(.mark, k)
+            queues[q].setSpecific(key, value)
+        case .getSpecific(let q):
+            recorder.record(.mark, k)
+            let value = queues[q].getSpecific(key)
+            recorder.record(.returned, k, Int64(value ?? -1))
+        case .once(let n, let b):
+            recorder.record(.mark, k)
+            onces[n].perform { body(b)() }
+            recorder.record(.performed, n, -1)
+        case .within(let context, let host, let inner):
+            enter(context, host: host, step: k) { [self] in
+                play(inner, k)
+                if !inner.returns { recorder.record(.returned, k) }
+            }
+            stopped = !recorder.waitEnded(host, until: .now() + .seconds(5))
+            if case .handler(let handler, _) = context, handler != .cancel { contextSources.last?.cancel() }
         case .barrierOnGlobal(let waiter, let giver, let item):
             let unit = engine.makeSemaphore(value: 0)!
             let global = engine.globalQueue

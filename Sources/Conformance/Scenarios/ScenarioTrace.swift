@@ -29,6 +29,12 @@ public struct ScenarioEvent: Sendable, Equatable {
         /// A block waiting inside for a unit (handoff, ping-pong, sync beside) got it (`value` 1) or waited 2 s in vain
         /// (0) (`subject` the block).
         case handoff
+        /// The script is about to submit the context of a step made in one (`subject` the step).
+        case contextCall
+        /// The script's submission of a step's context returned (`subject` the step).
+        case contextReturned
+        /// A perform of a once-object returned (`subject` the once, `value` the block that made it, -1 for the script).
+        case performed
     }
 
     public let kind: Kind
@@ -51,6 +57,8 @@ final class ScenarioRecorder: @unchecked Sendable {
     private let condition = Condition()
     private var events: [ScenarioEvent] = []
     private var owed: Set<Int>
+    private var claimed: Set<Int> = []
+    private var ended: Set<Int> = []
 
     init(owed: Set<Int>) {
         self.owed = owed
@@ -61,9 +69,21 @@ final class ScenarioRecorder: @unchecked Sendable {
         let time = Deadline.now().nanoseconds
         condition.update {
             events.append(ScenarioEvent(kind: kind, subject: subject, value: value, time: time))
-            if kind == .end { owed.remove(subject) }
+            if kind == .end {
+                owed.remove(subject)
+                ended.insert(subject)
+            }
         }
     }
+
+    /// Whether block `id` has ended once, waiting for it until `deadline` at most.
+    func waitEnded(_ id: Int, until deadline: Deadline) -> Bool {
+        condition.wait(until: deadline) { ended.contains(id) }
+    }
+
+    /// True the first time it is asked for `id`, false after: a context's host makes its call once, however often
+    /// an engine runs it.
+    func claim(_ id: Int) -> Bool { condition.lock.withLock { claimed.insert(id).inserted } }
 
     /// Waits until every owed block but those of `later` ended, or `deadline` passed; the blocks still owed.
     func settle(until deadline: Deadline, leaving later: Set<Int> = []) -> Set<Int> {

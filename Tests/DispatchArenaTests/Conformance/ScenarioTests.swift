@@ -214,6 +214,101 @@ extension ArenaTests {
             #expect(ScenarioCheck.check(good, against: model) == nil)
         }
 
+        @Test(
+            "contexts: a call made in a block, a barrier, a sync from a block or a handler; the model keeps out what would deadlock and loosens what the context may hold back"
+        )
+        func contexts() {
+            let queues: [Scenario.QueueSpec] = [
+                .init(kind: .serial, specific: 1), .init(kind: .concurrent, specific: 2), .init(kind: .serial, target: 0),
+            ]
+            let block = Scenario.Block(id: 0)
+            func within(_ context: Scenario.Context, _ step: Scenario.Step) -> Scenario.Step { .within(context, host: 9, step) }
+            // A sync onto the chain the context runs through waits for itself; onto a later root it finishes.
+            #expect(Scenario(queues: queues, steps: [within(.block(queue: 2, barrier: false), .sync(queue: 0, block))]).validSteps() == [])
+            #expect(Scenario(queues: queues, steps: [within(.block(queue: 0, barrier: false), .sync(queue: 1, block))]).validSteps() == [0])
+            // A held queue runs no context; a context never wraps another or a meeting.
+            #expect(
+                Scenario(queues: queues, steps: [.suspend(1), within(.handler(.event, queue: 1), .async(queue: 0, block))]).validSteps()
+                    == [0])
+            #expect(
+                Scenario(
+                    queues: queues, steps: [within(.block(queue: 1, barrier: false), within(.block(queue: 0, barrier: false), .suspend(0)))]
+                )
+                .validSteps() == [])
+            // A wait inside a serial chain's block, on a block that chain runs, may time out: the caller holds it.
+            let waiting = ScenarioModel(
+                Scenario(
+                    queues: queues, groups: 1,
+                    steps: [.groupAsync(group: 0, queue: 2, .init(id: 1)), within(.block(queue: 0, barrier: false), .groupWait(group: 0))]))
+            #expect(waiting.waits[1] == .either)
+            let apart = ScenarioModel(
+                Scenario(
+                    queues: queues, groups: 1,
+                    steps: [.groupAsync(group: 0, queue: 1, .init(id: 1)), within(.block(queue: 0, barrier: false), .groupWait(group: 0))]))
+            #expect(apart.waits[1] == .success)
+            // The host reads its own chain's value, the one of a sync made from a block reads the sync's queue's.
+            let synced = ScenarioModel(
+                Scenario(queues: queues, steps: [within(.syncInside(from: 0, outer: 8, onto: 1), .async(queue: 2, block))]))
+            #expect(synced.blocks[9]?.specifics == [2] && synced.blocks[8]?.specifics == [1] && synced.hosts == [0: 9])
+            let trace = [
+                Self.e(.contextCall, 0), Self.e(.contextReturned, 0), Self.e(.start, 8, 1), Self.e(.start, 9, 2), Self.e(.mark, 0),
+                Self.e(.returned, 0), Self.e(.end, 9), Self.e(.end, 8), Self.e(.start, 0, 1), Self.e(.end, 0),
+            ]
+            #expect(ScenarioCheck.check(trace, against: synced) == nil)
+            var wrongQueue = trace
+            wrongQueue[3] = Self.e(.start, 9, 1)
+            #expect(ScenarioCheck.check(wrongQueue, against: synced)?.key == .wrongValue)
+            #expect(ScenarioCheck.check(Array(trace[0...2]), against: synced)?.detail.contains("did not end within 5 s") == true)
+        }
+
+        @Test("specific values set after creation: a block reads one its chain had while it could start, getSpecific its queue's own")
+        func specificsChange() {
+            let scenario = Scenario(
+                queues: [.init(kind: .serial, specific: 1), .init(kind: .serial, target: 0)],
+                steps: [
+                    .async(queue: 1, .init(id: 0)), .setSpecific(queue: 1, value: 20), .getSpecific(queue: 1), .getSpecific(queue: 0),
+                    .sync(queue: 1, .init(id: 1)), .setSpecific(queue: 1, value: nil),
+                ])
+            let model = ScenarioModel(scenario)
+            #expect(model.blocks[0]?.specifics == [1, 20] && model.blocks[1]?.specifics == [20])
+            #expect(model.reads[2] == .some(20) && model.reads[3] == .some(1))
+            let good = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, 20), Self.e(.end, 0),
+                Self.e(.mark, 2), Self.e(.returned, 2, 20), Self.e(.mark, 3), Self.e(.returned, 3, 1), Self.e(.mark, 4),
+                Self.e(.start, 1, 20),
+                Self.e(.end, 1), Self.e(.returned, 4), Self.e(.mark, 5), Self.e(.returned, 5),
+            ]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+            var chainRead = good
+            chainRead[7] = Self.e(.returned, 2, 1)
+            #expect(ScenarioCheck.check(chainRead, against: model)?.key == .wrongValue)
+            var stale = good
+            stale[11] = Self.e(.start, 1, 1)
+            #expect(ScenarioCheck.check(stale, against: model)?.key == .wrongValue)
+        }
+
+        @Test("once: one body runs, of the first perform, and every perform returns after it ended")
+        func once() {
+            let model = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .concurrent)], onces: 1,
+                    steps: [
+                        .async(queue: 0, .init(id: 0, actions: [.once(0, block: 1)])), .once(0, body: .init(id: 2)),
+                    ]))
+            #expect(model.onces[0]?.bodies.sorted() == [1, 2] && model.onces[0]?.certain == true)
+            let good = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.start, 0, -1), Self.e(.start, 1), Self.e(.mark, 1), Self.e(.end, 1),
+                Self.e(.performed, 0, 0), Self.e(.end, 0), Self.e(.performed, 0, -1), Self.e(.returned, 1),
+            ]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+            var twice = good
+            twice.insert(contentsOf: [Self.e(.start, 2), Self.e(.end, 2)], at: 5)
+            #expect(ScenarioCheck.check(twice, against: model)?.key == .extra)
+            var early = good
+            early.swapAt(5, 6)
+            #expect(ScenarioCheck.check(early, against: model)?.key == .early)
+        }
+
         @Test("the shrinker finds the two steps a failure needs, within its budget")
         func shrinker() {
             var calls = 0
