@@ -33,7 +33,79 @@ public enum CatalogReport {
             }
         }
         lines += stateMatrix(.builtIn)
+        lines += reachMatrix()
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The default budget of `arena explore` the reach matrix counts over: programs from seed 1.
+    public static let reachBudget = 200
+
+    /// The section "Reach of the generated programs": the calls of `arena explore`'s default budget of programs by
+    /// operation × place and operation × state (`ScenarioReach`), with the features of an engine whose blocks may
+    /// block, and a mark where an engine without that capability reaches none.
+    private static func reachMatrix() -> [String] {
+        let full = ScenarioReach(ScenarioGenerator(features: .init(blockingInBlocks: true)), from: 1, count: reachBudget)
+        let plain = ScenarioReach(ScenarioGenerator(features: .init(blockingInBlocks: false)), from: 1, count: reachBudget)
+        var lines = [
+            "",
+            "## Reach of the generated programs",
+            "",
+            "What the programs of `arena explore` call (issue 58): each operation the generator speaks, from each place a",
+            "call can be made (the script's thread, or a context: a block on the queue the call acts on, on a queue of its",
+            "chain or on another, a barrier, the block of a sync made from a block, a source's handlers), and on its object",
+            "in each state. A cell counts the programs, of the default budget (\(reachBudget) from seed 1), that make the",
+            "call there, with the features of an engine whose blocks may block (`blocking-in-blocks`); † marks a cell none",
+            "of them reaches without that capability (the call or its context would block a block). **0** is a cell the",
+            "model allows and no program reaches; — a block column for a call with no queue of its own; *forbidden* a cell",
+            "the model keeps out, with its reason. Counted from the programs' models (`ScenarioReach`,",
+            "Sources/Conformance/Scenarios/ScenarioReach.swift); `arena explore` prints each engine's count of the calls",
+            "reached.",
+        ]
+        var notes: [String] = []
+        func key(_ text: String) -> Int {
+            if let index = notes.firstIndex(of: text) { return index + 1 }
+            notes.append(text)
+            return notes.count
+        }
+        func count(_ n: Int, _ without: Int) -> String { n == 0 ? "**0**" : without == 0 ? "\(n) †" : "\(n)" }
+        lines += ["", "### Operation × place", ""]
+        lines.append("| Operation | " + ScenarioReach.Place.allCases.map(\.rawValue).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " --- |", count: ScenarioReach.Place.allCases.count))
+        for operation in ScenarioReach.Operation.allCases {
+            let cells = ScenarioReach.Place.allCases.map { place -> String in
+                if let why = operation.forbidden(from: place) { return "*forbidden* (\(key(why)))" }
+                if !operation.hasQueue && (place == .sameQueue || place == .sameChain) { return "—" }
+                let call = ScenarioReach.Call(operation: operation, place: place)
+                return count(full.calls[call, default: 0], plain.calls[call, default: 0])
+            }
+            lines.append("| \(operation.rawValue) | " + cells.joined(separator: " | ") + " |")
+        }
+        let (reached, allowed) = full.reached
+        let plainReached = plain.reached.reached
+        lines += [
+            "",
+            "\(reached) of the \(allowed) calls the model allows are reached (\(plainReached) without `blocking-in-blocks`).",
+        ]
+        if !notes.isEmpty { lines += [""] + notes.enumerated().map { "\($0.offset + 1). \(escape($0.element))" } }
+        lines += ["", "### Operation × state of its object", ""]
+        let states = ScenarioReach.State.allCases
+        lines.append("| Operation | " + states.map(\.rawValue).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " --- |", count: states.count))
+        for operation in ScenarioReach.Operation.allCases {
+            let seen = states.map { full.states[.init(operation: operation, state: $0), default: 0] }
+            guard seen.contains(where: { $0 > 0 }) else { continue }
+            let cells = states.map { state -> String in
+                let n = full.states[.init(operation: operation, state: state), default: 0]
+                return n == 0 ? "·" : count(n, plain.states[.init(operation: operation, state: state), default: 0])
+            }
+            lines.append("| \(operation.rawValue) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
+            "States are counted for the script's calls and the calls made in contexts, whose moment the model fixes; · is",
+            "a state no program gives the object at the call (many do not exist for it: a semaphore is never inactive).",
+        ]
+        return lines
     }
 
     /// The section "State matrix": how to read it, then each table of `matrix`, its empty cells keyed to numbered

@@ -41,6 +41,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         /// Performs once-object `once` with a body of its own, block `block` (spinning 50 µs, so that racing performs
         /// find it running), which runs only if this perform is the once's first.
         case once(Int, block: Int)
+        /// Merges `value` into user-data source `source`, made at an earlier step.
+        case merge(source: Int, value: UInt)
     }
 
     /// A block: its identity in the trace, the microseconds it spins, and its actions.
@@ -154,6 +156,15 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case getSpecific(queue: Int)
         /// Performs once-object `once` with `body`, which runs only if this perform is the once's first.
         case once(Int, body: Block)
+        /// A user-data source on `queue` merging with `merge`, activated at once unless `inactive`: `handler` is its
+        /// event handler (it records the data it reads), block `registration` its registration handler and block
+        /// `cancelHandler` its cancel handler, where given.
+        case source(
+            source: Int, queue: Int, merge: DataMerge, handler: Block, registration: Int?, cancelHandler: Int?, inactive: Bool)
+        case sourceActivate(source: Int)
+        /// Merges `value` into user-data source `source`.
+        case merge(source: Int, value: UInt)
+        case sourceCancel(source: Int)
     }
 
     public var queues: [QueueSpec]
@@ -200,6 +211,7 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             case .nested(let queue, let nested): parts.append("async q\(queue) b\(nested)")
             case .nestedSync(let queue, let nested): parts.append("sync q\(queue) b\(nested)")
             case .once(let n, let body): parts.append("o\(n).perform b\(body)")
+            case .merge(let source, let value): parts.append("u\(source).merge(\(value))")
             }
         }
         if !parts.isEmpty { text += " { " + parts.joined(separator: "; ") + " }" }
@@ -242,6 +254,12 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .setSpecific(let q, let value): "q\(q).setSpecific(\(value.map(String.init) ?? "nil"))"
         case .getSpecific(let q): "q\(q).getSpecific"
         case .once(let n, let body): "o\(n).perform \(describe(body))"
+        case .source(let u, let q, let merge, let h, let r, let c, let inactive):
+            "u\(u) = \(merge.rawValue) source on q\(q), handler \(describe(h))" + (r.map { ", registration b\($0)" } ?? "")
+                + (c.map { ", cancel handler b\($0)" } ?? "") + (inactive ? ", inactive" : "; u\(u).activate")
+        case .sourceActivate(let u): "u\(u).activate"
+        case .merge(let u, let value): "u\(u).merge(\(value))"
+        case .sourceCancel(let u): "u\(u).cancel"
         }
     }
 
@@ -259,7 +277,7 @@ extension Scenario.Action {
     var submits: (queue: Int, block: Int)? {
         switch self {
         case .nested(let q, let b), .nestedSync(let q, let b): (q, b)
-        case .signal, .locked, .once: nil
+        case .signal, .locked, .once, .merge: nil
         }
     }
 }
@@ -279,7 +297,8 @@ extension Scenario.Step {
         switch self {
         case .async(let q, _), .barrierAsync(let q, _), .sync(let q, _), .barrierSync(let q, _), .after(let q, _, _),
             .groupAsync(_, let q, _), .groupEnter(_, let q, _), .groupNotify(_, let q, _), .item(_, let q, _, _),
-            .itemNotify(_, let q, _), .timer(_, let q, _, _, _), .pingPong(let q, _), .syncBeside(let q, _, _):
+            .itemNotify(_, let q, _), .timer(_, let q, _, _, _), .pingPong(let q, _), .syncBeside(let q, _, _),
+            .source(_, let q, _, _, _, _, _):
             q
         case .within(_, _, let inner): inner.queue
         default: nil
@@ -321,6 +340,7 @@ extension Scenario.Step {
         case .syncBeside(_, let waiter, let reader): [waiter, reader]
         case .barrierOnGlobal(let waiter, let giver, _): [waiter, giver]
         case .timer(_, _, let h, let c, _): [h, Scenario.Block(id: c)]
+        case .source(_, _, _, let h, let r, let c, _): [h] + [r, c].compactMap { $0.map { Scenario.Block(id: $0) } }
         case .handoff(let waiters, let giver): waiters.map(\.block) + [giver.block]
         case .within: placed.map(\.block)
         case .once(_, let body): [body]

@@ -22,7 +22,8 @@ public enum ScenarioCheck {
         // Checks in order, the first disagreement wins. Written as a loop: one `??` chain of ten calls took the type
         // checker 3.9 s in each build.
         let checks: [(TraceIndex, ScenarioModel) -> ScenarioDisagreement?] = [
-            contexts, runs, waitResults, orders, fifo, exclusions, values, reads, onces, applies, semaphores, { _, _ in locks(trace) },
+            contexts, runs, waitResults, orders, fifo, exclusions, values, reads, onces, sources, applies, semaphores,
+            { _, _ in locks(trace) },
             handoffs,
         ]
         for check in checks {
@@ -47,7 +48,7 @@ public enum ScenarioCheck {
             case .once where count > 1, .atMostOnce where count > 1:
                 return .init(.extra, "b\(id) (\(block.queueName)) ran \(count) times")
             case .never where count > 0:
-                return .init(.ranWhileHeld, "b\(id) (\(block.queueName)) ran though it was cancelled while its queue was held")
+                return .init(.ranWhileHeld, "b\(id) (\(block.queueName)) ran though it was cancelled before it could")
             default: break
             }
             if (index.ends[id]?.count ?? 0) != count {
@@ -185,6 +186,53 @@ public enum ScenarioCheck {
                     .early,
                     "a perform of o\(n) returned before its body \(ran.first.map { "b\($0)" } ?? "") ended\(end == nil ? " (it never did)" : "")"
                 )
+            }
+        }
+        return nil
+    }
+
+    /// A user-data source's handler runs one call at a time, each with data (non-zero) that the merges account for: the
+    /// sum, the OR or one of the values merged, all of it where every merge must arrive; its cancel handler starts
+    /// after the handler's last call ended, and the handler never runs again.
+    private static func sources(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (u, source) in model.sources.sorted(by: { $0.key < $1.key }) {
+            let h = source.handler
+            let (starts, ends) = (index.starts[h] ?? [], index.ends[h] ?? [])
+            for (call, start) in starts.enumerated().dropFirst() where call - 1 < ends.count && start < ends[call - 1] {
+                return .init(.overlap, "u\(u)'s handler b\(h) started call \(call + 1) while call \(call) ran")
+            }
+            let data = (index.data[h] ?? []).map { UInt(truncatingIfNeeded: $0) }
+            if data.contains(0) { return .init(.wrongValue, "u\(u)'s handler b\(h) ran with data 0") }
+            let all = source.merged + source.mayMerge
+            let seen: UInt
+            switch source.merge {
+            case .add:
+                seen = data.reduce(0, &+)
+                if seen > all.reduce(0, +) {
+                    return .init(.extra, "u\(u)'s handler b\(h) saw \(seen) in all, more than the \(all.reduce(0, +)) merged")
+                }
+            case .or:
+                seen = data.reduce(0, |)
+                if seen & ~all.reduce(0, |) != 0 {
+                    return .init(.wrongValue, "u\(u)'s handler b\(h) saw bits \(seen), beyond the \(all.reduce(0, |)) merged")
+                }
+            case .replace:
+                seen = data.last ?? 0
+                if let stray = data.first(where: { !all.contains($0) }) {
+                    return .init(.wrongValue, "u\(u)'s handler b\(h) saw \(stray), which no merge gave")
+                }
+            }
+            if source.exact && !source.merged.isEmpty && seen != source.total {
+                return .init(
+                    .missing, "u\(u)'s handler b\(h) saw \(source.merge.rawValue) \(seen) over \(data.count) calls, not \(source.total)")
+            }
+            if let c = source.cancelHandler, let cancelled = index.starts[c]?.first {
+                if let last = ends.last, last > cancelled {
+                    return .init(.early, "u\(u)'s cancel handler b\(c) started before its handler b\(h)'s last call ended")
+                }
+                if starts.contains(where: { $0 > cancelled }) {
+                    return .init(.extra, "u\(u)'s handler b\(h) ran after its cancel handler b\(c) started")
+                }
             }
         }
         return nil

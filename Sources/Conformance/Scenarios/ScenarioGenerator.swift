@@ -57,6 +57,7 @@ private struct Making {
     var state: QueueStates!
     var items: [Int: Bool] = [:]  // item → cancelled
     var timers: [Int: Bool] = [:]  // timer → cancelled
+    var sources: [Int: (merge: DataMerge, cancelled: Bool, inactive: Bool)] = [:]
     /// Steps made together, taken before the next draw (a burst of syncs).
     var pending: [Scenario.Step] = []
     /// How many more steps the program may take.
@@ -88,12 +89,26 @@ private struct Making {
             actions.append(.nestedSync(queue: queues.count - 1 - Int.random(in: 0..<2, using: &random), block: nextBlock))
             nextBlock += 1
         }
+        if !sources.isEmpty && chance(10) { actions.append(mergeAction()) }
         // Performs that race: blocks on several threads performing the same once-object.
         if features.blockingInBlocks && chance(8) {
             actions.append(.once(Int.random(in: 0..<2, using: &random), block: nextBlock))
             nextBlock += 1
         }
         return Scenario.Block(id: id, work: pick([0, 0, 0, 2, 20, 100]), actions: actions)
+    }
+
+    /// A merge into one of the sources made so far, of a value that fits its kind: 1 to 3 added, one of five bits
+    /// or'ed, 1 to 9 replacing.
+    mutating func mergeAction() -> Scenario.Action {
+        let u = pick(sources.keys.sorted())
+        let value: UInt =
+            switch sources[u]!.merge {
+            case .add: UInt.random(in: 1...3, using: &random)
+            case .or: 1 << UInt.random(in: 0..<5, using: &random)
+            case .replace: UInt.random(in: 1...9, using: &random)
+            }
+        return .merge(source: u, value: value)
     }
 
     mutating func fresh() -> Int {
@@ -122,12 +137,12 @@ private struct Making {
         if chance(33) { scenario.steps.append(.semaphoreWait(Int.random(in: 0..<2, using: &random))) }
         while scenario.steps.count < length {
             room = Self.maxSteps - scenario.steps.count
-            let (itemsBefore, timersBefore) = (items, timers)
+            let (itemsBefore, timersBefore, sourcesBefore) = (items, timers, sources)
             let drawn = step()
             let made = pending.isEmpty ? drawn.map { [$0] } ?? [] : pending
             pending = []
             guard made.count <= room else {  // a burst too long for what is left: as if never drawn
-                (items, timers) = (itemsBefore, timersBefore)
+                (items, timers, sources) = (itemsBefore, timersBefore, sourcesBefore)
                 continue
             }
             for step in made {
@@ -140,7 +155,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<142, using: &random)
+        let roll = Int.random(in: 0..<160, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -261,7 +276,33 @@ private struct Making {
             let q = queue()
             return .setSpecific(queue: q, value: chance(25) ? nil : 10 * (q + 1) + Int.random(in: 0..<3, using: &random))
         case 134..<136: return .getSpecific(queue: queue())
-        default: return .once(Int.random(in: 0..<2, using: &random), body: .init(id: fresh()))
+        case 136..<142: return .once(Int.random(in: 0..<2, using: &random), body: .init(id: fresh()))
+        case 142..<146:
+            let u = sources.count
+            let merge = pick(DataMerge.allCases)
+            let handler = block(signals: false)
+            let registration = chance(50) ? fresh() : nil
+            let cancel = chance(70) ? fresh() : nil
+            let inactive = chance(25)
+            sources[u] = (merge, false, inactive)
+            return .source(
+                source: u, queue: queue(), merge: merge, handler: handler, registration: registration, cancelHandler: cancel,
+                inactive: inactive)
+        case 146..<154:
+            guard !sources.isEmpty, case .merge(let u, let value) = mergeAction() else { return nil }
+            return .merge(source: u, value: value)
+        case 154..<156:
+            let inactive = sources.filter(\.value.inactive).keys.sorted()
+            guard !inactive.isEmpty else { return nil }
+            let u = pick(inactive)
+            sources[u]!.inactive = false
+            return .sourceActivate(source: u)
+        default:
+            let live = sources.filter { !$0.value.cancelled }.keys.sorted()
+            guard !live.isEmpty else { return nil }
+            let u = pick(live)
+            sources[u]!.cancelled = true
+            return .sourceCancel(source: u)
         }
     }
 
@@ -292,7 +333,7 @@ private struct Making {
         default: context = .handler(pick(Scenario.Handler.allCases), queue: pick(free))
         }
         let host = fresh()
-        let (itemsBefore, timersBefore) = (items, timers)
+        let (itemsBefore, timersBefore, sourcesBefore) = (items, timers, sources)
         let inner = step()
         let blocks: Bool
         switch inner {
@@ -301,12 +342,12 @@ private struct Making {
         }
         guard pending.isEmpty, let inner, !blocks || features.blockingInBlocks else {
             pending = []
-            (items, timers) = (itemsBefore, timersBefore)
+            (items, timers, sources) = (itemsBefore, timersBefore, sourcesBefore)
             return nil
         }
         switch inner {
         case .within, .handoff, .pingPong, .syncBeside, .barrierOnGlobal:
-            (items, timers) = (itemsBefore, timersBefore)
+            (items, timers, sources) = (itemsBefore, timersBefore, sourcesBefore)
             return nil
         default: return .within(context, host: host, inner)
         }
@@ -321,7 +362,7 @@ private struct Making {
         let group = Int.random(in: 0..<2, using: &random)
         let count = min(Int.random(in: 4...8, using: &random), (room - 1) / 2)
         guard count >= 3 else { return nil }
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<5, using: &random) {
         case 0:
             let (members, notified) = (pick(free), pick(free))
             for _ in 0..<count {
@@ -345,6 +386,14 @@ private struct Making {
             let q = concurrent.isEmpty ? pick(free) : pick(concurrent)
             for _ in 0..<count { pending.append(.groupEnter(group: group, queue: q, .init(id: fresh()))) }
             pending.append(.groupWait(group: group))
+        case 3 where !sources.isEmpty:
+            // Merges from blocks side by side and from the script, racing the handler's deliveries.
+            let q = pick(free)
+            for _ in 0..<count {
+                pending.append(.async(queue: q, .init(id: fresh(), actions: [mergeAction()])))
+                if case .merge(let u, let value) = mergeAction() { pending.append(.merge(source: u, value: value)) }
+            }
+            pending = Array(pending.prefix(room))
         default:
             // Blocks side by side performing one once-object: every racer but the first must wait for its body.
             let concurrent = free.filter { sideBySide($0) }

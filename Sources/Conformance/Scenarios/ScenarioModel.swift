@@ -16,6 +16,37 @@ public struct ScenarioModel: Sendable {
         case atMostOnce
         /// Never: cancelled while everything above it was held.
         case never
+        /// Any number of times: a source's event handler, whose merges coalesce.
+        case anyTimes
+    }
+
+    /// A user-data source: its handlers, and what was merged into it.
+    public struct SourceInfo: Sendable {
+        public let handler: Int
+        public let merge: DataMerge
+        public let cancelHandler: Int?
+        /// The values merged by the script and by blocks that run for sure, in the script's order (blocks' merges
+        /// after the script's).
+        public var merged: [UInt] = []
+        /// The values merged by blocks that may not run.
+        public var mayMerge: [UInt] = []
+        /// Whether the script cancelled it (the run cancels every other one once everything owed has run).
+        public var cancelled = false
+        /// Whether blocks merge into it (their order among the script's merges is free).
+        public var blockMerges = false
+
+        /// Whether every merge reaches the handler: the source is cancelled only at the end, every merge is sure, and,
+        /// replacing, every merge is the script's (so the last one is known).
+        public var exact: Bool { !cancelled && mayMerge.isEmpty && (merge != .replace || !blockMerges) }
+
+        /// What the handler's data comes to over all its calls, when `exact`: the sum, the OR or the last value.
+        public var total: UInt {
+            switch merge {
+            case .add: merged.reduce(0, +)
+            case .or: merged.reduce(0, |)
+            case .replace: merged.last ?? 0
+            }
+        }
     }
 
     /// What a wait must return.
@@ -121,6 +152,8 @@ public struct ScenarioModel: Sendable {
 
     /// The steps made in a context, each with its host block.
     public private(set) var hosts: [Int: Int] = [:]
+    /// The user-data sources, by index.
+    public private(set) var sources: [Int: SourceInfo] = [:]
     /// What each `getSpecific` step must return, by step.
     public private(set) var reads: [Int: Int?] = [:]
     /// The once-objects performed: the bodies of their performs (one of which runs), and whether a perform certainly
@@ -148,13 +181,14 @@ public struct ScenarioModel: Sendable {
             epilogue += Array(repeating: .resume(queue), count: last.suspended[queue])
             if last.inactive[queue] { epilogue.append(.activate(queue)) }
         }
+        epilogue += last.inactiveSources.sorted().map { .sourceActivate(source: $0) }
         for step in epilogue {
             var next = states[states.count - 1]
             next.apply(step)
             states.append(next)
         }
         self.epilogue = epilogue
-        var builder = Builder(scenario: scenario, states: states, finalTargets: last.target)
+        var builder = Builder(scenario: scenario, epilogue: epilogue, states: states, finalTargets: last.target)
         builder.build()
         blocks = builder.blocks
         orders = builder.orders
@@ -167,6 +201,13 @@ public struct ScenarioModel: Sendable {
         timers = builder.timers
         handoffs = builder.handoffs
         reads = builder.reads
+        sources = builder.sources
+        for (u, merges) in builder.blockMerges {
+            for (value, parent) in merges {
+                sources[u]!.blockMerges = true
+                if builder.blocks[parent]!.runs == .once { sources[u]!.merged.append(value) } else { sources[u]!.mayMerge.append(value) }
+            }
+        }
         for (n, performs) in builder.performs {
             let certain = performs.contains { $0.parent.map { builder.blocks[$0]!.runs == .once } ?? true }
             onces[n] = (performs.map(\.body), certain)
@@ -184,6 +225,8 @@ struct QueueStates: Sendable {
     var target: [Int?]
     /// Each queue's own specific value.
     var specifics: [Int?]
+    /// The user-data sources made inactive and not yet activated.
+    var inactiveSources: Set<Int> = []
 
     init(_ scenario: Scenario) {
         suspended = Array(repeating: 0, count: scenario.queues.count)
@@ -198,6 +241,8 @@ struct QueueStates: Sendable {
         case .suspend(let q): suspended[q] += 1
         case .resume(let q): suspended[q] -= 1
         case .activate(let q): inactive[q] = false
+        case .source(let u, _, _, _, _, _, true): inactiveSources.insert(u)
+        case .sourceActivate(let u): inactiveSources.remove(u)
         case .retarget(let q, let t): target[q] = t
         case .setSpecific(let q, let value): specifics[q] = value
         default: break
@@ -350,6 +395,7 @@ extension Scenario {
         // own queue has held it since it was submitted (a wait now certainly times out, so it may be waited again).
         var items: [Int: (cancelled: Bool, waited: Bool, queue: Int, held: Bool)] = [:]
         var timers: [Int: Bool] = [:]  // cancelled
+        var made: [Int: Bool] = [:]  // user-data source → cancelled
         var kept: [Int] = []
         let queueCount = queues.count
         func fits(_ q: Int) -> Bool { q >= 0 && q < queueCount }
@@ -360,6 +406,7 @@ extension Scenario {
                 case .locked(let n): n >= 0 && n < locks
                 case .nested(let q, _), .nestedSync(let q, _): fits(q)
                 case .once(let n, _): n >= 0 && n < onces
+                case .merge(let u, _): made[u] != nil
                 }
             }
         }
@@ -401,6 +448,14 @@ extension Scenario {
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
             case .setSpecific(let q, _), .getSpecific(let q): valid = fits(q)
+            case .source(let u, let q, _, let h, _, _, _):
+                valid = made[u] == nil && fits(q) && h.actions.allSatisfy { if case .merge = $0 { false } else { true } } && fits(h)
+                if valid { made[u] = false }
+            case .merge(let u, _): valid = made[u] != nil
+            case .sourceCancel(let u):
+                valid = made[u] == false
+                if valid { made[u] = true }
+            case .sourceActivate(let u): valid = made[u] != nil && state.inactiveSources.contains(u)
             case .once(let n, let body): valid = n >= 0 && n < onces && body.actions.isEmpty
             case .within(let context, _, let inner):
                 switch context {
@@ -448,6 +503,12 @@ private struct Builder {
     var timers: [Int: (handler: Int, cancel: Int)] = [:]
     var handoffs: [Int: String] = [:]
     var reads: [Int: Int?] = [:]
+    var sources: [Int: ScenarioModel.SourceInfo] = [:]
+    /// Merges made by blocks, by source: (value, the block).
+    var blockMerges: [Int: [(value: UInt, parent: Int)]] = [:]
+    var sourceSteps: [Int: (step: Int, queue: Int, registration: Int?, cancelHandler: Int?)] = [:]
+    /// The step that activates each source made inactive (the script's or the epilogue's).
+    var activations: [Int: Int] = [:]
     /// Every perform of each once-object: its body, and the block that makes it (`nil`: the script).
     var performs: [Int: [(body: Int, parent: Int?)]] = [:]
 
@@ -468,8 +529,11 @@ private struct Builder {
     /// Every block the script submits itself, by queue and step.
     let directSubmissions: [(queue: Int, step: Int)]
 
-    init(scenario: Scenario, states: [QueueStates], finalTargets: [Int?]) {
+    init(scenario: Scenario, epilogue: [Scenario.Step], states: [QueueStates], finalTargets: [Int?]) {
         self.scenario = scenario
+        for (k, step) in (scenario.steps + epilogue).enumerated() {
+            if case .sourceActivate(let u) = step.call { activations[u] = k }
+        }
         self.states = states
         self.finalTargets = finalTargets
         var dynamic: Set<Int> = []
@@ -483,7 +547,8 @@ private struct Builder {
                 for placed in waiters + [giver] { submissions.append((placed.queue, k)) }
             case .pingPong(let q, _), .syncBeside(let q, _, _):
                 submissions.append((q, k))
-            case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _):
+            case .after(let q, _, _), .groupNotify(_, let q, _), .itemNotify(_, let q, _), .timer(_, let q, _, _, _),
+                .source(_, let q, _, _, _, _, _):
                 dynamic.insert(q)
             case .within(let context, _, let inner):
                 switch context {
@@ -582,6 +647,7 @@ private struct Builder {
                     .init(
                         before: .end(nested), after: .end(block.id), key: .early, why: "b\(block.id)'s sync returns after b\(nested) ended")
                 )
+            case .merge(let u, let value): blockMerges[u, default: []].append((value, block.id))
             case .once(let n, let body):
                 blocks[body] = .init(
                     queue: ScenarioModel.global, runs: .atMostOnce, specifics: nil, deadlineStep: nil, isTimerHandler: false)
@@ -609,6 +675,10 @@ private struct Builder {
 
     mutating func build() {
         for (k, step) in scenario.steps.enumerated() { model(step, k) }
+        // The run cancels the sources the script left live once everything owed has run, after the epilogue.
+        for (u, made) in sourceSteps where !sources[u]!.cancelled {
+            if let c = made.cancelHandler { add(Scenario.Block(id: c), queue: made.queue, step: states.count - 1, runs: .once) }
+        }
         orderQueues()
     }
 
@@ -741,11 +811,46 @@ private struct Builder {
             model(inner, k)
         case .getSpecific(let q):
             reads[k] = states[k].specifics[q]
+        case .source(let u, let q, let merge, let h, let r, let c, let inactive):
+            add(h, queue: q, step: k, runs: .anyTimes)
+            sources[u] = .init(handler: h.id, merge: merge, cancelHandler: c)
+            sourceSteps[u] = (k, q, r, c)
+            if let r {
+                add(Scenario.Block(id: r), queue: q, step: k, runs: .once)
+                orders.append(
+                    .init(
+                        before: .end(r), after: .start(h.id), key: .early, why: "u\(u)'s registration handler runs before its event handler"
+                    ))
+            }
+            if inactive, let activation = activations[u] {
+                for handler in [h.id, r, c].compactMap({ $0 }) {
+                    orders.append(
+                        .init(
+                            before: .mark(activation), after: .start(handler), key: .ranWhileHeld,
+                            why: "u\(u) was inactive until step \(activation)"))
+                }
+            }
+        case .merge(let u, let value):
+            sources[u]!.merged.append(value)
+        case .sourceCancel(let u):
+            // Its cancel handler runs once, after the event handler's last call (`ScenarioCheck` checks every call).
+            if !sources[u]!.cancelled, let made = sourceSteps[u], let c = made.cancelHandler {
+                add(Scenario.Block(id: c), queue: made.queue, step: k, runs: .once)
+            }
+            // Cancelled before its registration ran, a source never runs it; after, it ran. Cancelled while inactive, it
+            // runs neither its registration nor its event handler.
+            let made = sourceSteps[u]!
+            if states[k].inactiveSources.contains(u) {
+                for handler in [made.registration, sources[u]!.handler].compactMap({ $0 }) { blocks[handler]!.runs = .never }
+            } else if let r = made.registration, blocks[r]?.runs == .once {
+                blocks[r]!.runs = .atMostOnce
+            }
+            sources[u]!.cancelled = true
         case .once(let n, let body):
             blocks[body.id] = .init(
                 queue: ScenarioModel.global, runs: .atMostOnce, specifics: nil, deadlineStep: nil, isTimerHandler: false)
             performs[n, default: []].append((body.id, nil))
-        case .suspend, .resume, .activate, .retarget, .setSpecific:
+        case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate:
             break
         }
     }

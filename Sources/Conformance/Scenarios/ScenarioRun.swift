@@ -36,6 +36,9 @@ private final class World<E: Engine>: @unchecked Sendable {
     var items: [Int: E.WorkItem] = [:]
     var timers: [Int: E.TimerSource] = [:]
     var cancelled: Set<Int> = []
+    /// The user-data sources of the script, each in a slot made before the run: blocks that merge read their slot
+    /// while the script fills others.
+    let sources: [SourceSlot<E.UserDataSource>]
     /// The sources made as contexts, kept until the run ends; each is cancelled once its host ended.
     var contextSources: [any EngineSource] = []
     /// Set when a context's host did not end in time: the script stops there, since the host may still make its call
@@ -51,6 +54,11 @@ private final class World<E: Engine>: @unchecked Sendable {
         counters = (0..<scenario.counters).map { _ in engine.makeSemaphore(value: 0)! }
         locks = (0..<scenario.locks).map { _ in engine.makeSemaphore(value: 1)! }
         onces = (0..<scenario.onces).map { engine.makeOnce(label: "arena.explore.o\($0)") }
+        let made = model.sources.keys.max().map { $0 + 1 } ?? 0
+        sources = (0..<made).map { _ in SourceSlot() }
+        for (_, source) in model.sources where source.exact && !source.merged.isEmpty {
+            recorder.owe(data: source.total, to: source.handler, merging: source.merge)
+        }
         for (index, spec) in scenario.queues.enumerated() {
             let queue = engine.makeQueue(
                 label: "arena.explore.q\(index)", kind: spec.kind, qos: nil, startsInactive: spec.inactive,
@@ -90,6 +98,8 @@ private final class World<E: Engine>: @unchecked Sendable {
                 queues[q].async(body(Scenario.Block(id: nested)))
             case .nestedSync(let q, let nested):
                 queues[q].sync { body(Scenario.Block(id: nested))() }
+            case .merge(let u, let value):
+                sources[u].source!.merge(value)
             case .once(let n, let nested):
                 onces[n].perform { body(Scenario.Block(id: nested, work: 50))() }
                 recorder.record(.performed, n, Int64(block.id))
@@ -172,8 +182,11 @@ private final class World<E: Engine>: @unchecked Sendable {
             if !step.returns { recorder.record(.returned, k) }
         }
         let live = model.timers.filter { !cancelled.contains($0.key) }
-        let missing = recorder.settle(until: .now() + .seconds(5), leaving: Set(live.values.map(\.cancel)))
+        let liveSources = model.sources.filter { !$0.value.cancelled }
+        let later = live.values.map(\.cancel) + liveSources.values.compactMap(\.cancelHandler)
+        let missing = recorder.settle(until: .now() + .seconds(5), leaving: Set(later))
         for timer in live.keys.sorted() { timers[timer]!.cancel() }
+        for source in liveSources.keys.sorted() { sources[source].source!.cancel() }
         if missing.isEmpty { _ = recorder.settle(until: .now() + .seconds(5)) }
         Timing.pause(.milliseconds(5))
     }
@@ -285,6 +298,28 @@ private final class World<E: Engine>: @unchecked Sendable {
             queues[q].async(self.waiter(waiter.id, for: unit))
             queues[q].sync(giver(reader.id, of: unit))
             recorder.record(.returned, k)
+        case .source(let u, let q, let merge, let h, let r, let c, let inactive):
+            let source = engine.makeUserDataSource(label: "arena.explore.u\(u)", merge: merge, queue: queues[q])
+            source.setEventHandler { [self, unowned source] in
+                recorder.record(.start, h.id, Int64(engine.currentSpecific(key) ?? -1))
+                recorder.record(.data, h.id, Int64(truncatingIfNeeded: source.data))
+                perform(h)
+                recorder.record(.end, h.id)
+            }
+            if let r { source.setRegistrationHandler(body(Scenario.Block(id: r))) }
+            if let c { source.setCancelHandler(body(Scenario.Block(id: c))) }
+            sources[u].source = source
+            recorder.record(.mark, k)
+            if !inactive { source.activate() }
+        case .sourceActivate(let u):
+            recorder.record(.mark, k)
+            sources[u].source!.activate()
+        case .merge(let u, let value):
+            recorder.record(.mark, k)
+            sources[u].source!.merge(value)
+        case .sourceCancel(let u):
+            recorder.record(.mark, k)
+            sources[u].source!.cancel()
         case .setSpecific(let q, let value):
             recorder.record(.mark, k)
             queues[q].setSpecific(key, value)
@@ -316,4 +351,10 @@ private final class World<E: Engine>: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A user-data source of a run, set by the step that makes it, read by the blocks that merge into it (each submitted
+/// after that step, so the engine's submission orders the two).
+final class SourceSlot<Source>: @unchecked Sendable {
+    var source: Source?
 }

@@ -59,6 +59,9 @@ final class ScenarioRecorder: @unchecked Sendable {
     private var owed: Set<Int>
     private var claimed: Set<Int> = []
     private var ended: Set<Int> = []
+    /// Source handlers still owed data: how their merges combine, what their calls' data must come to, and what it
+    /// came to so far.
+    private var owedData: [Int: (merge: DataMerge, total: UInt, seen: UInt)] = [:]
 
     init(owed: Set<Int>) {
         self.owed = owed
@@ -73,6 +76,15 @@ final class ScenarioRecorder: @unchecked Sendable {
                 owed.remove(subject)
                 ended.insert(subject)
             }
+            if kind == .data, var entry = owedData[subject] {
+                let data = UInt(truncatingIfNeeded: value)
+                switch entry.merge {
+                case .add: entry.seen &+= data
+                case .or: entry.seen |= data
+                case .replace: entry.seen = data
+                }
+                owedData[subject] = entry.seen == entry.total ? nil : entry
+            }
         }
     }
 
@@ -85,10 +97,16 @@ final class ScenarioRecorder: @unchecked Sendable {
     /// an engine runs it.
     func claim(_ id: Int) -> Bool { condition.lock.withLock { claimed.insert(id).inserted } }
 
-    /// Waits until every owed block but those of `later` ended, or `deadline` passed; the blocks still owed.
+    /// Makes the run wait, when it settles, until the data of handler `handler`'s calls comes to `total`.
+    func owe(data total: UInt, to handler: Int, merging merge: DataMerge) {
+        condition.update { owedData[handler] = (merge, total, 0) }
+    }
+
+    /// Waits until every owed block but those of `later` ended and every source handler saw the data owed to it, or
+    /// `deadline` passed; the blocks and handlers still owed.
     func settle(until deadline: Deadline, leaving later: Set<Int> = []) -> Set<Int> {
-        _ = condition.wait(until: deadline) { owed.isSubset(of: later) }
-        return condition.lock.withLock { owed.subtracting(later) }
+        _ = condition.wait(until: deadline) { owed.isSubset(of: later) && owedData.isEmpty }
+        return condition.lock.withLock { owed.subtracting(later).union(owedData.keys) }
     }
 
     var trace: [ScenarioEvent] { condition.lock.withLock { events } }

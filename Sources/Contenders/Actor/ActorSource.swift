@@ -43,7 +43,8 @@ protocol ActorSourceKind: Sendable {
 /// one, coalescing merges into `pending`, and keeps at most one handler call in flight: a delivery is a block on the
 /// source's queue that runs the handler with the data taken for it and reports back with `.delivered`. The first call
 /// in flight after activation is the registration handler's (reporting back with `.registered`), so every delivery,
-/// of data merged before activation too, comes after it.
+/// of data merged before activation too, comes after it. An inactive source runs nothing: cancelled before activation,
+/// it runs its cancel handler when activated.
 actor ActorSourceState {
     let queue: ActorQueue
     let shared: ActorSourceShared
@@ -103,6 +104,7 @@ actor ActorSourceState {
                 activated = true
                 registrationDue = !cancelled  // a source cancelled before activation never registers
                 kind.activated(self)
+                if cancelled && !inFlight { runCancelHandler() }
             }
         case .suspend:
             suspensions += 1
@@ -114,7 +116,7 @@ actor ActorSourceState {
                 cancelled = true
                 registrationDue = false
                 kind.cancelled(self)
-                if !inFlight { runCancelHandler() }
+                if !inFlight && activated { runCancelHandler() }
             }
         case .delivered:
             inFlight = false

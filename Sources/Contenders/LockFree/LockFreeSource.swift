@@ -13,8 +13,10 @@ import Synchronization
 ///
 /// Handlers are replaced without a lock: a setter publishes a box by exchange (releasing any box not yet adopted);
 /// the delivery, the only reader, adopts it by exchange before running. Cancel sets its bit; the cancel handler runs
-/// once, from whichever party holds in-flight when it sees the bit. Activation with a registration handler set takes
-/// in-flight in the same CAS that sets active, so the registration call runs before any delivery can arm.
+/// once, from whichever party holds in-flight when it sees the bit, and not before activation (an inactive source runs
+/// nothing): cancel takes in-flight only on an active source, and activation takes it for the cancel handler on a
+/// cancelled one. Activation with a registration handler set takes in-flight in the same CAS that sets active, so the
+/// registration call runs before any delivery can arm.
 public class LockFreeSource: EngineSource, @unchecked Sendable {
     public let label: String
     let queue: LockFreeQueue
@@ -100,16 +102,19 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
         let registers = newRegistrationHandler.load(ordering: .acquiring) != nil
         var current = flags.load(ordering: .relaxed)
         var registering = false
+        var cancelling = false
         while true {
             guard current & Self.active == 0 else { return }
             registering = registers && current & (Self.cancelled | Self.inFlight) == 0
-            let desired = current | Self.active | (registering ? Self.inFlight : 0)
+            cancelling = current & (Self.cancelled | Self.inFlight) == Self.cancelled
+            let desired = current | Self.active | (registering || cancelling ? Self.inFlight : 0)
             let (won, seen) = flags.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if won { break }
             current = seen
         }
         didActivate()
         if registering { return queue.async { [self] in register() } }
+        if cancelling { return queue.async { [self] in cancelled() } }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         arm()
     }
@@ -133,9 +138,10 @@ public class LockFreeSource: EngineSource, @unchecked Sendable {
         let before = flags.bitwiseOr(Self.cancelled, ordering: .sequentiallyConsistent).oldValue
         guard before & Self.cancelled == 0 else { return }
         willCancel()
-        // Nothing in flight: take in-flight to run the cancel handler. Otherwise the delivery in flight runs it.
+        // Active with nothing in flight: take in-flight to run the cancel handler. Otherwise the delivery in flight runs
+        // it, or activation does.
         var current = before | Self.cancelled
-        while current & Self.inFlight == 0 {
+        while current & (Self.inFlight | Self.active) == Self.active {
             let (won, seen) = flags.compareExchange(expected: current, desired: current | Self.inFlight, ordering: .acquiringAndReleasing)
             if won { return queue.async { [self] in cancelled() } }
             current = seen

@@ -6,8 +6,9 @@ import ArenaContract
 /// Events merge into `pending`. When the source may deliver (activated, not suspended, not cancelled) and nothing
 /// is in flight, one delivery is submitted to the source's queue; it takes the pending data (resetting it to zero),
 /// runs the handler with it, and submits the next delivery if more arrived meanwhile. After cancel no delivery
-/// runs a handler; the cancel handler is submitted once nothing is in flight. Activation submits the registration
-/// handler as the first call in flight, so every delivery comes after it.
+/// runs a handler; the cancel handler is submitted once nothing is in flight and the source was activated (an inactive
+/// source runs nothing, its cancel handler included, until activated). Activation submits the registration handler as
+/// the first call in flight, so every delivery comes after it.
 public class MutexSource: EngineSource, @unchecked Sendable {
     public let label: String
     let queue: MutexQueue
@@ -49,6 +50,9 @@ public class MutexSource: EngineSource, @unchecked Sendable {
             inFlight = true
             lock.unlock()
             queue.async { [self] in register(registration) }
+        } else if cancelled {
+            lock.unlock()
+            queue.async { [self] in runCancelHandler() }
         } else {
             deliverIfReadyAndUnlock()
         }
@@ -73,7 +77,7 @@ public class MutexSource: EngineSource, @unchecked Sendable {
         lock.lock()
         guard !cancelled else { return lock.unlock() }
         cancelled = true
-        let cancelNow = !inFlight
+        let cancelNow = !inFlight && activated
         lock.unlock()
         willCancel()
         if cancelNow { queue.async { [self] in runCancelHandler() } }

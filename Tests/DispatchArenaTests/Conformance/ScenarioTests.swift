@@ -309,6 +309,79 @@ extension ArenaTests {
             #expect(ScenarioCheck.check(early, against: model)?.key == .early)
         }
 
+        @Test(
+            "user-data sources: calls one at a time with data the merges account for, all of it where every merge must arrive; the cancel handler after the last call; nothing before activation"
+        )
+        func sources() {
+            let model = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .serial)],
+                    steps: [
+                        .source(source: 0, queue: 0, merge: .add, handler: .init(id: 0), registration: 1, cancelHandler: 2, inactive: true),
+                        .merge(source: 0, value: 2), .merge(source: 0, value: 3),
+                    ]))
+            #expect(model.sources[0]?.exact == true && model.sources[0]?.total == 5)
+            #expect(model.epilogue == [.sourceActivate(source: 0)])
+            func data(_ value: Int64) -> ScenarioEvent { Self.e(.data, 0, value) }
+            let head = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.mark, 2), Self.e(.returned, 2),
+                Self.e(.mark, 3), Self.e(.returned, 3), Self.e(.start, 1, -1), Self.e(.end, 1),
+            ]
+            let good = head + [Self.e(.start, 0, -1), data(5), Self.e(.end, 0), Self.e(.start, 2, -1), Self.e(.end, 2)]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+            let split =
+                head + [
+                    Self.e(.start, 0, -1), data(2), Self.e(.end, 0), Self.e(.start, 0, -1), data(3), Self.e(.end, 0), Self.e(.start, 2, -1),
+                    Self.e(.end, 2),
+                ]
+            #expect(ScenarioCheck.check(split, against: model) == nil, "coalescing is free")
+            let lost = head + [Self.e(.start, 0, -1), data(2), Self.e(.end, 0), Self.e(.start, 2, -1), Self.e(.end, 2)]
+            #expect(ScenarioCheck.check(lost, against: model)?.key == .missing)
+            let overlapping =
+                head + [
+                    Self.e(.start, 0, -1), Self.e(.start, 0, -1), data(2), data(3), Self.e(.end, 0), Self.e(.end, 0), Self.e(.start, 2, -1),
+                    Self.e(.end, 2),
+                ]
+            #expect(ScenarioCheck.check(overlapping, against: model)?.key == .overlap)
+            let cancelFirst = head + [Self.e(.start, 2, -1), Self.e(.start, 0, -1), data(5), Self.e(.end, 0), Self.e(.end, 2)]
+            #expect(ScenarioCheck.check(cancelFirst, against: model) != nil)
+            let early =
+                [Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.start, 1, -1), Self.e(.end, 1)]
+                + Array(good[2...]).filter {
+                    !($0.kind == .start && $0.subject == 1) && !($0.kind == .end && $0.subject == 1)
+                }
+            #expect(ScenarioCheck.check(early, against: model)?.key == .ranWhileHeld, "registration ran while the source was inactive")
+        }
+
+        @Test("the reach of programs: every call counted once per program by operation and place, none the model forbids")
+        func reach() {
+            let queues: [Scenario.QueueSpec] = [.init(kind: .concurrent), .init(kind: .serial, target: 0)]
+            var reach = ScenarioReach()
+            reach.add(
+                ScenarioModel(
+                    Scenario(
+                        queues: queues, counters: 1,
+                        steps: [
+                            .async(queue: 1, .init(id: 0, actions: [.signal(0)])), .async(queue: 1, .init(id: 1)),
+                            .within(.block(queue: 0, barrier: false), host: 2, .async(queue: 0, .init(id: 3))),
+                            .within(.block(queue: 1, barrier: false), host: 4, .async(queue: 0, .init(id: 5))),
+                            .within(.handler(.cancel, queue: 1), host: 6, .suspend(1)),
+                        ])))
+            #expect(reach.programs == 1)
+            #expect(reach.calls[.init(operation: .async, place: .thread)] == 1, "two calls, one program")
+            #expect(reach.calls[.init(operation: .async, place: .sameQueue)] == 1)
+            #expect(reach.calls[.init(operation: .async, place: .sameChain)] == 1)
+            #expect(reach.calls[.init(operation: .semaphoreSignal, place: .otherQueue)] == 1)
+            #expect(reach.calls[.init(operation: .suspend, place: .cancelHandler)] == 1)
+            #expect(reach.states[.init(operation: .async, state: .targeted)] == 1)
+            #expect(reach.states[.init(operation: .suspend, state: .running)] == 1)
+            let allowed = Set(ScenarioReach.allowedCalls)
+            #expect(!allowed.contains(.init(operation: .barrierSync, place: .sameQueue)))
+            #expect(!allowed.contains(.init(operation: .apply, place: .sameQueue)), "apply has no queue of its own")
+            let generated = ScenarioReach(Self.generator, from: 1, count: 100)
+            #expect(generated.calls.keys.allSatisfy { allowed.contains($0) }, "a program made a call the model forbids")
+        }
+
         @Test("the shrinker finds the two steps a failure needs, within its budget")
         func shrinker() {
             var calls = 0
