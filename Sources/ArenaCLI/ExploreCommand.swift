@@ -83,8 +83,12 @@ struct ExploreCommand: LineupCommand {
         for contender in contenders {
             let start = Deadline.now()
             let name = contender.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let generator = ScenarioGenerator(features: .init(contender.profile.capabilities))
             guard let (outcome, index) = explorer.explore(from: first, budget: budget, on: contender.name) else {
-                print("\(name)  \(budget) programs agree (\(seconds(since: start)))")
+                let reach = ScenarioReach(generator, from: first, count: budget).reached(of: generator.aimable)
+                print(
+                    "\(name)  \(budget) programs agree (\(seconds(since: start))), reaching \(reach) of the \(generator.aimable.count) calls it can make"
+                )
                 continue
             }
             agreed = false
@@ -92,7 +96,6 @@ struct ExploreCommand: LineupCommand {
             print("\(name)  program \(index + 1) of \(budget) (seed \(outcome.token)) disagrees: \(disagreement)")
             let pad = String(repeating: " ", count: width + 2)
             let token = try ScenarioToken(parsing: outcome.token)
-            let generator = ScenarioGenerator(features: .init(contender.profile.capabilities))
             var shown = try token.scenario(generator)
             var replayToken = token
             if !noShrink && disagreement.key != .crash {

@@ -80,11 +80,11 @@ public enum CatalogReport {
             }
             lines.append("| \(operation.rawValue) | " + cells.joined(separator: " | ") + " |")
         }
-        let (reached, allowed) = full.reached
-        let plainReached = plain.reached.reached
+        let plainCalls = ScenarioGenerator(features: .init(blockingInBlocks: false)).aimable
         lines += [
             "",
-            "\(reached) of the \(allowed) calls the model allows are reached (\(plainReached) without `blocking-in-blocks`).",
+            "\(full.reached()) of the \(ScenarioReach.allowedCalls.count) calls the model allows are reached; without",
+            "`blocking-in-blocks`, \(plain.reached(of: plainCalls)) of the \(plainCalls.count) an engine can make.",
         ]
         if !notes.isEmpty { lines += [""] + notes.enumerated().map { "\($0.offset + 1). \(escape($0.element))" } }
         lines += ["", "### Operation × state of its object", ""]

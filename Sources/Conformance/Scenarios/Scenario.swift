@@ -123,6 +123,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case itemWait(item: Int)
         /// Waits for one unit of counting semaphore `n`, which blocks signal.
         case semaphoreWait(Int)
+        /// Signals counting semaphore `n` (from the script, or from a context).
+        case signal(Int)
         case suspend(Int)
         case resume(Int)
         case activate(Int)
@@ -234,6 +236,7 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .itemNotify(let i, let q, let b): "i\(i).notify(q\(q)) \(describe(b))"
         case .itemWait(let i): "i\(i).wait"
         case .semaphoreWait(let n): "s\(n).wait"
+        case .signal(let n): "s\(n).signal"
         case .suspend(let q): "q\(q).suspend"
         case .resume(let q): "q\(q).resume"
         case .activate(let q): "q\(q).activate"

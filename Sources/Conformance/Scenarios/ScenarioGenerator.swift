@@ -27,7 +27,27 @@ public struct ScenarioGenerator: Sendable {
     /// The program of `seed`.
     public func scenario(seed: UInt64) -> Scenario {
         var making = Making(random: SplitMix64(seed: seed), features: features)
-        return making.make()
+        return making.make(aiming: aims(seed: seed))
+    }
+
+    /// How many calls of the reach matrix each program aims at.
+    static let aimsPerProgram = 3
+
+    /// Every call the model allows that an engine with these features can make (`ScenarioReach.allowedCalls`, less
+    /// those that would block a block where blocks may not block), in the matrix's order.
+    public var aimable: [ScenarioReach.Call] {
+        ScenarioReach.allowedCalls.filter { call in
+            features.blockingInBlocks || (call.place == .thread || !call.operation.blocks) && call.place != .syncInside
+        }
+    }
+
+    /// The calls program `seed` aims at: seeds take the aimable calls in turn, `aimsPerProgram` each, so that any run
+    /// of consecutive seeds as long as the matrix is wide aims at every one (lincheck's lesson: generate every
+    /// combination, not only those chance finds).
+    func aims(seed: UInt64) -> [ScenarioReach.Call] {
+        let calls = aimable
+        let first = Int(seed % UInt64(calls.count))
+        return (0..<Self.aimsPerProgram).map { calls[(first * Self.aimsPerProgram + $0) % calls.count] }
     }
 }
 
@@ -55,6 +75,8 @@ private struct Making {
     var nextBlock = 0
     var queues: [Scenario.QueueSpec] = []
     var state: QueueStates!
+    /// The program so far.
+    var script = Scenario(queues: [], steps: [])
     var items: [Int: Bool] = [:]  // item → cancelled
     var timers: [Int: Bool] = [:]  // timer → cancelled
     var sources: [Int: (merge: DataMerge, cancelled: Bool, inactive: Bool)] = [:]
@@ -100,8 +122,8 @@ private struct Making {
 
     /// A merge into one of the sources made so far, of a value that fits its kind: 1 to 3 added, one of five bits
     /// or'ed, 1 to 9 replacing.
-    mutating func mergeAction() -> Scenario.Action {
-        let u = pick(sources.keys.sorted())
+    mutating func mergeAction(into source: Int? = nil) -> Scenario.Action {
+        let u = source ?? pick(sources.keys.sorted())
         let value: UInt =
             switch sources[u]!.merge {
             case .add: UInt.random(in: 1...3, using: &random)
@@ -118,8 +140,8 @@ private struct Making {
 
     mutating func queue() -> Int { Int.random(in: 0..<queues.count, using: &random) }
 
-    mutating func make() -> Scenario {
-        let count = pick([1, 2, 2, 3, 3, 4])
+    mutating func make(aiming aims: [ScenarioReach.Call]) -> Scenario {
+        let count = max(pick([1, 2, 2, 3, 3, 4]), aims.isEmpty ? 1 : 4)
         for index in 0..<count {
             queues.append(
                 Scenario.QueueSpec(
@@ -128,17 +150,37 @@ private struct Making {
                     inactive: chance(20),
                     specific: chance(40) ? index + 1 : nil))
         }
-        var scenario = Scenario(
+        shape(for: aims)
+        script = Scenario(
             queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, onces: 2, steps: [])
-        state = QueueStates(scenario)
+        state = QueueStates(script)
         let length = Int.random(in: 3...24, using: &random)
         // A third of the programs wait on a semaphore first, before any block could signal it: that wait must time
         // out and take nothing, which later waits on the same semaphore then show.
-        if chance(33) { scenario.steps.append(.semaphoreWait(Int.random(in: 0..<2, using: &random))) }
-        while scenario.steps.count < length {
-            room = Self.maxSteps - scenario.steps.count
+        if chance(33) { script.steps.append(.semaphoreWait(Int.random(in: 0..<2, using: &random))) }
+        // The aimed calls go at random places of the script; one that cannot be made yet is tried again a little
+        // later, and once the script has its length, once more at its end.
+        var aims = aims
+        var spots = aims.map { _ in Int.random(in: 0...length, using: &random) }.sorted()
+        while script.steps.count < length || !aims.isEmpty && script.steps.count < Self.maxSteps - 4 {
+            room = Self.maxSteps - script.steps.count
             let (itemsBefore, timersBefore, sourcesBefore) = (items, timers, sources)
-            let drawn = step()
+            var drawn: Scenario.Step?
+            if let aim = aims.first, script.steps.count >= min(spots[0], length) {
+                if let made = self.aim(aim) {
+                    pending = made
+                    aims.removeFirst()
+                    spots.removeFirst()
+                } else if script.steps.count < length {
+                    spots[0] = script.steps.count + Int.random(in: 1...3, using: &random)
+                    drawn = step()
+                } else {
+                    aims.removeFirst()
+                    spots.removeFirst()
+                }
+            } else {
+                drawn = step()
+            }
             let made = pending.isEmpty ? drawn.map { [$0] } ?? [] : pending
             pending = []
             guard made.count <= room else {  // a burst too long for what is left: as if never drawn
@@ -147,10 +189,165 @@ private struct Making {
             }
             for step in made {
                 state.apply(step)
-                scenario.steps.append(step)
+                script.steps.append(step)
             }
         }
-        return scenario.normalized()
+        return script.normalized()
+    }
+
+    // MARK: Aimed calls
+
+    /// Makes the program's queues fit its aimed calls: a chain of two for a call on the same chain, a concurrent
+    /// queue for a barrier, an inactive queue below another for activation and retargeting.
+    mutating func shape(for aims: [ScenarioReach.Call]) {
+        guard !aims.isEmpty else { return }
+        queues[1].target = 0
+        queues[1].inactive = false
+        queues[0].inactive = false
+        if aims.contains(where: { $0.place == .barrier }) && !queues.contains(where: { $0.kind == .concurrent }) {
+            queues[0].kind = .concurrent
+        }
+        if aims.contains(where: { $0.place == .syncInside }) { (queues[2].target, queues[3].target) = (nil, nil) }
+        if aims.contains(where: { $0.operation == .sync && $0.place == .sameQueue }) {
+            queues[2].kind = .concurrent
+            queues[2].target = nil
+        }
+        if aims.contains(where: { [.activate, .setTarget].contains($0.operation) }) {
+            queues[queues.count - 1].inactive = true
+            queues[queues.count - 1].target = queues[queues.count - 1].target ?? 1
+        }
+    }
+
+    /// The steps that make `call`: the objects it needs first where none fits, then the call, from its place.
+    mutating func aim(_ call: ScenarioReach.Call) -> [Scenario.Step]? {
+        let free = queues.indices.filter { !state.held($0) }
+        func related(_ a: Int, _ b: Int) -> Bool {
+            QueueStates.chain(a, state.target).contains(b) || QueueStates.chain(b, state.target).contains(a)
+        }
+        // Every context the place allows now, each with the queue the call acts on (nil: any).
+        var options: [(context: Scenario.Context?, object: Int?)] = []
+        let objects: [Int?] = call.operation.hasQueue ? queues.indices.map { $0 } : [nil]
+        switch call.place {
+        case .thread: options = objects.map { (nil, $0) }
+        case .sameQueue:
+            // A sync onto the caller's own queue finishes only through concurrent links.
+            let hosts = call.operation == .sync ? free.filter { sideBySide($0) } : free
+            options = hosts.map { (.block(queue: $0, barrier: false), $0) }
+        case .sameChain, .otherQueue:
+            for q in free {
+                for x in objects where x.map({ $0 != q && related(q, $0) == (call.place == .sameChain) }) ?? true {
+                    options.append((.block(queue: q, barrier: false), x))
+                }
+            }
+        case .barrier:
+            for q in free where queues[q].kind == .concurrent { options += objects.map { (.block(queue: q, barrier: true), $0) } }
+        case .syncInside:
+            for from in free {
+                for onto in free {
+                    let (a, b) = (QueueStates.chain(from, state.target), QueueStates.chain(onto, state.target))
+                    guard Set(a).isDisjoint(with: b) && b.last! > a.last! else { continue }
+                    options += objects.map { (.syncInside(from: from, outer: -1, onto: onto), $0) }
+                }
+            }
+        case .timerHandler, .eventHandler, .registrationHandler, .cancelHandler:
+            let handler: Scenario.Handler =
+                switch call.place {
+                case .timerHandler: .timer
+                case .eventHandler: .event
+                case .registrationHandler: .registration
+                default: .cancel
+                }
+            for q in free { options += objects.map { (.handler(handler, queue: q), $0) } }
+        }
+        options.shuffle(using: &random)
+        // The first option whose steps the model keeps, all of them, after the script so far.
+        for option in options.prefix(12) {
+            let saved = (items, timers, sources, nextBlock)
+            if var made = make(call.operation, on: option.object) {
+                if let context = option.context, let last = made.popLast() {
+                    var placed = context
+                    if case .syncInside(let from, _, let onto) = context { placed = .syncInside(from: from, outer: fresh(), onto: onto) }
+                    made.append(.within(placed, host: fresh(), last))
+                }
+                var trial = script
+                trial.steps += made
+                if Set(trial.validSteps()).isSuperset(of: script.steps.count..<trial.steps.count) { return made }
+            }
+            (items, timers, sources, nextBlock) = saved
+        }
+        return nil
+    }
+
+    /// Steps that make `operation` on queue `x` (any fitting queue when `nil`), the last of them the call itself, the
+    /// ones before it making the object it needs; `nil` when the program's state allows none.
+    mutating func make(_ operation: ScenarioReach.Operation, on x: Int?) -> [Scenario.Step]? {
+        let q = x ?? queue()
+        let group = Int.random(in: 0..<2, using: &random)
+        let semaphore = Int.random(in: 0..<2, using: &random)
+        switch operation {
+        case .async: return [.async(queue: q, block())]
+        case .barrierAsync: return [.barrierAsync(queue: q, block())]
+        case .sync, .barrierSync:
+            guard !state.held(q) else { return nil }
+            return [operation == .sync ? .sync(queue: q, block()) : .barrierSync(queue: q, block())]
+        case .asyncAfter: return [.after(queue: q, block(), delay: pick([0, 100, 2000]))]
+        case .suspend: return [.suspend(q)]
+        case .resume:
+            let suspended = queues.indices.filter { state.suspended[$0] > 0 && (x == nil || $0 == x) }
+            return suspended.isEmpty ? [.suspend(q), .resume(q)] : [.resume(pick(suspended))]
+        case .activate, .setTarget:
+            let inactive = queues.indices.filter { state.inactive[$0] && (x == nil || $0 == x) }
+            guard !inactive.isEmpty else { return nil }
+            let target = pick(inactive)
+            return [operation == .activate ? .activate(target) : .retarget(target, to: target > 0 ? target - 1 : nil)]
+        case .setSpecific: return [.setSpecific(queue: q, value: 10 * (q + 1) + Int.random(in: 0..<3, using: &random))]
+        case .getSpecific: return [.getSpecific(queue: q)]
+        case .groupAsync: return [.groupAsync(group: group, queue: q, block())]
+        case .groupEnter: return [.groupEnter(group: group, queue: q, block())]
+        case .groupNotify: return [.groupNotify(group: group, queue: q, block(signals: false))]
+        case .groupWait: return [.groupWait(group: group)]
+        case .itemAsync, .itemCancel, .itemNotify, .itemWait:
+            let item = items.count
+            items[item] = false
+            var made: [Scenario.Step] = [.item(item: item, queue: q, barrier: false, block(signals: false))]
+            switch operation {
+            case .itemCancel:
+                items[item] = true
+                made.append(.itemCancel(item: item))
+            case .itemNotify: made.append(.itemNotify(item: item, queue: queue(), block(signals: false)))
+            case .itemWait: made.append(.itemWait(item: item))
+            default: break
+            }
+            return made
+        case .semaphoreSignal: return [.signal(semaphore)]
+        case .semaphoreWait: return [.signal(semaphore), .semaphoreWait(semaphore)]
+        case .timer, .timerCancel:
+            let timer = timers.count
+            timers[timer] = operation == .timerCancel
+            let made: Scenario.Step = .timer(
+                timer: timer, queue: q, handler: block(signals: false), cancelHandler: fresh(), delay: pick([0, 500, 5000]))
+            return operation == .timer ? [made] : [made, .timerCancel(timer: timer)]
+        case .apply: return [.apply(iterations: pick([1, 2, 7]), work: pick([0, 20]))]
+        case .once: return [.once(group, body: .init(id: fresh()))]
+        case .sourceMake, .sourceActivate, .sourceMerge, .sourceCancel:
+            let u = sources.count
+            let merge = pick(DataMerge.allCases)
+            let inactive = operation == .sourceActivate
+            sources[u] = (merge, operation == .sourceCancel, false)
+            var made: [Scenario.Step] = [
+                .source(
+                    source: u, queue: q, merge: merge, handler: block(signals: false), registration: chance(50) ? fresh() : nil,
+                    cancelHandler: fresh(), inactive: inactive)
+            ]
+            switch operation {
+            case .sourceActivate: made.append(.sourceActivate(source: u))
+            case .sourceMerge:
+                if case .merge(let u, let value) = mergeAction(into: u) { made.append(.merge(source: u, value: value)) }
+            case .sourceCancel: made.append(.sourceCancel(source: u))
+            default: break
+            }
+            return made
+        }
     }
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.

@@ -288,7 +288,8 @@ extension Scenario {
             let (kept, states) = validInOrder(indices)
             let deadlocking = Set(
                 kept.enumerated().filter {
-                    !syncsAreSafe(steps[$0.element], at: $0.offset, states) || !handoffIsSafe(steps[$0.element], at: $0.offset, states)
+                    !syncsAreSafe(steps[$0.element], at: $0.offset, states, after: kept[..<$0.offset].map { steps[$0] })
+                        || !handoffIsSafe(steps[$0.element], at: $0.offset, states)
                         || !meetingIsSafe(steps[$0.element], at: $0.offset, states)
                 }
                 .map(\.element))
@@ -302,7 +303,7 @@ extension Scenario {
     /// between them waits for the block), the target chain's root comes later than the caller's (so no two blocks
     /// sync onto each other's chains), and nothing holds the target chain from this step on (a held target would
     /// keep the block, and whatever waits for it, waiting).
-    func syncsAreSafe(_ step: Step, at position: Int, _ states: [QueueStates]) -> Bool {
+    func syncsAreSafe(_ step: Step, at position: Int, _ states: [QueueStates], after earlier: [Step]) -> Bool {
         let targets = states[states.count - 1].target
         for (a, block) in step.placed {
             for case .nestedSync(let b, _) in block.actions {
@@ -313,14 +314,15 @@ extension Scenario {
                 if states[position...].contains(where: { $0.held(b) }) { return false }
             }
         }
-        return contextIsSafe(step, targets)
+        return contextIsSafe(step, targets, after: earlier)
     }
 
     /// Whether a step made in a context can finish there: a `sync` made inside a context goes onto a chain that shares
     /// no queue with the chains the context runs through and whose root comes later (as a sync from a block), or,
-    /// from a plain block, onto a chain of concurrent links only that no barrier of the program ever holds (a sync
-    /// onto a concurrent queue the caller runs on runs beside it).
-    func contextIsSafe(_ step: Step, _ targets: [Int?]) -> Bool {
+    /// from a plain block, onto a chain of concurrent links only that no barrier of the steps `earlier` holds (a sync
+    /// onto a concurrent queue the caller runs on runs beside it; a barrier submitted while the caller runs would wait
+    /// for it, but the script submits nothing until the context's host has ended).
+    func contextIsSafe(_ step: Step, _ targets: [Int?], after earlier: [Step]) -> Bool {
         guard case .within(let context, _, let inner) = step else { return true }
         let r: Int
         switch inner {
@@ -332,12 +334,12 @@ extension Scenario {
         if hosts.allSatisfy({ Set($0).isDisjoint(with: onto) && onto.last! > $0.last! }) { return true }
         guard case .block(_, barrier: false) = context, case .sync = inner else { return false }
         let concurrent = onto.allSatisfy { queues[$0].kind == .concurrent } && hosts.joined().allSatisfy { queues[$0].kind == .concurrent }
-        return concurrent && !barriers(targets).contains { onto.contains($0) }
+        return concurrent && !Self.barriers(earlier).contains { onto.contains($0) }
     }
 
-    /// The queues a barrier of the program is ever submitted to (a barrier step, a work item flagged barrier, a
-    /// barrier context).
-    func barriers(_ targets: [Int?]) -> Set<Int> {
+    /// The queues a barrier of `steps` is submitted to (a barrier step, a work item flagged barrier, a barrier
+    /// context).
+    static func barriers(_ steps: [Step]) -> Set<Int> {
         var queues: Set<Int> = []
         for step in steps {
             switch step {
@@ -430,7 +432,7 @@ extension Scenario {
             case .itemWait(let i):
                 valid = items[i].map { !$0.cancelled && !$0.waited } ?? false
                 if valid && !items[i]!.held { items[i]!.waited = true }
-            case .semaphoreWait(let n): valid = n >= 0 && n < counters
+            case .semaphoreWait(let n), .signal(let n): valid = n >= 0 && n < counters
             case .suspend(let q), .activate(let q): valid = fits(q)
             case .resume(let q): valid = fits(q) && state.suspended[q] > 0
             case .retarget(let q, let t): valid = fits(q) && state.inactive[q] && (t.map { $0 >= 0 && $0 < q } ?? true)
@@ -521,6 +523,8 @@ private struct Builder {
     var members: [Int: [(block: Int, step: Int)]] = [:]
     /// Top-level blocks that signal, by semaphore: (block, step, signals).
     var signallers: [Int: [(block: Int, step: Int, count: Int)]] = [:]
+    /// The steps that signal a counting semaphore themselves, by semaphore.
+    var stepSignals: [Int: Int] = [:]
     var items: [Int: (block: Int, step: Int, queue: Int)] = [:]
     var timerSteps: [Int: (step: Int, queue: Int)] = [:]
 
@@ -736,8 +740,8 @@ private struct Builder {
             onSuccess[k] = [.end(item.block)]
         case .semaphoreWait(let n):
             semaphoreWaits[k] = n
-            var low = 0
-            var high = 0
+            var low = stepSignals[n] ?? 0
+            var high = low
             for signaller in signallers[n] ?? [] {
                 switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step) {
                 case .success:
@@ -850,6 +854,8 @@ private struct Builder {
             blocks[body.id] = .init(
                 queue: ScenarioModel.global, runs: .atMostOnce, specifics: nil, deadlineStep: nil, isTimerHandler: false)
             performs[n, default: []].append((body.id, nil))
+        case .signal(let n):
+            stepSignals[n, default: 0] += 1
         case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate:
             break
         }

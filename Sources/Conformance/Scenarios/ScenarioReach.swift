@@ -48,6 +48,14 @@ public struct ScenarioReach: Sendable, Equatable {
             }
         }
 
+        /// Whether the call may block its caller: a block may make it only on an engine with `blocking-in-blocks`.
+        public var blocks: Bool {
+            switch self {
+            case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .once: true
+            default: false
+            }
+        }
+
         /// Why the model never lets a program make this call from `place`, or `nil` where it does.
         public func forbidden(from place: Place) -> String? {
             switch (self, place) {
@@ -152,11 +160,9 @@ public struct ScenarioReach: Sendable, Equatable {
         for standing in seen.standings { states[standing, default: 0] += 1 }
     }
 
-    /// The calls the model allows (every operation × place but the forbidden ones and, for an operation without a
-    /// queue, the block columns that need one) and how many of them some program made.
-    public var reached: (reached: Int, allowed: Int) {
-        let allowed = Self.allowedCalls
-        return (allowed.filter { calls[$0, default: 0] > 0 }.count, allowed.count)
+    /// How many of `calls` (by default every call the model allows) some program made.
+    public func reached(of calls: [Call] = ScenarioReach.allowedCalls) -> Int {
+        calls.filter { self.calls[$0, default: 0] > 0 }.count
     }
 
     /// Every call the model allows.
@@ -334,6 +340,7 @@ private struct Walk {
         case .itemNotify(let i, _, _): (.itemNotify, items[i]?.queue)
         case .itemWait(let i): (.itemWait, items[i]?.queue)
         case .semaphoreWait: (.semaphoreWait, nil)
+        case .signal: (.semaphoreSignal, nil)
         case .timer(_, let q, _, _, _): (.timer, q)
         case .timerCancel(let t): (.timerCancel, timers[t])
         case .apply: (.apply, nil)

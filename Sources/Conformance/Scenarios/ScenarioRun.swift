@@ -36,6 +36,9 @@ private final class World<E: Engine>: @unchecked Sendable {
     var items: [Int: E.WorkItem] = [:]
     var timers: [Int: E.TimerSource] = [:]
     var cancelled: Set<Int> = []
+    /// Where the signallers of the script's own signal steps are numbered from (a block's id is far below).
+    static var stepSignaller: Int { 1_000_000 }
+
     /// The user-data sources of the script, each in a slot made before the run: blocks that merge read their slot
     /// while the script fills others.
     let sources: [SourceSlot<E.UserDataSource>]
@@ -320,6 +323,12 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .sourceCancel(let u):
             recorder.record(.mark, k)
             sources[u].source!.cancel()
+        case .signal(let n):
+            // As a block's signal, with a signaller no block has: the step, past every block's id.
+            let signaller = Int64(Self.stepSignaller + k)
+            recorder.record(.mark, k)
+            recorder.record(.signal, n, signaller)
+            recorder.record(.signalled, n, signaller * 2 + (counters[n].signal() ? 1 : 0))
         case .setSpecific(let q, let value):
             recorder.record(.mark, k)
             queues[q].setSpecific(key, value)
