@@ -71,8 +71,4 @@ for mode in "${modes[@]}"; do
     done
 done
 date -u +"finished %FT%TZ" >>"$out/commit.txt"
-if [[ $family == catalog ]]; then
-    python3 scripts/mutants/explore-summary.py "$out"
-else
-    echo "explore-rates.sh: scripts/mutants/explore-summary.py summarises faults.txt only: no summary for family $family; the runs are in $out"
-fi
+python3 scripts/mutants/explore-summary.py "$out"

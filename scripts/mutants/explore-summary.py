@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Summarises a scripts/mutants/explore-rates.sh run: for every fault, whether a generated program disagreed (and
-how), quiet and under stress, counted by the areas of scripts/mutants/explore-areas.tsv; writes summary.md and
-summary.tsv (fault, area, mode, caught, program, outcome key). A fault caught with a key the fault-free engine also
-disagreed with in that mode is not counted. Exit 1 when a fault of faults.txt has no line in the areas file."""
+how), quiet and under stress, counted by the areas of scripts/mutants/explore-areas.tsv (the family `catalog`,
+faults.txt) or explore-areas-reach.tsv (`reach`, faults-reach.txt), as the run's commit.txt names the family; writes
+summary.md and summary.tsv (fault, area, mode, caught, program, outcome key). A fault caught with a key the fault-free
+engine also disagreed with in that mode is not counted. Exit 1 when a fault of the family has no line in its areas
+file."""
 import re
 import sys
 from pathlib import Path
@@ -24,16 +26,24 @@ def outcome(path):
 def main():
     out = Path(sys.argv[1])
     root = Path(__file__).resolve().parents[2]
-    faults = re.findall(r"^## fault: *(\S+)", (root / "Examples/MinimalEngine/Mutants/faults.txt").read_text(), re.M)
+    family = "catalog"
+    commit = out / "commit.txt"
+    if commit.exists():
+        named = re.search(r"^family (\S+)", commit.read_text(), re.M)
+        family = named.group(1) if named else family
+    suffix = "" if family == "catalog" else f"-{family}"
+    faults_file = root / f"Examples/MinimalEngine/Mutants/faults{suffix}.txt"
+    areas_file = root / f"scripts/mutants/explore-areas{suffix}.tsv"
+    faults = re.findall(r"^## fault: *(\S+)", faults_file.read_text(), re.M)
     areas = {}
-    for line in (root / "scripts/mutants/explore-areas.tsv").read_text().splitlines():
+    for line in areas_file.read_text().splitlines():
         if line.startswith("#") or not line.strip():
             continue
         fields = line.split("\t")
         areas[fields[0]] = (fields[1], fields[2] if len(fields) > 2 else "")
     unknown = [f for f in faults if f not in areas]
     if unknown:
-        print(f"explore-summary: no area for {', '.join(unknown)} in scripts/mutants/explore-areas.tsv", file=sys.stderr)
+        print(f"explore-summary: no area for {', '.join(unknown)} in {areas_file.relative_to(root)}", file=sys.stderr)
         return 1
     modes = [m for m in ("quiet", "stress") if (out / m / "none.txt").exists()]
     baseline = {m: outcome(out / m / "none.txt") for m in modes}

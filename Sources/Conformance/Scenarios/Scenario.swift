@@ -164,6 +164,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case source(
             source: Int, queue: Int, merge: DataMerge, handler: Block, registration: Int?, cancelHandler: Int?, inactive: Bool)
         case sourceActivate(source: Int)
+        case sourceSuspend(source: Int)
+        case sourceResume(source: Int)
         /// Merges `value` into user-data source `source`.
         case merge(source: Int, value: UInt)
         case sourceCancel(source: Int)
@@ -261,6 +263,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             "u\(u) = \(merge.rawValue) source on q\(q), handler \(describe(h))" + (r.map { ", registration b\($0)" } ?? "")
                 + (c.map { ", cancel handler b\($0)" } ?? "") + (inactive ? ", inactive" : "; u\(u).activate")
         case .sourceActivate(let u): "u\(u).activate"
+        case .sourceSuspend(let u): "u\(u).suspend"
+        case .sourceResume(let u): "u\(u).resume"
         case .merge(let u, let value): "u\(u).merge(\(value))"
         case .sourceCancel(let u): "u\(u).cancel"
         }

@@ -226,6 +226,15 @@ public enum ScenarioCheck {
                 return .init(
                     .missing, "u\(u)'s handler b\(h) saw \(source.merge.rawValue) \(seen) over \(data.count) calls, not \(source.total)")
             }
+            for held in source.suspensions {
+                guard let from = index.seq(held.from), let to = index.seq(held.to) else { continue }
+                let calls = starts.filter { $0 > from && $0 < to }.count
+                if calls > held.inFlight {
+                    return .init(
+                        .ranWhileHeld, "u\(u)'s handler b\(h) started \(calls) times while u\(u) was suspended (\(held.from) to \(held.to))"
+                    )
+                }
+            }
             if let c = source.cancelHandler, let cancelled = index.starts[c]?.first {
                 if let last = ends.last, last > cancelled {
                     return .init(.early, "u\(u)'s cancel handler b\(c) started before its handler b\(h)'s last call ended")

@@ -80,6 +80,7 @@ private struct Making {
     var items: [Int: Bool] = [:]  // item → cancelled
     var timers: [Int: Bool] = [:]  // timer → cancelled
     var sources: [Int: (merge: DataMerge, cancelled: Bool, inactive: Bool)] = [:]
+    var sourceSuspensions: [Int: Int] = [:]
     /// Steps made together, taken before the next draw (a burst of syncs).
     var pending: [Scenario.Step] = []
     /// How many more steps the program may take.
@@ -329,7 +330,7 @@ private struct Making {
             return operation == .timer ? [made] : [made, .timerCancel(timer: timer)]
         case .apply: return [.apply(iterations: pick([1, 2, 7]), work: pick([0, 20]))]
         case .once: return [.once(group, body: .init(id: fresh()))]
-        case .sourceMake, .sourceActivate, .sourceMerge, .sourceCancel:
+        case .sourceMake, .sourceActivate, .sourceMerge, .sourceCancel, .sourceSuspend, .sourceResume:
             let u = sources.count
             let merge = pick(DataMerge.allCases)
             let inactive = operation == .sourceActivate
@@ -344,6 +345,10 @@ private struct Making {
             case .sourceMerge:
                 if case .merge(let u, let value) = mergeAction(into: u) { made.append(.merge(source: u, value: value)) }
             case .sourceCancel: made.append(.sourceCancel(source: u))
+            case .sourceSuspend:
+                sourceSuspensions[u, default: 0] += 1
+                made.append(.sourceSuspend(source: u))
+            case .sourceResume: made += [.sourceSuspend(source: u), .sourceResume(source: u)]
             default: break
             }
             return made
@@ -352,7 +357,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<160, using: &random)
+        let roll = Int.random(in: 0..<166, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -488,6 +493,17 @@ private struct Making {
         case 146..<154:
             guard !sources.isEmpty, case .merge(let u, let value) = mergeAction() else { return nil }
             return .merge(source: u, value: value)
+        case 160..<163:
+            guard !sources.isEmpty else { return nil }
+            let u = pick(sources.keys.sorted())
+            sourceSuspensions[u, default: 0] += 1
+            return .sourceSuspend(source: u)
+        case 163..<166:
+            let suspended = sourceSuspensions.filter { $0.value > 0 }.keys.sorted()
+            guard !suspended.isEmpty else { return nil }
+            let u = pick(suspended)
+            sourceSuspensions[u]! -= 1
+            return .sourceResume(source: u)
         case 154..<156:
             let inactive = sources.filter(\.value.inactive).keys.sorted()
             guard !inactive.isEmpty else { return nil }

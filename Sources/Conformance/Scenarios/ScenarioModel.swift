@@ -34,6 +34,10 @@ public struct ScenarioModel: Sendable {
         public var cancelled = false
         /// Whether blocks merge into it (their order among the script's merges is free).
         public var blockMerges = false
+        /// Its suspensions: from the return of the suspend that held it to the resume that freed it, with how many
+        /// handler calls may still start then (one delivery may be in flight as it is suspended; none if it was
+        /// inactive).
+        public var suspensions: [(from: Point, to: Point, inFlight: Int)] = []
 
         /// Whether every merge reaches the handler: the source is cancelled only at the end, every merge is sure, and,
         /// replacing, every merge is the script's (so the last one is known).
@@ -181,6 +185,9 @@ public struct ScenarioModel: Sendable {
             epilogue += Array(repeating: .resume(queue), count: last.suspended[queue])
             if last.inactive[queue] { epilogue.append(.activate(queue)) }
         }
+        for (u, count) in last.sourceSuspensions.sorted(by: { $0.key < $1.key }) {
+            epilogue += Array(repeating: .sourceResume(source: u), count: count)
+        }
         epilogue += last.inactiveSources.sorted().map { .sourceActivate(source: $0) }
         for step in epilogue {
             var next = states[states.count - 1]
@@ -227,6 +234,8 @@ struct QueueStates: Sendable {
     var specifics: [Int?]
     /// The user-data sources made inactive and not yet activated.
     var inactiveSources: Set<Int> = []
+    /// How many times each user-data source is suspended.
+    var sourceSuspensions: [Int: Int] = [:]
 
     init(_ scenario: Scenario) {
         suspended = Array(repeating: 0, count: scenario.queues.count)
@@ -243,6 +252,8 @@ struct QueueStates: Sendable {
         case .activate(let q): inactive[q] = false
         case .source(let u, _, _, _, _, _, true): inactiveSources.insert(u)
         case .sourceActivate(let u): inactiveSources.remove(u)
+        case .sourceSuspend(let u): sourceSuspensions[u, default: 0] += 1
+        case .sourceResume(let u): sourceSuspensions[u, default: 0] -= 1
         case .retarget(let q, let t): target[q] = t
         case .setSpecific(let q, let value): specifics[q] = value
         default: break
@@ -458,6 +469,8 @@ extension Scenario {
                 valid = made[u] == false
                 if valid { made[u] = true }
             case .sourceActivate(let u): valid = made[u] != nil && state.inactiveSources.contains(u)
+            case .sourceSuspend(let u): valid = made[u] != nil
+            case .sourceResume(let u): valid = made[u] != nil && state.sourceSuspensions[u, default: 0] > 0
             case .once(let n, let body): valid = n >= 0 && n < onces && body.actions.isEmpty
             case .within(let context, _, let inner):
                 switch context {
@@ -519,6 +532,10 @@ private struct Builder {
     var direct: [Int: [(block: Int, step: Int, barrier: Bool, from: ScenarioModel.Point, to: ScenarioModel.Point)]] = [:]
     /// The queues whose blocks the context of a step keeps from starting while its call is made, by step.
     var contextHolds: [Int: Set<Int>] = [:]
+    /// Every queue of the chains the context of a step runs through, by step.
+    var contextChains: [Int: Set<Int>] = [:]
+    /// The blocks submitted as barriers (to a concurrent queue).
+    var barrierBlocks: Set<Int> = []
     /// Group members by group: (block, step).
     var members: [Int: [(block: Int, step: Int)]] = [:]
     /// Top-level blocks that signal, by semaphore: (block, step, signals).
@@ -611,10 +628,21 @@ private struct Builder {
 
     /// Whether a block submitted at `step` to `queue` has run, or will, while the script waits at `wait`: it will
     /// when nothing along its chain is held then; it cannot have when a link held at its submission is held still.
-    func runsBy(_ wait: Int, queue: Int, submitted step: Int) -> ScenarioModel.Expected {
+    func runsBy(_ wait: Int, queue: Int, submitted step: Int, block: Int) -> ScenarioModel.Expected {
         if !states[wait].held(queue) {
-            // In a context that keeps the block's chain busy, the block may be behind the caller.
-            if let held = contextHolds[wait], !held.isDisjoint(with: chain(queue)) { return .either }
+            // In a context, the block may wait behind the caller: it runs through a serial link or barrier the context
+            // holds, or syncs onto a chain that does, or is itself a barrier on a queue the context runs through, or
+            // runs through such a queue where an earlier barrier (which waits for the context) may still wait.
+            if let held = contextHolds[wait], let through = contextChains[wait] {
+                var needs = Set(chain(queue))
+                for case .nestedSync(let q, _) in blockActions(block) { needs.formUnion(chain(q)) }
+                let barriered = through.filter { c in direct[c, default: []].contains { $0.barrier && $0.step < wait } }
+                if !held.isDisjoint(with: needs) || barrierBlocks.contains(block) && through.contains(queue)
+                    || !barriered.isDisjoint(with: needs)
+                {
+                    return .either
+                }
+            }
             return .success
         }
         return heldThrough(queue, from: step, to: wait) ? .timedOut : .either
@@ -668,6 +696,7 @@ private struct Builder {
         between from: ScenarioModel.Point? = nil, and to: ScenarioModel.Point? = nil, exact: Bool = false
     ) {
         add(block, queue: queue, step: step, runs: runs, exact: exact)
+        if barrier { barrierBlocks.insert(block.id) }
         direct[queue, default: []].append((block.id, step, barrier, from ?? .mark(step), to ?? .returned(step)))
     }
 
@@ -721,7 +750,7 @@ private struct Builder {
                         why: "g\(g)'s notify b\(b.id) (step \(k)) follows its member b\(member.block)"))
             }
         case .groupWait(let g):
-            let expected = (members[g] ?? []).map { runsBy(k, queue: blocks[$0.block]!.queue, submitted: $0.step) }
+            let expected = (members[g] ?? []).map { runsBy(k, queue: blocks[$0.block]!.queue, submitted: $0.step, block: $0.block) }
             waits[k] = combine(expected)
             onSuccess[k] = (members[g] ?? []).map { .end($0.block) }
         case .item(let i, let q, let barrier, let b):
@@ -736,14 +765,14 @@ private struct Builder {
                 .init(before: .end(items[i]!.block), after: .start(b.id), key: .early, why: "i\(i)'s notify b\(b.id) follows it"))
         case .itemWait(let i):
             let item = items[i]!
-            waits[k] = runsBy(k, queue: item.queue, submitted: item.step)
+            waits[k] = runsBy(k, queue: item.queue, submitted: item.step, block: item.block)
             onSuccess[k] = [.end(item.block)]
         case .semaphoreWait(let n):
             semaphoreWaits[k] = n
             var low = stepSignals[n] ?? 0
             var high = low
             for signaller in signallers[n] ?? [] {
-                switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step) {
+                switch runsBy(k, queue: blocks[signaller.block]!.queue, submitted: signaller.step, block: signaller.block) {
                 case .success:
                     low += signaller.count
                     high += signaller.count
@@ -812,6 +841,7 @@ private struct Builder {
             }
             orders.append(.init(before: .start(host), after: .mark(k), key: .early, why: "the call of step \(k) is made in b\(host)"))
             contextHolds[k] = holds(context)
+            contextChains[k] = Set(context.chains(finalTargets).joined())
             model(inner, k)
         case .getSpecific(let q):
             reads[k] = states[k].specifics[q]
@@ -856,6 +886,14 @@ private struct Builder {
             performs[n, default: []].append((body.id, nil))
         case .signal(let n):
             stepSignals[n, default: 0] += 1
+        case .sourceSuspend(let u) where states[k].sourceSuspensions[u, default: 0] == 0:
+            // Held until the first step after which it is suspended no more (the epilogue resumes it at the latest).
+            if let free = (k + 1..<states.count).first(where: { states[$0].sourceSuspensions[u, default: 0] == 0 }) {
+                let inFlight = states[k].inactiveSources.contains(u) ? 0 : 1
+                sources[u]!.suspensions.append((.returned(k), .mark(free - 1), inFlight))
+            }
+        case .sourceSuspend, .sourceResume:
+            break
         case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate:
             break
         }

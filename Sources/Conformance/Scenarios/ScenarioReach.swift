@@ -31,9 +31,10 @@ public struct ScenarioReach: Sendable, Equatable {
         case once = "once perform"
         case sourceMake = "user-data source make"
         case sourceActivate = "user-data source activate"
-        case
-            sourceMerge = "user-data source merge"
+        case sourceMerge = "user-data source merge"
         case sourceCancel = "user-data source cancel"
+        case sourceSuspend = "user-data source suspend"
+        case sourceResume = "user-data source resume"
 
         public static func < (lhs: Self, rhs: Self) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -61,8 +62,6 @@ public struct ScenarioReach: Sendable, Equatable {
             switch (self, place) {
             case (.barrierSync, .sameQueue), (.barrierSync, .sameChain):
                 "a barrier sync onto a chain its caller runs through waits for the caller"
-            case (.sync, .sameChain):
-                "a sync onto a chain its caller runs through waits for the caller (onto the caller's own queue it is made only where every link is concurrent)"
             case (.activate, .sameQueue), (.setTarget, .sameQueue):
                 "only an inactive queue is activated or retargeted, and it runs no block"
             case (.resume, .sameQueue):
@@ -260,9 +259,12 @@ private struct Walk {
             if item.finished { found.append(.finished) }
             if state.held(item.queue) { found.append(.waiting) }
             return found
-        case .merge(let u, _), .sourceCancel(let u), .sourceActivate(let u):
-            if sourcesCancelled.contains(u) { return [.cancelled] }
-            return state.inactiveSources.contains(u) ? [.inactive] : [.idle]
+        case .merge(let u, _), .sourceCancel(let u), .sourceActivate(let u), .sourceSuspend(let u), .sourceResume(let u):
+            var found: [ScenarioReach.State] = []
+            if sourcesCancelled.contains(u) { found.append(.cancelled) }
+            if state.inactiveSources.contains(u) { found.append(.inactive) }
+            if state.sourceSuspensions[u, default: 0] > 0 { found.append(.suspended) }
+            return found.isEmpty ? [.idle] : found
         default:
             guard let queue, queue >= 0, step.actsOnQueue else { return [] }
             var found: [ScenarioReach.State] = []
@@ -349,6 +351,8 @@ private struct Walk {
         case .sourceActivate(let u): (.sourceActivate, sources[u])
         case .merge(let u, _): (.sourceMerge, sources[u])
         case .sourceCancel(let u): (.sourceCancel, sources[u])
+        case .sourceSuspend(let u): (.sourceSuspend, sources[u])
+        case .sourceResume(let u): (.sourceResume, sources[u])
         case .handoff, .pingPong, .syncBeside, .barrierOnGlobal, .within: nil
         }
     }

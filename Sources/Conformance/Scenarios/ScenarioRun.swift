@@ -317,6 +317,12 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .sourceActivate(let u):
             recorder.record(.mark, k)
             sources[u].source!.activate()
+        case .sourceSuspend(let u):
+            recorder.record(.mark, k)
+            sources[u].source!.suspend()
+        case .sourceResume(let u):
+            recorder.record(.mark, k)
+            sources[u].source!.resume()
         case .merge(let u, let value):
             recorder.record(.mark, k)
             sources[u].source!.merge(value)
