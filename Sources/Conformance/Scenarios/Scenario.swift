@@ -156,6 +156,11 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case setSpecific(queue: Int, value: Int?)
         /// `getSpecific` on `queue`: its own value, not its chain's.
         case getSpecific(queue: Int)
+        /// Sets `queue`'s context to a box holding `value` (`nil`: no context).
+        case setContext(queue: Int, value: Int?)
+        /// Sets `queue`'s finalizer: block `block`, which records the context it is given. The run releases every queue
+        /// at its end; the finalizer then runs on the queue's target if the context is set.
+        case setFinalizer(queue: Int, block: Int)
         /// Performs once-object `once` with `body`, which runs only if this perform is the once's first.
         case once(Int, body: Block)
         /// A user-data source on `queue` merging with `merge`, activated at once unless `inactive`: `handler` is its
@@ -258,6 +263,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .within(let context, let host, let inner): "in \(describe(context, host: host)): \(describe(inner))"
         case .setSpecific(let q, let value): "q\(q).setSpecific(\(value.map(String.init) ?? "nil"))"
         case .getSpecific(let q): "q\(q).getSpecific"
+        case .setContext(let q, let value): "q\(q).context = \(value.map(String.init) ?? "nil")"
+        case .setFinalizer(let q, let block): "q\(q).setFinalizer(b\(block))"
         case .once(let n, let body): "o\(n).perform \(describe(body))"
         case .source(let u, let q, let merge, let h, let r, let c, let inactive):
             "u\(u) = \(merge.rawValue) source on q\(q), handler \(describe(h))" + (r.map { ", registration b\($0)" } ?? "")

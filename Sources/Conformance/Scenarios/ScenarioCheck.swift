@@ -48,6 +48,9 @@ public enum ScenarioCheck {
             case .once where count > 1, .atMostOnce where count > 1:
                 return .init(.extra, "b\(id) (\(block.queueName)) ran \(count) times")
             case .never where count > 0:
+                if model.finalizers.values.contains(where: { $0.block == id }) {
+                    return .init(.extra, "finalizer b\(id) (\(block.queueName)) ran though its queue had no context when it went")
+                }
                 return .init(.ranWhileHeld, "b\(id) (\(block.queueName)) ran though it was cancelled before it could")
             default: break
             }
@@ -146,6 +149,11 @@ public enum ScenarioCheck {
                     return .init(
                         .early,
                         "b\(id) on \(block.queueName) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
+                }
+            }
+            if let finalizer = model.finalizers.values.first(where: { $0.block == id }), let context = finalizer.context {
+                for data in index.data[id] ?? [] where data != context {
+                    return .init(.wrongValue, "finalizer b\(id) was given context \(data), not \(context)")
                 }
             }
             if block.isTimerHandler {

@@ -81,6 +81,8 @@ private struct Making {
     var timers: [Int: Bool] = [:]  // timer → cancelled
     var sources: [Int: (merge: DataMerge, cancelled: Bool, inactive: Bool)] = [:]
     var sourceSuspensions: [Int: Int] = [:]
+    /// The queues given a finalizer (once each).
+    var finalized: Set<Int> = []
     /// Steps made together, taken before the next draw (a burst of syncs).
     var pending: [Scenario.Step] = []
     /// How many more steps the program may take.
@@ -303,6 +305,11 @@ private struct Making {
             return [operation == .activate ? .activate(target) : .retarget(target, to: target > 0 ? target - 1 : nil)]
         case .setSpecific: return [.setSpecific(queue: q, value: 10 * (q + 1) + Int.random(in: 0..<3, using: &random))]
         case .getSpecific: return [.getSpecific(queue: q)]
+        case .setContext: return [.setContext(queue: q, value: chance(20) ? nil : 100 + q)]
+        case .setFinalizer:
+            guard !finalized.contains(q) else { return nil }
+            finalized.insert(q)
+            return [.setContext(queue: q, value: 100 + q), .setFinalizer(queue: q, block: fresh())]
         case .groupAsync: return [.groupAsync(group: group, queue: q, block())]
         case .groupEnter: return [.groupEnter(group: group, queue: q, block())]
         case .groupNotify: return [.groupNotify(group: group, queue: q, block(signals: false))]
@@ -357,7 +364,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<166, using: &random)
+        let roll = Int.random(in: 0..<170, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -493,6 +500,12 @@ private struct Making {
         case 146..<154:
             guard !sources.isEmpty, case .merge(let u, let value) = mergeAction() else { return nil }
             return .merge(source: u, value: value)
+        case 166..<168: return make(.setContext, on: nil)?.last
+        case 168..<170:
+            let q = queue()
+            guard !finalized.contains(q) else { return nil }
+            finalized.insert(q)
+            return .setFinalizer(queue: q, block: fresh())
         case 160..<163:
             guard !sources.isEmpty else { return nil }
             let u = pick(sources.keys.sorted())

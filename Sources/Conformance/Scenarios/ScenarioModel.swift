@@ -158,6 +158,9 @@ public struct ScenarioModel: Sendable {
     public private(set) var hosts: [Int: Int] = [:]
     /// The user-data sources, by index.
     public private(set) var sources: [Int: SourceInfo] = [:]
+    /// The queues given a finalizer: its block, and the context it must be given (`nil`: it must not run, the context
+    /// being nil when the run releases the queue).
+    public private(set) var finalizers: [Int: (block: Int, context: Int?)] = [:]
     /// What each `getSpecific` step must return, by step.
     public private(set) var reads: [Int: Int?] = [:]
     /// The once-objects performed: the bodies of their performs (one of which runs), and whether a perform certainly
@@ -208,6 +211,7 @@ public struct ScenarioModel: Sendable {
         timers = builder.timers
         handoffs = builder.handoffs
         reads = builder.reads
+        for (q, block) in last.finalizers { finalizers[q] = (block, last.contexts[q]) }
         sources = builder.sources
         for (u, merges) in builder.blockMerges {
             for (value, parent) in merges {
@@ -236,6 +240,9 @@ struct QueueStates: Sendable {
     var inactiveSources: Set<Int> = []
     /// How many times each user-data source is suspended.
     var sourceSuspensions: [Int: Int] = [:]
+    /// Each queue's context value, and its finalizer block.
+    var contexts: [Int: Int] = [:]
+    var finalizers: [Int: Int] = [:]
 
     init(_ scenario: Scenario) {
         suspended = Array(repeating: 0, count: scenario.queues.count)
@@ -252,6 +259,8 @@ struct QueueStates: Sendable {
         case .activate(let q): inactive[q] = false
         case .source(let u, _, _, _, _, _, true): inactiveSources.insert(u)
         case .sourceActivate(let u): inactiveSources.remove(u)
+        case .setContext(let q, let value): contexts[q] = value
+        case .setFinalizer(let q, let block): finalizers[q] = block
         case .sourceSuspend(let u): sourceSuspensions[u, default: 0] += 1
         case .sourceResume(let u): sourceSuspensions[u, default: 0] -= 1
         case .retarget(let q, let t): target[q] = t
@@ -460,7 +469,8 @@ extension Scenario {
             case .barrierOnGlobal(let waiter, let giver, _): valid = waiter.actions.isEmpty && giver.actions.isEmpty
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
-            case .setSpecific(let q, _), .getSpecific(let q): valid = fits(q)
+            case .setSpecific(let q, _), .getSpecific(let q), .setContext(let q, _): valid = fits(q)
+            case .setFinalizer(let q, _): valid = fits(q) && state.finalizers[q] == nil
             case .source(let u, let q, _, let h, _, _, _):
                 valid = made[u] == nil && fits(q) && h.actions.allSatisfy { if case .merge = $0 { false } else { true } } && fits(h)
                 if valid { made[u] = false }
@@ -712,6 +722,20 @@ private struct Builder {
         for (u, made) in sourceSteps where !sources[u]!.cancelled {
             if let c = made.cancelHandler { add(Scenario.Block(id: c), queue: made.queue, step: states.count - 1, runs: .once) }
         }
+        // The run releases the queues last: each finalizer runs on its queue's target, given the context, after every
+        // block through the queue; without a context, never.
+        let end = states[states.count - 1]
+        for (q, f) in end.finalizers.sorted(by: { $0.key < $1.key }) {
+            let target = end.target[q] ?? ScenarioModel.global
+            blocks[f] = .init(
+                queue: target, runs: end.contexts[q] == nil ? .never : .once,
+                specifics: [target == ScenarioModel.global ? nil : specific(target, at: states.count - 1)], deadlineStep: nil,
+                isTimerHandler: false)
+            for (id, block) in blocks where id != f && chain(block.queue).contains(q) {
+                orders.append(
+                    .init(before: .end(id), after: .start(f), key: .early, why: "q\(q)'s finalizer b\(f) follows its block b\(id)"))
+            }
+        }
         orderQueues()
     }
 
@@ -894,7 +918,7 @@ private struct Builder {
             }
         case .sourceSuspend, .sourceResume:
             break
-        case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate:
+        case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate, .setContext, .setFinalizer:
             break
         }
     }

@@ -33,6 +33,8 @@ public struct ScenarioReach: Sendable, Equatable {
         case sourceActivate = "user-data source activate"
         case sourceMerge = "user-data source merge"
         case sourceCancel = "user-data source cancel"
+        case setContext = "set context"
+        case setFinalizer = "set finalizer"
         case sourceSuspend = "user-data source suspend"
         case sourceResume = "user-data source resume"
 
@@ -333,6 +335,8 @@ private struct Walk {
         case .retarget(let q, _): (.setTarget, q)
         case .setSpecific(let q, _): (.setSpecific, q)
         case .getSpecific(let q): (.getSpecific, q)
+        case .setContext(let q, _): (.setContext, q)
+        case .setFinalizer(let q, _): (.setFinalizer, q)
         case .groupAsync(_, let q, _): (.groupAsync, q)
         case .groupEnter(_, let q, _): (.groupEnter, q)
         case .groupNotify(_, let q, _): (.groupNotify, q)
@@ -364,7 +368,7 @@ extension Scenario.Step {
     var actsOnQueue: Bool {
         switch self {
         case .async, .barrierAsync, .sync, .barrierSync, .after, .suspend, .resume, .activate, .retarget, .setSpecific,
-            .getSpecific, .groupAsync, .groupEnter, .groupNotify, .item, .timer, .source:
+            .getSpecific, .groupAsync, .groupEnter, .groupNotify, .item, .timer, .source, .setContext, .setFinalizer:
             true
         default: false
         }

@@ -131,6 +131,15 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
     }
 
+    /// Lets go of every object of the run that holds a queue: the work items, timers, sources, and the queues.
+    func release() {
+        items = [:]
+        timers = [:]
+        for slot in sources { slot.source = nil }
+        contextSources = []
+        queues = []
+    }
+
     /// Submits `context` for a call of the script: its host block `host` records its start (with the specific value it
     /// reads), makes `call` (the first time it runs only) and records its end. The script's submission is marked by
     /// `contextCall` and `contextReturned` events.
@@ -186,11 +195,16 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
         let live = model.timers.filter { !cancelled.contains($0.key) }
         let liveSources = model.sources.filter { !$0.value.cancelled }
+        let finalizers = Set(model.finalizers.values.map(\.block))
         let later = live.values.map(\.cancel) + liveSources.values.compactMap(\.cancelHandler)
-        let missing = recorder.settle(until: .now() + .seconds(5), leaving: Set(later))
+        let missing = recorder.settle(until: .now() + .seconds(5), leaving: finalizers.union(later))
         for timer in live.keys.sorted() { timers[timer]!.cancel() }
         for source in liveSources.keys.sorted() { sources[source].source!.cancel() }
-        if missing.isEmpty { _ = recorder.settle(until: .now() + .seconds(5)) }
+        if missing.isEmpty && recorder.settle(until: .now() + .seconds(5), leaving: finalizers).isEmpty && !finalizers.isEmpty {
+            // Every queue goes, so that the finalizers run: the run's references are the last the program holds.
+            release()
+            _ = recorder.settle(until: .now() + .seconds(5))
+        }
         Timing.pause(.milliseconds(5))
     }
 
@@ -338,6 +352,16 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .setSpecific(let q, let value):
             recorder.record(.mark, k)
             queues[q].setSpecific(key, value)
+        case .setContext(let q, let value):
+            recorder.record(.mark, k)
+            queues[q].context = value.map(ContextBox.init)
+        case .setFinalizer(let q, let f):
+            recorder.record(.mark, k)
+            queues[q].setFinalizer { [self] context in
+                recorder.record(.start, f, Int64(engine.currentSpecific(key) ?? -1))
+                recorder.record(.data, f, Int64((context as? ContextBox)?.value ?? -1))
+                recorder.record(.end, f)
+            }
         case .getSpecific(let q):
             recorder.record(.mark, k)
             let value = queues[q].getSpecific(key)
@@ -372,4 +396,10 @@ private final class World<E: Engine>: @unchecked Sendable {
 /// after that step, so the engine's submission orders the two).
 final class SourceSlot<Source>: @unchecked Sendable {
     var source: Source?
+}
+
+/// A queue's context in a run: the value its finalizer must be given.
+final class ContextBox: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
 }

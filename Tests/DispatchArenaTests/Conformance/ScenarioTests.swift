@@ -353,6 +353,34 @@ extension ArenaTests {
             #expect(ScenarioCheck.check(early, against: model)?.key == .ranWhileHeld, "registration ran while the source was inactive")
         }
 
+        @Test(
+            "finalizers: once the run lets the queues go, each runs on its queue's target after the queue's blocks, given the context; without one, never"
+        )
+        func finalizers() {
+            let queues: [Scenario.QueueSpec] = [.init(kind: .serial, specific: 7), .init(kind: .serial, target: 0)]
+            let model = ScenarioModel(
+                Scenario(
+                    queues: queues,
+                    steps: [
+                        .setContext(queue: 1, value: 101), .setFinalizer(queue: 1, block: 5), .async(queue: 1, .init(id: 0)),
+                        .setFinalizer(queue: 0, block: 6),
+                    ]))
+            #expect(model.finalizers[1]?.context == 101 && model.finalizers[0]?.context == nil)
+            #expect(model.blocks[5]?.specifics == [7] && model.blocks[6]?.runs == .never)
+            let run = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.mark, 2), Self.e(.returned, 2),
+                Self.e(.mark, 3), Self.e(.returned, 3), Self.e(.start, 0, 7), Self.e(.end, 0),
+            ]
+            let good = run + [Self.e(.start, 5, 7), Self.e(.data, 5, 101), Self.e(.end, 5)]
+            #expect(ScenarioCheck.check(good, against: model) == nil)
+            let early = Array(run[0...8]) + [Self.e(.start, 5, 7), Self.e(.data, 5, 101), Self.e(.end, 5), Self.e(.end, 0)]
+            #expect(ScenarioCheck.check(early, against: model) != nil)
+            let wrongContext = run + [Self.e(.start, 5, 7), Self.e(.data, 5, 100), Self.e(.end, 5)]
+            #expect(ScenarioCheck.check(wrongContext, against: model)?.key == .wrongValue)
+            let withoutContext = good + [Self.e(.start, 6, -1), Self.e(.data, 6, -1), Self.e(.end, 6)]
+            #expect(ScenarioCheck.check(withoutContext, against: model)?.key == .extra)
+        }
+
         @Test("the reach of programs: every call counted once per program by operation and place, none the model forbids")
         func reach() {
             let queues: [Scenario.QueueSpec] = [.init(kind: .concurrent), .init(kind: .serial, target: 0)]
