@@ -9,8 +9,8 @@
 # The family names the faults run when no FAULT is given: `catalog` (the default), those of
 # Examples/MinimalEngine/Mutants/faults.txt; `reach`, those of Examples/MinimalEngine/Mutants/faults-reach.txt.
 # DIR (default results/mutants-<date>-<host>, gitignored) gets quiet/<fault>.json and stress/<fault>.json (the
-# `conform --format json` of each run; `none` is the fault-free engine), commit.txt, and (catalog family only: it reads
-# faults.txt) summary.md and summary.tsv written by scripts/mutants/summarise.py. A rule failing on the fault-free
+# `conform --format json` of each run; `none` is the fault-free engine), commit.txt, and summary.md and summary.tsv
+# written by scripts/mutants/summarise.py (for the family commit.txt names). A rule failing on the fault-free
 # engine in the same mode is not counted as catching a fault. Sequential on purpose: rules are about interleavings,
 # and a run beside another changes them.
 set -euo pipefail
@@ -66,8 +66,4 @@ for mode in "${modes[@]}"; do
     done
 done
 date -u +"finished %FT%TZ" >>"$out/commit.txt"
-if [[ $family == catalog ]]; then
-    python3 scripts/mutants/summarise.py "$out"
-else
-    echo "kill-rates.sh: scripts/mutants/summarise.py summarises faults.txt only: no summary for family $family; the runs are in $out"
-fi
+python3 scripts/mutants/summarise.py "$out"

@@ -30,7 +30,11 @@ def quickest(kills):
 
 def main():
     out = Path(sys.argv[1])
-    faults_file = Path(__file__).resolve().parents[2] / "Examples/MinimalEngine/Mutants/faults.txt"
+    # The family the run measured (its commit.txt): `catalog` is faults.txt, `NAME` faults-NAME.txt.
+    named = re.search(r"^family (\S+)", (out / "commit.txt").read_text(), re.M) if (out / "commit.txt").exists() else None
+    family = named.group(1) if named else "catalog"
+    suffix = "" if family == "catalog" else f"-{family}"
+    faults_file = Path(__file__).resolve().parents[2] / f"Examples/MinimalEngine/Mutants/faults{suffix}.txt"
     text = faults_file.read_text()
     faults = re.findall(r"^## fault: *(\S+)\n(?:file: *(\S+)\n)?(?:desc: *(.*)\n)?", text, re.M)
     modes = [m for m in ("quiet", "stress") if (out / m / "none.json").exists()]

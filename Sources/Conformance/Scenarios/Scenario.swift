@@ -69,6 +69,18 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// How a step makes dispatch data (`Step.data`), from bytes or from data made by earlier steps.
+    public enum DataOperation: Sendable, Equatable {
+        /// A copy of `count` bytes counting up from `first`.
+        case bytes(first: UInt8, count: Int)
+        /// `data` followed by `other`.
+        case append(Int, Int)
+        /// The bytes of `data` in `lower..<upper` (clamped to its count).
+        case subdata(Int, lower: Int, upper: Int)
+        /// `data` in one region.
+        case contiguous(Int)
+    }
+
     /// A source handler a context runs in (`Context.handler`).
     public enum Handler: String, Sendable, Equatable, CaseIterable {
         /// The event handler of a one-shot timer due at once.
@@ -156,6 +168,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case setSpecific(queue: Int, value: Int?)
         /// `getSpecific` on `queue`: its own value, not its chain's.
         case getSpecific(queue: Int)
+        /// Makes dispatch data `data` by `operation`; the step returns a checksum of its bytes.
+        case data(Int, DataOperation)
         /// Sets `queue`'s context to a box holding `value` (`nil`: no context).
         case setContext(queue: Int, value: Int?)
         /// Sets `queue`'s finalizer: block `block`, which records the context it is given. The run releases every queue
@@ -264,6 +278,10 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         case .setSpecific(let q, let value): "q\(q).setSpecific(\(value.map(String.init) ?? "nil"))"
         case .getSpecific(let q): "q\(q).getSpecific"
         case .setContext(let q, let value): "q\(q).context = \(value.map(String.init) ?? "nil")"
+        case .data(let d, .bytes(let first, let count)): "d\(d) = data of \(count) bytes from \(first)"
+        case .data(let d, .append(let a, let b)): "d\(d) = d\(a) + d\(b)"
+        case .data(let d, .subdata(let a, let lower, let upper)): "d\(d) = d\(a)[\(lower)..<\(upper)]"
+        case .data(let d, .contiguous(let a)): "d\(d) = d\(a) contiguous"
         case .setFinalizer(let q, let block): "q\(q).setFinalizer(b\(block))"
         case .once(let n, let body): "o\(n).perform \(describe(body))"
         case .source(let u, let q, let merge, let h, let r, let c, let inactive):
@@ -301,7 +319,9 @@ extension Scenario.Step {
     /// recorded after its call.
     var returns: Bool {
         switch self {
-        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .pingPong, .syncBeside, .within, .getSpecific: true
+        case .sync, .barrierSync, .groupWait, .itemWait, .semaphoreWait, .apply, .pingPong, .syncBeside, .within, .getSpecific,
+            .data:
+            true
         default: false
         }
     }

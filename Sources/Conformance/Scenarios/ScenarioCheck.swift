@@ -22,7 +22,7 @@ public enum ScenarioCheck {
         // Checks in order, the first disagreement wins. Written as a loop: one `??` chain of ten calls took the type
         // checker 3.9 s in each build.
         let checks: [(TraceIndex, ScenarioModel) -> ScenarioDisagreement?] = [
-            contexts, runs, waitResults, orders, fifo, exclusions, values, reads, onces, sources, applies, semaphores,
+            contexts, runs, waitResults, orders, fifo, exclusions, values, reads, datas, onces, sources, applies, semaphores,
             { _, _ in locks(trace) },
             handoffs,
         ]
@@ -161,6 +161,16 @@ public enum ScenarioCheck {
                     return .init(.wrongValue, "one-shot timer handler b\(id) saw data \(data), not 1")
                 }
             }
+        }
+        return nil
+    }
+
+    /// Every `data` step made the bytes the model did: its checksum (`ScenarioModel.checksum`) matches.
+    private static func datas(_ index: TraceIndex, _ model: ScenarioModel) -> ScenarioDisagreement? {
+        for (step, bytes) in model.datas.sorted(by: { $0.key < $1.key }) {
+            guard let returned = index.returned[step], returned.value != ScenarioModel.checksum(bytes) else { continue }
+            return .init(
+                .wrongValue, "step \(step) (\(Scenario.describe(model.program[step]))) made other bytes than its \(bytes.count)")
         }
         return nil
     }

@@ -81,6 +81,8 @@ private struct Making {
     var timers: [Int: Bool] = [:]  // timer → cancelled
     var sources: [Int: (merge: DataMerge, cancelled: Bool, inactive: Bool)] = [:]
     var sourceSuspensions: [Int: Int] = [:]
+    /// How many data the script made (their indices count up from 0).
+    var datas = 0
     /// The queues given a finalizer (once each).
     var finalized: Set<Int> = []
     /// Steps made together, taken before the next draw (a burst of syncs).
@@ -306,6 +308,25 @@ private struct Making {
         case .setSpecific: return [.setSpecific(queue: q, value: 10 * (q + 1) + Int.random(in: 0..<3, using: &random))]
         case .getSpecific: return [.getSpecific(queue: q)]
         case .setContext: return [.setContext(queue: q, value: chance(20) ? nil : 100 + q)]
+        case .dataMake, .dataAppend, .dataSubdata, .dataContiguous:
+            var made: [Scenario.Step] = []
+            if operation == .dataMake || datas == 0 || chance(50) {
+                made.append(.data(datas, .bytes(first: UInt8.random(in: 0...250, using: &random), count: pick([0, 1, 5, 64]))))
+                datas += 1
+                if operation == .dataMake { return made }
+            }
+            let a = Int.random(in: 0..<datas, using: &random)
+            let derived: Scenario.DataOperation
+            switch operation {
+            case .dataAppend: derived = .append(a, Int.random(in: 0..<datas, using: &random))
+            case .dataSubdata:
+                let lower = pick([0, 1, 3])
+                derived = .subdata(a, lower: lower, upper: lower + pick([0, 2, 70]))
+            default: derived = .contiguous(a)
+            }
+            made.append(.data(datas, derived))
+            datas += 1
+            return made
         case .setFinalizer:
             guard !finalized.contains(q) else { return nil }
             finalized.insert(q)
@@ -364,7 +385,7 @@ private struct Making {
 
     /// One step the contract allows now, or `nil` when the kind drawn has none here.
     mutating func step() -> Scenario.Step? {
-        let roll = Int.random(in: 0..<170, using: &random)
+        let roll = Int.random(in: 0..<174, using: &random)
         switch roll {
         case 0..<12: return .async(queue: queue(), block())
         case 12..<15:
@@ -500,6 +521,10 @@ private struct Making {
         case 146..<154:
             guard !sources.isEmpty, case .merge(let u, let value) = mergeAction() else { return nil }
             return .merge(source: u, value: value)
+        case 170..<174:
+            // Data steps come in the few steps that make their operands; a burst too long is dropped as any is.
+            pending = make(pick([.dataMake, .dataAppend, .dataSubdata, .dataContiguous]), on: nil) ?? []
+            return nil
         case 166..<168: return make(.setContext, on: nil)?.last
         case 168..<170:
             let q = queue()

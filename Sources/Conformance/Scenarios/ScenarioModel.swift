@@ -161,6 +161,8 @@ public struct ScenarioModel: Sendable {
     /// The queues given a finalizer: its block, and the context it must be given (`nil`: it must not run, the context
     /// being nil when the run releases the queue).
     public private(set) var finalizers: [Int: (block: Int, context: Int?)] = [:]
+    /// The bytes each `data` step makes, by step.
+    public private(set) var datas: [Int: [UInt8]] = [:]
     /// What each `getSpecific` step must return, by step.
     public private(set) var reads: [Int: Int?] = [:]
     /// The once-objects performed: the bodies of their performs (one of which runs), and whether a perform certainly
@@ -211,6 +213,19 @@ public struct ScenarioModel: Sendable {
         timers = builder.timers
         handoffs = builder.handoffs
         reads = builder.reads
+        var bytes: [Int: [UInt8]] = [:]
+        for (k, step) in scenario.steps.enumerated() {
+            guard case .data(let d, let operation) = step.call else { continue }
+            switch operation {
+            case .bytes(let first, let count): bytes[d] = (0..<count).map { first &+ UInt8(truncatingIfNeeded: $0) }
+            case .append(let a, let b): bytes[d] = bytes[a]! + bytes[b]!
+            case .subdata(let a, let lower, let upper):
+                let all = bytes[a]!
+                bytes[d] = Array(all[min(lower, all.count)..<min(upper, all.count)])
+            case .contiguous(let a): bytes[d] = bytes[a]!
+            }
+            datas[k] = bytes[d]
+        }
         for (q, block) in last.finalizers { finalizers[q] = (block, last.contexts[q]) }
         sources = builder.sources
         for (u, merges) in builder.blockMerges {
@@ -418,6 +433,7 @@ extension Scenario {
         var items: [Int: (cancelled: Bool, waited: Bool, queue: Int, held: Bool)] = [:]
         var timers: [Int: Bool] = [:]  // cancelled
         var made: [Int: Bool] = [:]  // user-data source → cancelled
+        var datas: Set<Int> = []
         var kept: [Int] = []
         let queueCount = queues.count
         func fits(_ q: Int) -> Bool { q >= 0 && q < queueCount }
@@ -470,6 +486,15 @@ extension Scenario {
             case .handoff(let waiters, let giver):
                 valid = !waiters.isEmpty && (waiters + [giver]).allSatisfy { fits($0.queue) && $0.block.actions.isEmpty }
             case .setSpecific(let q, _), .getSpecific(let q), .setContext(let q, _): valid = fits(q)
+            case .data(let d, let operation):
+                switch operation {
+                case .bytes(_, let count): valid = count >= 0
+                case .append(let a, let b): valid = datas.contains(a) && datas.contains(b)
+                case .subdata(let a, let lower, let upper): valid = datas.contains(a) && 0 <= lower && lower <= upper
+                case .contiguous(let a): valid = datas.contains(a)
+                }
+                valid = valid && !datas.contains(d)
+                if valid { datas.insert(d) }
             case .setFinalizer(let q, _): valid = fits(q) && state.finalizers[q] == nil
             case .source(let u, let q, _, let h, _, _, _):
                 valid = made[u] == nil && fits(q) && h.actions.allSatisfy { if case .merge = $0 { false } else { true } } && fits(h)
@@ -918,7 +943,7 @@ private struct Builder {
             }
         case .sourceSuspend, .sourceResume:
             break
-        case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate, .setContext, .setFinalizer:
+        case .suspend, .resume, .activate, .retarget, .setSpecific, .sourceActivate, .setContext, .setFinalizer, .data:
             break
         }
     }
@@ -1002,5 +1027,19 @@ extension Scenario.Context {
         case .block(let q, _), .handler(_, let q): [QueueStates.chain(q, targets)]
         case .syncInside(let from, _, let onto): [QueueStates.chain(from, targets), QueueStates.chain(onto, targets)]
         }
+    }
+}
+
+extension ScenarioModel {
+    /// A checksum of `bytes` a data step records and the check compares (FNV-1a, 64 bits, folded to 62 so that it is
+    /// never negative): equal bytes give equal sums, and a byte changed or moved changes it.
+    public static func checksum(_ bytes: [UInt8]) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        hash ^= UInt64(bytes.count)
+        return Int64(hash >> 2)
     }
 }

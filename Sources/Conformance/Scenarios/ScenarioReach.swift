@@ -33,6 +33,11 @@ public struct ScenarioReach: Sendable, Equatable {
         case sourceActivate = "user-data source activate"
         case sourceMerge = "user-data source merge"
         case sourceCancel = "user-data source cancel"
+        case dataMake = "data make"
+        case dataAppend = "data append"
+        case dataSubdata = "data subrange"
+        case
+            dataContiguous = "data contiguous"
         case setContext = "set context"
         case setFinalizer = "set finalizer"
         case sourceSuspend = "user-data source suspend"
@@ -46,7 +51,8 @@ public struct ScenarioReach: Sendable, Equatable {
         /// a block's call can be on the same queue or chain as the block.
         public var hasQueue: Bool {
             switch self {
-            case .groupWait, .semaphoreSignal, .semaphoreWait, .apply, .once: false
+            case .groupWait, .semaphoreSignal, .semaphoreWait, .apply, .once, .dataMake, .dataAppend, .dataSubdata, .dataContiguous:
+                false
             default: true
             }
         }
@@ -336,6 +342,10 @@ private struct Walk {
         case .setSpecific(let q, _): (.setSpecific, q)
         case .getSpecific(let q): (.getSpecific, q)
         case .setContext(let q, _): (.setContext, q)
+        case .data(_, .bytes): (.dataMake, nil)
+        case .data(_, .append): (.dataAppend, nil)
+        case .data(_, .subdata): (.dataSubdata, nil)
+        case .data(_, .contiguous): (.dataContiguous, nil)
         case .setFinalizer(let q, _): (.setFinalizer, q)
         case .groupAsync(_, let q, _): (.groupAsync, q)
         case .groupEnter(_, let q, _): (.groupEnter, q)

@@ -34,6 +34,7 @@ private final class World<E: Engine>: @unchecked Sendable {
     let locks: [E.Semaphore]
     let onces: [E.Once]
     var items: [Int: E.WorkItem] = [:]
+    var datas: [Int: E.Data] = [:]
     var timers: [Int: E.TimerSource] = [:]
     var cancelled: Set<Int> = []
     /// Where the signallers of the script's own signal steps are numbered from (a block's id is far below).
@@ -352,6 +353,21 @@ private final class World<E: Engine>: @unchecked Sendable {
         case .setSpecific(let q, let value):
             recorder.record(.mark, k)
             queues[q].setSpecific(key, value)
+        case .data(let d, let operation):
+            recorder.record(.mark, k)
+            let made: E.Data
+            switch operation {
+            case .bytes(let first, let count):
+                let bytes = (0..<count).map { first &+ UInt8(truncatingIfNeeded: $0) }
+                made = bytes.withUnsafeBytes { engine.makeData(copying: $0) }
+            case .append(let a, let b): made = datas[a]!.appending(datas[b]!)
+            case .subdata(let a, let lower, let upper):
+                let count = datas[a]!.count
+                made = datas[a]!.subdata(min(lower, count)..<min(upper, count))
+            case .contiguous(let a): made = datas[a]!.contiguous()
+            }
+            datas[d] = made
+            recorder.record(.returned, k, ScenarioModel.checksum(made.bytes))
         case .setContext(let q, let value):
             recorder.record(.mark, k)
             queues[q].context = value.map(ContextBox.init)

@@ -381,6 +381,25 @@ extension ArenaTests {
             #expect(ScenarioCheck.check(withoutContext, against: model)?.key == .extra)
         }
 
+        @Test("dispatch data: each step's bytes, from bytes, appends, subranges (clamped) and contiguous copies, checked by checksum")
+        func data() {
+            let model = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .serial)],
+                    steps: [
+                        .data(0, .bytes(first: 250, count: 8)), .data(1, .subdata(0, lower: 2, upper: 70)), .data(2, .append(1, 0)),
+                        .data(3, .subdata(2, lower: 1, upper: 3)), .data(4, .contiguous(3)),
+                    ]))
+            #expect(model.datas[1] == [252, 253, 254, 255, 0, 1])
+            #expect(model.datas[3] == [253, 254] && model.datas[4] == [253, 254])
+            #expect(ScenarioModel.checksum([1, 2]) != ScenarioModel.checksum([2, 1]) && ScenarioModel.checksum([]) >= 0)
+            var trace: [ScenarioEvent] = []
+            for step in 0..<5 { trace += [Self.e(.mark, step), Self.e(.returned, step, ScenarioModel.checksum(model.datas[step]!))] }
+            #expect(ScenarioCheck.check(trace, against: model) == nil)
+            trace[7] = Self.e(.returned, 3, ScenarioModel.checksum([254, 253]))
+            #expect(ScenarioCheck.check(trace, against: model)?.key == .wrongValue)
+        }
+
         @Test("the reach of programs: every call counted once per program by operation and place, none the model forbids")
         func reach() {
             let queues: [Scenario.QueueSpec] = [.init(kind: .concurrent), .init(kind: .serial, target: 0)]
