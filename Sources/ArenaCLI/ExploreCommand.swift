@@ -23,7 +23,7 @@ struct ExploreCommand: LineupCommand {
     var seed: String?
 
     @Option(help: "How many programs each engine runs.")
-    var budget: Int = 200
+    var budget: Int = ScenarioGenerator.defaultBudget
 
     @Option(name: .customLong("repeat"), help: "Runs of each program; it agrees only if every run does.")
     var repeats: Int = 1

@@ -37,15 +37,14 @@ public enum CatalogReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The default budget of `arena explore` the reach matrix counts over: programs from seed 1.
-    public static let reachBudget = 200
-
     /// The section "Reach of the generated programs": the calls of `arena explore`'s default budget of programs by
     /// operation × place and operation × state (`ScenarioReach`), with the features of an engine whose blocks may
     /// block, and a mark where an engine without that capability reaches none.
     private static func reachMatrix() -> [String] {
-        let full = ScenarioReach(ScenarioGenerator(features: .init(blockingInBlocks: true)), from: 1, count: reachBudget)
-        let plain = ScenarioReach(ScenarioGenerator(features: .init(blockingInBlocks: false)), from: 1, count: reachBudget)
+        let full = ScenarioReach(
+            ScenarioGenerator(features: .init(blockingInBlocks: true)), from: 1, count: ScenarioGenerator.defaultBudget)
+        let plain = ScenarioReach(
+            ScenarioGenerator(features: .init(blockingInBlocks: false)), from: 1, count: ScenarioGenerator.defaultBudget)
         var lines = [
             "",
             "## Reach of the generated programs",
@@ -53,7 +52,7 @@ public enum CatalogReport {
             "What the programs of `arena explore` call (issue 58): each operation the generator speaks, from each place a",
             "call can be made (the script's thread, or a context: a block on the queue the call acts on, on a queue of its",
             "chain or on another, a barrier, the block of a sync made from a block, a source's handlers), and on its object",
-            "in each state. A cell counts the programs, of the default budget (\(reachBudget) from seed 1), that make the",
+            "in each state. A cell counts the programs, of the default budget (\(ScenarioGenerator.defaultBudget) from seed 1), that make the",
             "call there, with the features of an engine whose blocks may block (`blocking-in-blocks`); † marks a cell none",
             "of them reaches without that capability (the call or its context would block a block). **0** is a cell the",
             "model allows and no program reaches; — a block column for a call with no queue of its own; *forbidden* a cell",

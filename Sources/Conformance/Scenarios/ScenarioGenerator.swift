@@ -30,8 +30,12 @@ public struct ScenarioGenerator: Sendable {
         return making.make(aiming: aims(seed: seed))
     }
 
+    /// How many programs `arena explore` runs on each engine unless told otherwise: enough that every call of the reach
+    /// matrix is aimed at several times (docs/RULES.md counts its reach over them).
+    public static let defaultBudget = 400
+
     /// How many calls of the reach matrix each program aims at.
-    static let aimsPerProgram = 3
+    static let aimsPerProgram = 4
 
     /// Every call the model allows that an engine with these features can make (`ScenarioReach.allowedCalls`, less
     /// those that would block a block where blocks may not block), in the matrix's order.
@@ -166,7 +170,10 @@ private struct Making {
         // The aimed calls go at random places of the script; one that cannot be made yet is tried again a little
         // later, and once the script has its length, once more at its end.
         var aims = aims
-        var spots = aims.map { _ in Int.random(in: 0...length, using: &random) }.sorted()
+        // A call on an inactive queue goes first, while the queue the program made inactive for it still is.
+        aims.sort { [.activate, .setTarget].contains($0.operation) && ![.activate, .setTarget].contains($1.operation) }
+        var spots = aims.map { [.activate, .setTarget].contains($0.operation) ? 0 : Int.random(in: 0...length, using: &random) }
+        spots.sort()
         while script.steps.count < length || !aims.isEmpty && script.steps.count < Self.maxSteps - 4 {
             room = Self.maxSteps - script.steps.count
             let (itemsBefore, timersBefore, sourcesBefore) = (items, timers, sources)
@@ -217,9 +224,12 @@ private struct Making {
             queues[2].kind = .concurrent
             queues[2].target = nil
         }
-        if aims.contains(where: { [.activate, .setTarget].contains($0.operation) }) {
-            queues[queues.count - 1].inactive = true
-            queues[queues.count - 1].target = queues[queues.count - 1].target ?? 1
+        // One inactive queue, below another, for each call that activates or retargets one (q2 and q3 at most).
+        let inactive = aims.filter { [.activate, .setTarget].contains($0.operation) }.count
+        let room = aims.contains { $0.place == .syncInside } ? 1 : 2  // a sync from a block needs q2 free
+        for q in (queues.count - min(inactive, room))..<queues.count {
+            queues[q].inactive = true
+            queues[q].target = queues[q].target ?? 1
         }
     }
 
