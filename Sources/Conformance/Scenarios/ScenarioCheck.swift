@@ -151,6 +151,15 @@ public enum ScenarioCheck {
                         "b\(id) on \(block.queueName) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
                 }
             }
+            if let allowed = block.specificsAtEnd {
+                for reread in index.rereads[id] ?? [] where !allowed.contains(reread < 0 ? nil : Int(reread)) {
+                    let names = allowed.map { $0.map(String.init) ?? "nil" }.sorted().joined(separator: " or ")
+                    return .init(
+                        .wrongValue,
+                        "b\(id) on \(block.queueName) read specific \(reread < 0 ? "nil" : String(reread)) as it ended (after its calls), not \(names)"
+                    )
+                }
+            }
             if let finalizer = model.finalizers.values.first(where: { $0.block == id }), let context = finalizer.context {
                 for data in index.data[id] ?? [] where data != context {
                     return .init(.wrongValue, "finalizer b\(id) was given context \(data), not \(context)")
@@ -350,6 +359,7 @@ private struct TraceIndex {
     var contextCall: [Int: Int] = [:]
     var contextReturned: [Int: Int] = [:]
     var performed: [Int: [Int]] = [:]
+    var rereads: [Int: [Int64]] = [:]
     var signals: [Int: [Int]] = [:]
     var indices: [Int: [(value: Int, seq: Int)]] = [:]
     var data: [Int: [Int64]] = [:]
@@ -379,6 +389,7 @@ private struct TraceIndex {
             case .contextCall: contextCall[event.subject] = seq
             case .contextReturned: contextReturned[event.subject] = seq
             case .performed: performed[event.subject, default: []].append(seq)
+            case .reread: rereads[event.subject, default: []].append(event.value)
             case .enter, .leave, .lockTimedOut: break
             }
         }

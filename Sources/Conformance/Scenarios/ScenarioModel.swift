@@ -124,6 +124,9 @@ public struct ScenarioModel: Sendable {
         /// is submitted and every one it has later, while it may still start; `nil` for a block that runs on its
         /// caller's thread (a once's body), which reads whatever its caller would.
         public let specifics: Set<Int?>?
+        /// The specific values it may read as it ends, after its calls: those its chain has from its submission on
+        /// (a context's call may have changed its own queue's).
+        public var specificsAtEnd: Set<Int?>? = nil
         /// The step whose mark records the deadline it must not start before, for `asyncAfter` and timers.
         public let deadlineStep: Int?
         /// A timer's handler: each call must see data 1.
@@ -694,6 +697,7 @@ private struct Builder {
     ) {
         blocks[block.id] = .init(
             queue: queue, runs: runs, specifics: specifics(queue, from: step, exact: exact), deadlineStep: deadline, isTimerHandler: timer)
+        blocks[block.id]!.specificsAtEnd = specifics(queue, from: step)
         for gate in gates(of: queue, at: step) {
             orders.append(
                 .init(
@@ -920,10 +924,12 @@ private struct Builder {
             if !sources[u]!.cancelled, let made = sourceSteps[u], let c = made.cancelHandler {
                 add(Scenario.Block(id: c), queue: made.queue, step: k, runs: .once)
             }
-            // Cancelled before its registration ran, a source never runs it; after, it ran. Cancelled while inactive, it
-            // runs neither its registration nor its event handler.
+            // Cancelled before its registration ran, a source never runs it; after, it ran. Cancelled while inactive, or
+            // while its queue was held ever since it was activated, it runs neither its registration nor its event
+            // handler (nothing of it could start).
             let made = sourceSteps[u]!
-            if states[k].inactiveSources.contains(u) {
+            let activated = activations[u].map { min($0, k) } ?? made.step
+            if states[k].inactiveSources.contains(u) || heldThrough(made.queue, from: activated, to: k) {
                 for handler in [made.registration, sources[u]!.handler].compactMap({ $0 }) { blocks[handler]!.runs = .never }
             } else if let r = made.registration, blocks[r]?.runs == .once {
                 blocks[r]!.runs = .atMostOnce

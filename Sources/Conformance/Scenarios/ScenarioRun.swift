@@ -77,6 +77,7 @@ private final class World<E: Engine>: @unchecked Sendable {
         { [self] in
             recorder.record(.start, block.id, Int64(engine.currentSpecific(key) ?? -1))
             perform(block)
+            reread(block.id)
             recorder.record(.end, block.id)
             after?()
         }
@@ -132,6 +133,10 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
     }
 
+    /// Block `id` reads its specific value again as it ends, after its actions and calls (a sync, a perform), which
+    /// must have left its thread's queue as they found it.
+    func reread(_ id: Int) { recorder.record(.reread, id, Int64(engine.currentSpecific(key) ?? -1)) }
+
     /// Lets go of every object of the run that holds a queue: the work items, timers, sources, and the queues.
     func release() {
         items = [:]
@@ -148,6 +153,7 @@ private final class World<E: Engine>: @unchecked Sendable {
         let hosted: @Sendable () -> Void = { [self] in
             recorder.record(.start, host, Int64(engine.currentSpecific(key) ?? -1))
             if recorder.claim(host) { call() }
+            reread(host)
             recorder.record(.end, host)
         }
         recorder.record(.contextCall, k)
@@ -158,6 +164,7 @@ private final class World<E: Engine>: @unchecked Sendable {
             queues[from].async { [self] in
                 recorder.record(.start, outer, Int64(engine.currentSpecific(key) ?? -1))
                 queues[onto].sync { hosted() }
+                reread(outer)
                 recorder.record(.end, outer)
             }
         case .handler(.timer, let q):
@@ -322,6 +329,7 @@ private final class World<E: Engine>: @unchecked Sendable {
                 recorder.record(.start, h.id, Int64(engine.currentSpecific(key) ?? -1))
                 recorder.record(.data, h.id, Int64(truncatingIfNeeded: source.data))
                 perform(h)
+                reread(h.id)
                 recorder.record(.end, h.id)
             }
             if let r { source.setRegistrationHandler(body(Scenario.Block(id: r))) }

@@ -122,9 +122,10 @@ public class MutexSource: EngineSource, @unchecked Sendable {
         endCallAndUnlock()
     }
 
-    /// The registration handler, in flight as a delivery is: events wait for it, a cancel meanwhile follows it.
+    /// The registration handler, in flight as a delivery is: events wait for it, a cancel meanwhile follows it. As in
+    /// libdispatch, a source cancelled before its registration handler started never runs it.
     private func register(_ registration: @Sendable () -> Void) {
-        registration()
+        if !isCancelled { registration() }
         lock.lock()
         endCallAndUnlock()
     }
