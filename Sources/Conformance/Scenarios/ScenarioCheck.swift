@@ -51,6 +51,12 @@ public enum ScenarioCheck {
                 if model.finalizers.values.contains(where: { $0.block == id }) {
                     return .init(.extra, "finalizer b\(id) (\(block.queueName)) ran though its queue had no context when it went")
                 }
+                if let u = model.sources.first(where: { $0.value.handler == id })?.key {
+                    return .init(
+                        .ranWhileHeld,
+                        "u\(u)'s handler b\(id) ran though nothing was left for it (cancelled before it could run, or replaced by zero last while it could not)"
+                    )
+                }
                 return .init(.ranWhileHeld, "b\(id) (\(block.queueName)) ran though it was cancelled before it could")
             default: break
             }

@@ -137,7 +137,7 @@ private struct Making {
             switch sources[u]!.merge {
             case .add: UInt.random(in: 1...3, using: &random)
             case .or: 1 << UInt.random(in: 0..<5, using: &random)
-            case .replace: UInt.random(in: 1...9, using: &random)
+            case .replace: chance(20) ? 0 : UInt.random(in: 1...9, using: &random)
             }
         return .merge(source: u, value: value)
     }

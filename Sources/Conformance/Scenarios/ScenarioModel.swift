@@ -41,7 +41,9 @@ public struct ScenarioModel: Sendable {
 
         /// Whether every merge reaches the handler: the source is cancelled only at the end, every merge is sure, and,
         /// replacing, every merge is the script's (so the last one is known).
-        public var exact: Bool { !cancelled && mayMerge.isEmpty && (merge != .replace || !blockMerges) }
+        public var exact: Bool {
+            !cancelled && mayMerge.isEmpty && (merge != .replace || !blockMerges && !merged.contains(0))
+        }
 
         /// What the handler's data comes to over all its calls, when `exact`: the sum, the OR or the last value.
         public var total: UInt {
@@ -231,6 +233,9 @@ public struct ScenarioModel: Sendable {
         }
         for (q, block) in last.finalizers { finalizers[q] = (block, last.contexts[q]) }
         sources = builder.sources
+        for (u, source) in sources where source.merge == .replace && source.merged.last == 0 && builder.heldMerges[u] == true {
+            if builder.blockMerges[u] == nil { blocks[source.handler]!.runs = .never }
+        }
         for (u, merges) in builder.blockMerges {
             for (value, parent) in merges {
                 sources[u]!.blockMerges = true
@@ -560,6 +565,8 @@ private struct Builder {
     /// Merges made by blocks, by source: (value, the block).
     var blockMerges: [Int: [(value: UInt, parent: Int)]] = [:]
     var sourceSteps: [Int: (step: Int, queue: Int, registration: Int?, cancelHandler: Int?)] = [:]
+    /// Whether every merge into a source so far was made while it could deliver nothing (inactive or suspended).
+    var heldMerges: [Int: Bool] = [:]
     /// The step that activates each source made inactive (the script's or the epilogue's).
     var activations: [Int: Int] = [:]
     /// Every perform of each once-object: its body, and the block that makes it (`nil`: the script).
@@ -919,6 +926,10 @@ private struct Builder {
             }
         case .merge(let u, let value):
             sources[u]!.merged.append(value)
+            // A replace by zero empties the pending data: made while the source could deliver nothing yet (inactive
+            // or suspended), after every other merge, it leaves the handler nothing to be called with.
+            let held = states[k].inactiveSources.contains(u) || states[k].sourceSuspensions[u, default: 0] > 0
+            heldMerges[u] = heldMerges[u, default: true] && held
         case .sourceCancel(let u):
             // Its cancel handler runs once, after the event handler's last call (`ScenarioCheck` checks every call).
             if !sources[u]!.cancelled, let made = sourceSteps[u], let c = made.cancelHandler {

@@ -351,6 +351,26 @@ extension ArenaTests {
                     !($0.kind == .start && $0.subject == 1) && !($0.kind == .end && $0.subject == 1)
                 }
             #expect(ScenarioCheck.check(early, against: model)?.key == .ranWhileHeld, "registration ran while the source was inactive")
+            let zeroed = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .serial)],
+                    steps: [
+                        .source(
+                            source: 0, queue: 0, merge: .replace, handler: .init(id: 0), registration: nil, cancelHandler: nil,
+                            inactive: true),
+                        .merge(source: 0, value: 5), .merge(source: 0, value: 0),
+                    ]))
+            #expect(zeroed.blocks[0]?.runs == .never, "replaced by zero before it could deliver: nothing to deliver")
+            let replaced = ScenarioModel(
+                Scenario(
+                    queues: [.init(kind: .serial)],
+                    steps: [
+                        .source(
+                            source: 0, queue: 0, merge: .replace, handler: .init(id: 0), registration: nil, cancelHandler: nil,
+                            inactive: false),
+                        .merge(source: 0, value: 5), .merge(source: 0, value: 0),
+                    ]))
+            #expect(replaced.blocks[0]?.runs == .anyTimes && replaced.sources[0]?.exact == false, "5 may have been delivered first")
         }
 
         @Test(
