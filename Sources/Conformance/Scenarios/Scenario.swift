@@ -18,12 +18,21 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
         public var inactive: Bool
         /// The specific value set on it at creation, if any; blocks read the nearest one up their chain.
         public var specific: Int?
+        /// The class it is made with, if any; blocks run at the nearest class up their chain.
+        public var qos: QoSClass?
+        /// With no target of the program, the class of the global queue it targets (`nil`: the default one).
+        public var globalClass: QoSClass?
 
-        public init(kind: QueueKind, target: Int? = nil, inactive: Bool = false, specific: Int? = nil) {
+        public init(
+            kind: QueueKind, target: Int? = nil, inactive: Bool = false, specific: Int? = nil, qos: QoSClass? = nil,
+            globalClass: QoSClass? = nil
+        ) {
             self.kind = kind
             self.target = target
             self.inactive = inactive
             self.specific = specific
+            self.qos = qos
+            self.globalClass = globalClass
         }
     }
 
@@ -217,6 +226,8 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
             var line = "q\(index) = \(queue.kind) queue, target \(queue.target.map { "q\($0)" } ?? "global")"
             if queue.inactive { line += ", inactive" }
             if let specific = queue.specific { line += ", specific \(specific)" }
+            if let qos = queue.qos { line += ", class \(qos.rawValue)" }
+            if let global = queue.globalClass, queue.target == nil { line += ", on the \(global.rawValue) global queue" }
             lines.append(line)
         }
         for (index, step) in steps.enumerated() { lines.append("\(index): \(Self.describe(step))") }

@@ -157,6 +157,10 @@ public enum ScenarioCheck {
                         "b\(id) on \(block.queueName) started \(UInt64(deadline) - start.time) ns before its deadline (step \(step))")
                 }
             }
+            if let expected = block.qos, let rank = index.qos[id]?.first, rank != Int64(expected.rank) {
+                let seen = QoSClass.allCases.first { Int64($0.rank) == rank }?.rawValue ?? "rank \(rank)"
+                return .init(.wrongValue, "b\(id) on \(block.queueName) ran at class \(seen), not \(expected.rawValue)")
+            }
             if let allowed = block.specificsAtEnd {
                 for reread in index.rereads[id] ?? [] where !allowed.contains(reread < 0 ? nil : Int(reread)) {
                     let names = allowed.map { $0.map(String.init) ?? "nil" }.sorted().joined(separator: " or ")
@@ -366,6 +370,7 @@ private struct TraceIndex {
     var contextReturned: [Int: Int] = [:]
     var performed: [Int: [Int]] = [:]
     var rereads: [Int: [Int64]] = [:]
+    var qos: [Int: [Int64]] = [:]
     var signals: [Int: [Int]] = [:]
     var indices: [Int: [(value: Int, seq: Int)]] = [:]
     var data: [Int: [Int64]] = [:]
@@ -396,6 +401,7 @@ private struct TraceIndex {
             case .contextReturned: contextReturned[event.subject] = seq
             case .performed: performed[event.subject, default: []].append(seq)
             case .reread: rereads[event.subject, default: []].append(event.value)
+            case .qos: qos[event.subject, default: []].append(event.value)
             case .enter, .leave, .lockTimedOut: break
             }
         }

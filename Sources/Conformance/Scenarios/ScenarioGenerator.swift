@@ -160,6 +160,20 @@ private struct Making {
                     specific: chance(40) ? index + 1 : nil))
         }
         shape(for: aims)
+        // Classes of service: one link of a chain at most has one (the nearest then decides alone), or a root targets
+        // the global queue of a class.
+        let classes: [QoSClass] = [.background, .utility, .userInitiated]
+        for index in queues.indices where chance(25) {
+            let chain = QueueStates.chain(index, queues.map(\.target))
+            let below = queues.indices.filter { QueueStates.chain($0, queues.map(\.target)).contains(index) }
+            let related = Set(chain + below)
+            guard related.allSatisfy({ queues[$0].qos == nil && queues[$0].globalClass == nil }) else { continue }
+            if queues[index].target == nil && chance(40) {
+                queues[index].globalClass = pick(classes)
+            } else {
+                queues[index].qos = pick(classes)
+            }
+        }
         script = Scenario(
             queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, onces: 2, steps: [])
         state = QueueStates(script)

@@ -126,6 +126,8 @@ public struct ScenarioModel: Sendable {
         /// is submitted and every one it has later, while it may still start; `nil` for a block that runs on its
         /// caller's thread (a once's body), which reads whatever its caller would.
         public let specifics: Set<Int?>?
+        /// The class it must run at (`nil`: unchecked, a block run on its caller's thread: a sync's, a once's body).
+        public var qos: QoSClass? = nil
         /// The specific values it may read as it ends, after its calls: those its chain has from its submission on
         /// (a context's call may have changed its own queue's).
         public var specificsAtEnd: Set<Int?>? = nil
@@ -638,6 +640,22 @@ private struct Builder {
     /// `queue`'s chain; none for the global queue, which the program does not make.
     func chain(_ queue: Int) -> [Int] { queue == ScenarioModel.global ? [] : QueueStates.chain(queue, finalTargets) }
 
+    /// The class a block on `queue` runs at: the one class of its chain's root (its own, or the global queue's it
+    /// targets), else `.default`; `nil` (unchecked) where the chain has two classes, a class on a link below the root
+    /// (libdispatch on Linux ignores it there, measured: `explore --engine system`, seed 7; the catalog states none;
+    /// the home engines apply the nearest class), or a link retargeted.
+    func qos(_ queue: Int) -> QoSClass? {
+        guard queue != ScenarioModel.global else { return nil }
+        let links = chain(queue)
+        if links.dropLast().contains(where: { scenario.queues[$0].qos != nil }) { return nil }
+        // Retargeted, a queue with a class ran at the new target's (measured: seed 196): left unchecked too.
+        let retargeted = Set(scenario.steps.compactMap { if case .retarget(let q, _) = $0.call { q } else { nil } })
+        if !retargeted.isDisjoint(with: links) { return nil }
+        var classes = links.compactMap { scenario.queues[$0].qos }
+        if let root = links.last, let global = scenario.queues[root].globalClass { classes.append(global) }
+        return classes.count > 1 ? nil : classes.first ?? .default
+    }
+
     /// The specific value a block on `queue` reads with the queues as they are before step `step`.
     func specific(_ queue: Int, at step: Int) -> Int? { chain(queue).lazy.compactMap { self.states[step].specifics[$0] }.first }
 
@@ -705,6 +723,7 @@ private struct Builder {
         blocks[block.id] = .init(
             queue: queue, runs: runs, specifics: specifics(queue, from: step, exact: exact), deadlineStep: deadline, isTimerHandler: timer)
         blocks[block.id]!.specificsAtEnd = specifics(queue, from: step)
+        blocks[block.id]!.qos = qos(queue)
         for gate in gates(of: queue, at: step) {
             orders.append(
                 .init(
@@ -791,6 +810,7 @@ private struct Builder {
             var barrier = false
             if case .barrierSync = step { barrier = true }
             direct(b, queue: q, step: k, barrier: barrier, exact: true)
+            blocks[b.id]!.qos = nil  // a sync's block runs on its caller's thread, at the caller's class
             signals(b, step: k)
             orders.append(.init(before: .mark(k), after: .start(b.id), key: .early, why: "sync runs b\(b.id) after its call"))
             orders.append(.init(before: .end(b.id), after: .returned(k), key: .early, why: "sync returns after b\(b.id) finished"))
@@ -875,6 +895,7 @@ private struct Builder {
         case .syncBeside(let q, let waiter, let reader):
             direct(waiter, queue: q, step: k, barrier: false)
             direct(reader, queue: q, step: k, barrier: false)
+            blocks[reader.id]!.qos = nil
             orders.append(.init(before: .mark(k), after: .start(reader.id), key: .early, why: "sync runs b\(reader.id) after its call"))
             orders.append(
                 .init(before: .end(reader.id), after: .returned(k), key: .early, why: "sync returns after b\(reader.id) finished"))

@@ -65,8 +65,8 @@ private final class World<E: Engine>: @unchecked Sendable {
         }
         for (index, spec) in scenario.queues.enumerated() {
             let queue = engine.makeQueue(
-                label: "arena.explore.q\(index)", kind: spec.kind, qos: nil, startsInactive: spec.inactive,
-                target: spec.target.map { queues[$0] })
+                label: "arena.explore.q\(index)", kind: spec.kind, qos: spec.qos, startsInactive: spec.inactive,
+                target: spec.target.map { queues[$0] } ?? spec.globalClass.map { engine.globalQueue(qos: $0) })
             if let value = spec.specific { queue.setSpecific(key, value) }
             queues.append(queue)
         }
@@ -76,6 +76,7 @@ private final class World<E: Engine>: @unchecked Sendable {
     func body(_ block: Scenario.Block, _ after: (@Sendable () -> Void)? = nil) -> @Sendable () -> Void {
         { [self] in
             recorder.record(.start, block.id, Int64(engine.currentSpecific(key) ?? -1))
+            recorder.record(.qos, block.id, Int64(engine.currentQoS.rank))
             perform(block)
             reread(block.id)
             recorder.record(.end, block.id)
@@ -152,6 +153,7 @@ private final class World<E: Engine>: @unchecked Sendable {
     func enter(_ context: Scenario.Context, host: Int, step k: Int, _ call: @escaping @Sendable () -> Void) {
         let hosted: @Sendable () -> Void = { [self] in
             recorder.record(.start, host, Int64(engine.currentSpecific(key) ?? -1))
+            recorder.record(.qos, host, Int64(engine.currentQoS.rank))
             if recorder.claim(host) { call() }
             reread(host)
             recorder.record(.end, host)

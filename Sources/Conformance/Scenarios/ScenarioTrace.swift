@@ -33,6 +33,8 @@ public struct ScenarioEvent: Sendable, Equatable {
         case contextCall
         /// The script's submission of a step's context returned (`subject` the step).
         case contextReturned
+        /// A block read the class it runs at as it began (`subject` the block, `value` the class's rank).
+        case qos
         /// A block read its specific value again as it ended (`subject` the block, `value` the value, -1 for none).
         case reread
         /// A perform of a once-object returned (`subject` the once, `value` the block that made it, -1 for the script).

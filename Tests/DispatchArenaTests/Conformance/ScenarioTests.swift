@@ -420,6 +420,29 @@ extension ArenaTests {
             #expect(ScenarioCheck.check(trace, against: model)?.key == .wrongValue)
         }
 
+        @Test(
+            "classes of service: a block runs at its chain root's class (its own, or its global queue's), default without; a sync's block at its caller's"
+        )
+        func classes() {
+            let queues: [Scenario.QueueSpec] = [
+                .init(kind: .serial, qos: .utility), .init(kind: .serial, target: 0), .init(kind: .concurrent, globalClass: .background),
+                .init(kind: .serial, target: 1, qos: .userInitiated),
+            ]
+            let synced = ScenarioModel(Scenario(queues: queues, steps: [.sync(queue: 0, .init(id: 2)), .async(queue: 3, .init(id: 3))]))
+            #expect(synced.blocks[2]?.qos == nil && synced.blocks[3]?.qos == nil, "a sync's block, a class below the root")
+            let model = ScenarioModel(Scenario(queues: queues, steps: [.async(queue: 1, .init(id: 0)), .async(queue: 2, .init(id: 1))]))
+            #expect(model.blocks[0]?.qos == .utility && model.blocks[1]?.qos == .background)
+            let ran = [
+                Self.e(.mark, 0), Self.e(.returned, 0), Self.e(.mark, 1), Self.e(.returned, 1), Self.e(.start, 0, -1),
+                Self.e(.qos, 0, Int64(QoSClass.utility.rank)), Self.e(.end, 0), Self.e(.start, 1, -1),
+                Self.e(.qos, 1, Int64(QoSClass.background.rank)), Self.e(.end, 1),
+            ]
+            #expect(ScenarioCheck.check(ran, against: model) == nil)
+            var wrong = ran
+            wrong[5] = Self.e(.qos, 0, Int64(QoSClass.default.rank))
+            #expect(ScenarioCheck.check(wrong, against: model)?.key == .wrongValue)
+        }
+
         @Test("the reach of programs: every call counted once per program by operation and place, none the model forbids")
         func reach() {
             let queues: [Scenario.QueueSpec] = [.init(kind: .concurrent), .init(kind: .serial, target: 0)]
