@@ -9,10 +9,10 @@
 # The family names the faults run when no FAULT is given: `catalog` (the default), those of
 # Examples/MinimalEngine/Mutants/faults.txt; `reach`, those of Examples/MinimalEngine/Mutants/faults-reach.txt.
 # DIR (default results/explore-<date>-<host>, gitignored) gets <mode>/<fault>.txt (explore's output; `none` is the
-# fault-free engine), commit.txt, and (catalog family only: it reads faults.txt) summary.md and summary.tsv written by
-# scripts/mutants/explore-summary.py, which counts the faults by the areas the generator covers
-# (scripts/mutants/explore-areas.tsv). Budget 1000 programs per fault by default (a fault caught stops at its first
-# disagreement; one that escapes costs about 25 s).
+# fault-free engine), commit.txt, and summary.md and summary.tsv written by scripts/mutants/explore-summary.py, which
+# counts the faults by the areas the generator covers (scripts/mutants/explore-areas.tsv, or explore-areas-reach.tsv
+# for the reach family). Budget 1000 programs per fault by default (a fault caught stops at its first disagreement; one
+# that escapes costs about 25 s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
