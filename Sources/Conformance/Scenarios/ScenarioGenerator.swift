@@ -385,8 +385,10 @@ private struct Making {
         case .sourceMake, .sourceActivate, .sourceMerge, .sourceCancel, .sourceSuspend, .sourceResume:
             let u = sources.count
             let merge = pick(DataMerge.allCases)
-            let inactive = operation == .sourceActivate
-            sources[u] = (merge, operation == .sourceCancel, false)
+            // Replacing, at times a value then zero into a source not yet active: it must then deliver nothing.
+            let zeroing = operation == .sourceMerge && merge == .replace && chance(40)
+            let inactive = operation == .sourceActivate || zeroing
+            sources[u] = (merge, operation == .sourceCancel, inactive)
             var made: [Scenario.Step] = [
                 .source(
                     source: u, queue: q, merge: merge, handler: block(signals: false), registration: chance(50) ? fresh() : nil,
@@ -394,6 +396,8 @@ private struct Making {
             ]
             switch operation {
             case .sourceActivate: made.append(.sourceActivate(source: u))
+            case .sourceMerge where zeroing:
+                made += [.merge(source: u, value: UInt.random(in: 1...9, using: &random)), .merge(source: u, value: 0)]
             case .sourceMerge:
                 if case .merge(let u, let value) = mergeAction(into: u) { made.append(.merge(source: u, value: value)) }
             case .sourceCancel: made.append(.sourceCancel(source: u))
