@@ -22,7 +22,12 @@ public struct ScenarioGenerator: Sendable {
 
     public let features: Features
 
-    public init(features: Features) { self.features = features }
+    public init(features: Features) {
+        self.features = features
+        aimable = ScenarioReach.allowedCalls.filter { call in
+            features.blockingInBlocks || (call.place == .thread || !call.operation.blocks) && call.place != .syncInside
+        }
+    }
 
     /// The program of `seed`.
     public func scenario(seed: UInt64) -> Scenario {
@@ -38,20 +43,15 @@ public struct ScenarioGenerator: Sendable {
     static let aimsPerProgram = 4
 
     /// Every call the model allows that an engine with these features can make (`ScenarioReach.allowedCalls`, less
-    /// those that would block a block where blocks may not block), in the matrix's order.
-    public var aimable: [ScenarioReach.Call] {
-        ScenarioReach.allowedCalls.filter { call in
-            features.blockingInBlocks || (call.place == .thread || !call.operation.blocks) && call.place != .syncInside
-        }
-    }
+    /// those that would block a block where blocks may not block), in the matrix's order. Worked out once, at `init`.
+    public let aimable: [ScenarioReach.Call]
 
     /// The calls program `seed` aims at: seeds take the aimable calls in turn, `aimsPerProgram` each, so that any run
-    /// of consecutive seeds as long as the matrix is wide aims at every one (lincheck's lesson: generate every
+    /// of consecutive seeds a quarter as long as `aimable` aims at every one (lincheck's lesson: generate every
     /// combination, not only those chance finds).
     func aims(seed: UInt64) -> [ScenarioReach.Call] {
-        let calls = aimable
-        let first = Int(seed % UInt64(calls.count))
-        return (0..<Self.aimsPerProgram).map { calls[(first * Self.aimsPerProgram + $0) % calls.count] }
+        let first = Int(seed % UInt64(aimable.count))
+        return (0..<Self.aimsPerProgram).map { aimable[(first * Self.aimsPerProgram + $0) % aimable.count] }
     }
 }
 
@@ -271,13 +271,7 @@ private struct Making {
         case .barrier:
             for q in free where queues[q].kind == .concurrent { options += objects.map { (.block(queue: q, barrier: true), $0) } }
         case .syncInside:
-            for from in free {
-                for onto in free {
-                    let (a, b) = (QueueStates.chain(from, state.target), QueueStates.chain(onto, state.target))
-                    guard Set(a).isDisjoint(with: b) && b.last! > a.last! else { continue }
-                    options += objects.map { (.syncInside(from: from, outer: -1, onto: onto), $0) }
-                }
-            }
+            for (from, onto) in syncPairs(free) { options += objects.map { (.syncInside(from: from, outer: -1, onto: onto), $0) } }
         case .timerHandler, .eventHandler, .registrationHandler, .cancelHandler:
             let handler: Scenario.Handler =
                 switch call.place {
@@ -599,13 +593,7 @@ private struct Making {
             guard !concurrent.isEmpty else { return nil }
             context = .block(queue: pick(concurrent), barrier: true)
         case 3:
-            let pairs = free.flatMap { from in
-                free.filter { onto in
-                    let (a, b) = (QueueStates.chain(from, state.target), QueueStates.chain(onto, state.target))
-                    return Set(a).isDisjoint(with: b) && b.last! > a.last!
-                }
-                .map { (from, $0) }
-            }
+            let pairs = syncPairs(free)
             guard features.blockingInBlocks, !pairs.isEmpty else { return nil }
             let (from, onto) = pick(pairs)
             context = .syncInside(from: from, outer: fresh(), onto: onto)
@@ -683,6 +671,18 @@ private struct Making {
             }
         }
         return nil
+    }
+
+    /// The (caller, callee) pairs of `free` queues where a block of the first may sync onto the second: chains that share
+    /// no queue, the callee's root later (`Scenario.syncsAreSafe`).
+    func syncPairs(_ free: [Int]) -> [(from: Int, onto: Int)] {
+        free.flatMap { from in
+            free.filter { onto in
+                let (a, b) = (QueueStates.chain(from, state.target), QueueStates.chain(onto, state.target))
+                return Set(a).isDisjoint(with: b) && b.last! > a.last!
+            }
+            .map { (from, $0) }
+        }
     }
 
     /// Whether every link of `q`'s chain is concurrent, so that its blocks may run side by side.

@@ -161,6 +161,8 @@ public struct ScenarioModel: Sendable {
     /// and sync-beside blocks), each with who gives it, as the check's message names it.
     public private(set) var handoffs: [Int: String] = [:]
 
+    /// The queues (and sources) before each step of `program`, and after its last.
+    let states: [QueueStates]
     /// The steps made in a context, each with its host block.
     public private(set) var hosts: [Int: Int] = [:]
     /// The user-data sources, by index.
@@ -207,6 +209,7 @@ public struct ScenarioModel: Sendable {
             states.append(next)
         }
         self.epilogue = epilogue
+        self.states = states
         var builder = Builder(scenario: scenario, epilogue: epilogue, states: states, finalTargets: last.target)
         builder.build()
         blocks = builder.blocks

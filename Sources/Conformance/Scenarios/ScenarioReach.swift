@@ -10,7 +10,7 @@ import ArenaContract
 /// (`CatalogReport`).
 public struct ScenarioReach: Sendable, Equatable {
     /// An operation of the contract as the generator calls it.
-    public enum Operation: String, CaseIterable, Sendable, Comparable {
+    public enum Operation: String, CaseIterable, Sendable {
         case async, barrierAsync, sync, barrierSync, asyncAfter, suspend, resume, activate, setTarget, setSpecific,
             getSpecific
         case groupAsync = "group async"
@@ -42,10 +42,6 @@ public struct ScenarioReach: Sendable, Equatable {
         case setFinalizer = "set finalizer"
         case sourceSuspend = "user-data source suspend"
         case sourceResume = "user-data source resume"
-
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
 
         /// Whether the call acts on a queue of the program (its own, or the queue of the object it acts on), so that
         /// a block's call can be on the same queue or chain as the block.
@@ -80,7 +76,7 @@ public struct ScenarioReach: Sendable, Equatable {
     }
 
     /// Where a call is made from: the script's thread, or a context (`Scenario.Context`), or a block's action.
-    public enum Place: String, CaseIterable, Sendable, Comparable {
+    public enum Place: String, CaseIterable, Sendable {
         case thread = "plain thread"
         case sameQueue = "block of the same queue"
         case sameChain = "block of the same chain"
@@ -91,14 +87,10 @@ public struct ScenarioReach: Sendable, Equatable {
         case eventHandler = "source event handler"
         case registrationHandler = "registration handler"
         case cancelHandler = "cancel handler"
-
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
     }
 
     /// The state of the object a call acts on, as the model knows it at the call (several may hold at once).
-    public enum State: String, CaseIterable, Sendable, Comparable {
+    public enum State: String, CaseIterable, Sendable {
         /// A queue not held, targeting the global queue; an active source.
         case idle
         case inactive
@@ -115,10 +107,6 @@ public struct ScenarioReach: Sendable, Equatable {
         case waiting
         /// A work item whose wait succeeded before the call.
         case finished
-
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
     }
 
     /// An operation made from a place: a cell of the matrix's first table.
@@ -192,7 +180,8 @@ private struct Walk {
     let scenario: Scenario
     var calls: Set<ScenarioReach.Call> = []
     var standings: Set<ScenarioReach.Standing> = []
-    var states: [QueueStates] = []
+    /// The queues before each step, and after the last (the model's).
+    var states: [QueueStates] { model.states }
     /// Items: their queue; cancelled; waited with success.
     var items: [Int: (queue: Int, cancelled: Bool, finished: Bool)] = [:]
     var timerQueues: [Int: Int] = [:]
@@ -202,12 +191,6 @@ private struct Walk {
     init(_ model: ScenarioModel) {
         self.model = model
         scenario = model.scenario
-        var state = QueueStates(scenario)
-        for step in model.program {
-            states.append(state)
-            state.apply(step)
-        }
-        states.append(state)
     }
 
     func chain(_ q: Int) -> [Int] { q < 0 ? [] : QueueStates.chain(q, states[states.count - 1].target) }
