@@ -148,6 +148,13 @@ final class MutexWorkerPool: @unchecked Sendable {
             }
             turns.count &+= 1
             publishMostUrgent()
+            // Work left behind with no idle worker to take it: the item just taken may block where the engine cannot
+            // see, so another worker starts, or the starvation watch looks after it (as `push` does). Without this,
+            // two pushes woke one idle worker twice; it took the first, blocked in it, and the second waited for good
+            // (`arena explore`, seed op:257: an operation's body waiting on the script, beside another added with it).
+            if !ready.isEmpty && idle == 0 {
+                if threadCount - blocked < width && threadCount < maxThreads { startWorker() } else { startWatching() }
+            }
             lock.unlock()
             context.turnRank = rank
             run(consume item)

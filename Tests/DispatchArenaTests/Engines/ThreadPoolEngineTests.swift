@@ -144,16 +144,33 @@ extension ArenaTests {
             blockedBlockStrandsNothing(kind.make())
         }
 
+        /// Odd rounds first block a worker for the whole round (so that at most one worker is idle), and send the two
+        /// blocks to two concurrent queues of their own, so that each is a push to the pool of its own: two pushes
+        /// that woke one idle worker twice left the second behind the first, blocked, for good (`arena explore`, seed
+        /// op:257, on the mutex engine).
         private func blockedBlockStrandsNothing<E: ThreadPoolEngine>(_ engine: E) {
             defer { engine.shutdown() }
+            let queues = [
+                engine.makeQueue(label: "stranding.a", kind: .concurrent), engine.makeQueue(label: "stranding.b", kind: .concurrent),
+            ]
             for round in 0..<3000 {
                 let second = Latch(), done = Latch(2)
                 let sawSecond = Atomic<Bool>(false)
-                engine.globalQueue.async {
+                let (first, next) = round % 2 == 0 ? (engine.globalQueue, engine.globalQueue) : (queues[0], queues[1])
+                let holding = Latch(), held = Latch()
+                defer { held.countDown() }
+                if round % 2 == 1 {
+                    engine.globalQueue.async {
+                        holding.countDown()
+                        _ = held.wait(.seconds(10))
+                    }
+                    _ = holding.wait(.seconds(5))
+                }
+                first.async {
                     sawSecond.store(second.wait(.seconds(2)), ordering: .relaxed)
                     done.countDown()
                 }
-                engine.globalQueue.async {
+                next.async {
                     second.countDown()
                     done.countDown()
                 }
