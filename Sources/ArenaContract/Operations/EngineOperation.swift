@@ -292,7 +292,14 @@ public final class EngineOperation<E: Engine, ReadyList: OperationReadyList, Adm
             if blocks.count == 1 {
                 blocks[0]()
             } else {
-                engine.apply(iterations: blocks.count) { blocks[$0]() }
+                // Each block, on whichever thread `apply` gives it, runs in this operation's queue: the caller's mark
+                // (nil for an operation started by hand) goes with it, as Foundation's blocks run in their queue.
+                let mark = CurrentOperationQueue.current.map(UncheckedPointer.init)
+                engine.apply(iterations: blocks.count) { index in
+                    let previous = CurrentOperationQueue.exchange(mark?.pointer)
+                    blocks[index]()
+                    _ = CurrentOperationQueue.exchange(previous)
+                }
             }
             finish()
         case .main(let main):

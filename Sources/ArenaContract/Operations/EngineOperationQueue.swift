@@ -262,3 +262,9 @@ enum CurrentOperationQueue {
     /// The calling thread's queue pointer: one pthread call.
     static var current: UnsafeMutableRawPointer? { pthread_getspecific(key) }
 }
+
+/// A raw pointer a `@Sendable` closure may carry: the current-queue mark, which points at a queue kept alive by the
+/// operation running (`CurrentOperationQueue`).
+struct UncheckedPointer: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
