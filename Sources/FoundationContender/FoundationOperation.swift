@@ -86,11 +86,12 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
     public var isFinished: Bool { operation.isFinished }
     public func waitUntilFinished() { operation.waitUntilFinished() }
 
-    /// Foundation has no wait with a deadline: a block operation on a private queue, depending on this one, signals
-    /// a semaphore the caller waits on until `deadline` (after a timeout it waits on, until this one finished). One
-    /// operation and a dependency per call.
+    /// Foundation has no wait with a deadline: its `waitUntilFinished` on a thread of its own (`FoundationWaiter`),
+    /// none when the operation finished already.
     public func waitUntilFinished(until deadline: Deadline) -> WaitResult {
-        FoundationWaiter.wait(for: [operation], until: deadline)
+        if operation.isFinished { return .success }
+        let operation = operation
+        return FoundationWaiter.wait(until: deadline) { operation.waitUntilFinished() }
     }
 
     /// Foundation's `start()`, after the checks Foundation makes too, whose messages do not name the operation
@@ -108,26 +109,21 @@ public final class FoundationOperation: LayerOperation, @unchecked Sendable {
     }
 }
 
-/// The contract's waits with a deadline on Foundation's operations, which have none: a waiter operation depending on
-/// the awaited ones, on a private queue, signals a semaphore.
+/// Foundation's waits with a deadline, which Foundation lacks: Foundation's own blocking wait (`waitUntilFinished`,
+/// `waitUntilAllOperationsAreFinished`) on a thread of its own, which signals a semaphore the caller waits on until the
+/// deadline. A wait that timed out leaves its thread blocked until Foundation's wait returns. One thread per call
+/// that does not return at once: the waits are the conformance checks', never a workload's hot path. (A waiter
+/// operation depending on the awaited ones, as this was, meets two of swift-corelibs-foundation's faults: a waiter
+/// added as its last dependency finishes may never start, docs/FINDINGS.md §12, and cancelling a timed-out one crashes,
+/// §2; and it waited for a snapshot of the queue where Foundation's wait also waits for what is added meanwhile.)
 enum FoundationWaiter {
-    /// The queue the waiter operations run on.
-    private static let queue: OperationQueue = {
-        let queue = OperationQueue()
-        queue.name = "arena.foundation.waiters"
-        return queue
-    }()
-
-    /// Waits until every one of `operations` finished or `deadline` passed.
-    static func wait(for operations: [Operation], until deadline: Deadline) -> WaitResult {
-        if operations.allSatisfy(\.isFinished) { return .success }
+    /// Waits until `wait` returned, on a thread of its own, or `deadline` passed.
+    static func wait(until deadline: Deadline, _ wait: @escaping @Sendable () -> Void) -> WaitResult {
         let semaphore = DispatchSemaphore(value: 0)
-        let waiter = BlockOperation { semaphore.signal() }
-        for operation in operations { waiter.addDependency(operation) }
-        queue.addOperation(waiter)
-        // On a timeout the waiter stays until the operations finish: cancelling it would let it go while they still
-        // point at it (swift-corelibs-foundation keeps a dependent unretained in `__downDependencies`, and `cancel`
-        // does not take it out: measured, op.wait-deadline crashed 3 runs of 3 with SIGSEGV when it did).
+        Thread.detachNewThread {
+            wait()
+            semaphore.signal()
+        }
         while true {
             if semaphore.wait(timeout: deadline.dispatchTime) == .success { return .success }
             // libdispatch on Linux ends a timed semaphore wait at a CLOCK_REALTIME instant (sem_timedwait), made from

@@ -89,10 +89,11 @@ public final class FoundationOperationQueue: LayerQueue, @unchecked Sendable {
 
     public func waitUntilAllOperationsAreFinished() { queue.waitUntilAllOperationsAreFinished() }
 
-    /// Foundation has no wait with a deadline: a waiter operation on a private queue depends on every operation listed
-    /// now (`operations`), and signals a semaphore the caller waits on until `deadline` (`FoundationWaiter`). One
-    /// operation and a dependency per operation on the queue.
+    /// Foundation has no wait with a deadline: its `waitUntilAllOperationsAreFinished` on a thread of its own
+    /// (`FoundationWaiter`), none when the queue is empty already.
     public func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult {
-        FoundationWaiter.wait(for: queue.operations, until: deadline)
+        if queue.operationCount == 0 { return .success }
+        let queue = queue
+        return FoundationWaiter.wait(until: deadline) { queue.waitUntilAllOperationsAreFinished() }
     }
 }

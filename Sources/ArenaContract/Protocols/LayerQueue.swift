@@ -52,11 +52,13 @@ public protocol LayerQueue: AnyObject, Sendable {
     /// completion blocks.
     func cancelAllOperations()
 
-    /// Blocks the caller until every operation added before the call finished. No deadline, as in Foundation.
+    /// Blocks the caller until the queue has no unfinished operation: every one added before the call finished, and
+    /// every one added while it waits (Apple: while it waits "other threads may" add operations). No deadline, as in
+    /// Foundation.
     func waitUntilAllOperationsAreFinished()
 
-    /// As `waitUntilAllOperationsAreFinished`, but returns `.timedOut` once `deadline` passed with an operation added
-    /// before the call unfinished. A contract extension: Foundation has no such wait; its contender builds it from
+    /// As `waitUntilAllOperationsAreFinished`, but returns `.timedOut` once `deadline` passed with an operation
+    /// unfinished. A contract extension: Foundation has no such wait; its contender builds it from
     /// Foundation's own calls (see `FoundationOperationQueue`).
     func waitUntilAllOperationsAreFinished(until deadline: Deadline) -> WaitResult
 }
