@@ -36,6 +36,11 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     /// Removing an operation's last unfinished dependency makes the operation ready (Foundation's documentation of
     /// `removeDependency`). swift-corelibs-foundation's `Operation` does not (see the foundation contender's limits).
     case removeDependency = "remove-dependency"
+    /// Cancelled operations and a barrier block that waits mix: an operation cancelled before it is added may be added
+    /// to a queue where a barrier waits, and `cancelAllOperations` may cancel such a queue (its barrier with it).
+    /// swift-corelibs-foundation's `addOperation` never returns in the first case, and the second now and then
+    /// crashes the process (see the foundation contender's limits).
+    case cancelAroundBarriers = "cancel-around-barriers"
     /// An operation-queue layer of the contender's own (`Engine.operations`), which the operation-queue rules and
     /// workloads need. Every engine has it but `swift`, which stands for Swift's default executors only.
     case operationQueues = "operation-queues"
@@ -59,7 +64,7 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     public var layer: Capability? {
         switch self {
         case .dispatchObjects, .operationQueues, .executors: nil
-        case .removeDependency: .operationQueues
+        case .removeDependency, .cancelAroundBarriers: .operationQueues
         case .serialExecutors, .colocatedExecutors, .globalExecutor: .executors
         default: .dispatchObjects
         }

@@ -80,7 +80,7 @@ extension ArenaTests {
         func builtInLayerContenders() {
             #expect(
                 Set(SwiftDefaultEngine().limits.keys) == [.dispatchObjects, .operationQueues, .serialExecutors, .colocatedExecutors])
-            #expect(Set(FoundationEngine().limits.keys) == [.dispatchObjects, .executors, .removeDependency])
+            #expect(Set(FoundationEngine().limits.keys) == [.dispatchObjects, .executors, .removeDependency, .cancelAroundBarriers])
         }
 
         /// Every executor rule that does not need a child's death passes on an engine's executor layer brought alone;
