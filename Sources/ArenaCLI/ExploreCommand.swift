@@ -59,12 +59,13 @@ struct ExploreCommand: LineupCommand {
         var agreed = true
         if let replay {
             let token = try ScenarioToken(parsing: replay)
-            for contender in contenders {
-                let generator = ScenarioGenerator(features: .init(contender.profile.capabilities))
-                let scenario: Scenario
-                do { scenario = try token.scenario(generator) } catch { throw ValidationError("--replay: \(error.description)") }
+            for contender in contenders where contender.profile.has([token.layer.capability]) {
+                let listing: String
+                do { listing = try token.listing(contender.profile.capabilities) } catch {
+                    throw ValidationError("--replay: \(error.description)")
+                }
                 print("\(contender.name): \(token)")
-                print(indent(scenario.description))
+                print(indent(listing))
                 let outcome = explorer.run([token.description], on: contender.name)[0]
                 if let disagreement = outcome.disagreement {
                     agreed = false
@@ -81,33 +82,36 @@ struct ExploreCommand: LineupCommand {
         )
         let width = contenders.map(\.name.count).max() ?? 0
         for contender in contenders {
-            let start = Deadline.now()
-            let name = contender.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let generator = ScenarioGenerator(features: .init(contender.profile.capabilities))
-            guard let (outcome, index) = explorer.explore(from: first, budget: budget, on: contender.name) else {
-                let reach = ScenarioReach(generator, from: first, count: budget).reached(of: generator.aimable)
-                print(
-                    "\(name)  \(budget) programs agree (\(seconds(since: start))), reaching \(reach) of the \(generator.aimable.count) calls it can make"
-                )
-                continue
+            for layer in ScenarioToken.Layer.allCases where contender.profile.has([layer.capability]) {
+                let start = Deadline.now()
+                let name = contender.name.padding(toLength: width, withPad: " ", startingAt: 0) + layer.title
+                let capabilities = contender.profile.capabilities
+                guard let (outcome, index) = explorer.explore(layer, from: first, budget: budget, on: contender.name) else {
+                    let (reached, of, missed) = Self.reach(layer, capabilities, from: first, count: budget)
+                    let unreached =
+                        missed.isEmpty ? "" : " (not: \(missed.prefix(5).joined(separator: ", "))\(missed.count > 5 ? ", …" : ""))"
+                    print(
+                        "\(name)  \(budget) programs agree (\(seconds(since: start))), reaching \(reached) of the \(of) calls it can make\(unreached)"
+                    )
+                    continue
+                }
+                agreed = false
+                let disagreement = outcome.disagreement!
+                print("\(name)  program \(index + 1) of \(budget) (seed \(outcome.token)) disagrees: \(disagreement)")
+                let pad = String(repeating: " ", count: width + 2)
+                let token = try ScenarioToken(parsing: outcome.token)
+                var replayToken = token
+                if !noShrink && disagreement.key != .crash {
+                    let steps = try token.steps(capabilities)
+                    let shrunk = explorer.shrink(token, like: disagreement, on: contender.name, steps: steps)
+                    replayToken = shrunk.token
+                    print(
+                        "\(pad)shrunk in \(Program.count(shrunk.tries, "candidate")) to \(Program.count(try replayToken.steps(capabilities), "step")): \(shrunk.disagreement)"
+                    )
+                }
+                print(indent(try replayToken.listing(capabilities), by: pad + "  "))
+                print("\(pad)replay: \(Program.name) explore --engine \(contender.name) --replay \(replayToken) --repeat 5")
             }
-            agreed = false
-            let disagreement = outcome.disagreement!
-            print("\(name)  program \(index + 1) of \(budget) (seed \(outcome.token)) disagrees: \(disagreement)")
-            let pad = String(repeating: " ", count: width + 2)
-            let token = try ScenarioToken(parsing: outcome.token)
-            var shown = try token.scenario(generator)
-            var replayToken = token
-            if !noShrink && disagreement.key != .crash {
-                let shrunk = explorer.shrink(token, like: disagreement, on: contender.name, steps: shown.steps.count)
-                replayToken = shrunk.token
-                shown = try replayToken.scenario(generator)
-                print(
-                    "\(pad)shrunk in \(Program.count(shrunk.tries, "candidate")) to \(Program.count(shown.steps.count, "step")): \(shrunk.disagreement)"
-                )
-            }
-            print(indent(shown.description, by: pad + "  "))
-            print("\(pad)replay: \(Program.name) explore --engine \(contender.name) --replay \(replayToken) --repeat 5")
         }
         if !agreed {
             let reference = lineup.reference(of: .dispatchObjects)?.name
@@ -124,12 +128,35 @@ struct ExploreCommand: LineupCommand {
             guard let contender = lineup.contender(named: name) ?? Contender.mutant(named: name) else {
                 throw ValidationError("unknown engine '\(name)' (known: \(lineup.names.joined(separator: ", ")))")
             }
-            guard contender.profile.has([.dispatchObjects]) else {
-                throw ValidationError("engine '\(name)' has no GCD objects of its own to explore")
+            guard Self.explorable(contender) else {
+                throw ValidationError("engine '\(name)' has neither GCD objects nor an operation-queue layer of its own to explore")
             }
             contenders.append(contender)
         }
-        return engines.isEmpty ? lineup.contenders.filter { $0.profile.has([.dispatchObjects]) } : contenders
+        return engines.isEmpty ? lineup.contenders.filter(Self.explorable) : contenders
+    }
+
+    /// Whether `contender` has a layer of its own that programs are generated for.
+    static func explorable(_ contender: Contender) -> Bool {
+        ScenarioToken.Layer.allCases.contains { contender.profile.has([$0.capability]) }
+    }
+
+    /// How many of the calls a contender with `capabilities` can make the `count` programs from `first` on reach, of
+    /// how many, and those missed.
+    static func reach(_ layer: ScenarioToken.Layer, _ capabilities: [Capability], from first: UInt64, count: Int)
+        -> (Int, Int, [String])
+    {
+        switch layer {
+        case .dispatch:
+            let generator = ScenarioGenerator(features: .init(capabilities))
+            let reach = ScenarioReach(generator, from: first, count: count)
+            let missed = generator.aimable.filter { reach.calls[$0, default: 0] == 0 }.map { "\($0.operation) from \($0.place)" }
+            return (generator.aimable.count - missed.count, generator.aimable.count, missed)
+        case .operations:
+            let reach = OperationReach(OperationGenerator(features: .init(capabilities)), from: first, count: count)
+            let missed = reach.possible.filter { reach.programs[$0, default: 0] == 0 }.map(\.description)
+            return (reach.reached.count, reach.possible.count, missed)
+        }
     }
 
     private func indent(_ text: String, by pad: String = "  ") -> String {
@@ -164,12 +191,12 @@ private struct Explorer {
         return outcomes
     }
 
-    /// The first disagreement among `budget` programs from `first` on, with its index, or `nil`.
-    func explore(from first: UInt64, budget: Int, on engine: String) -> (ScenarioOutcome, Int)? {
+    /// The first disagreement among `budget` programs of `layer` from `first` on, with its index, or `nil`.
+    func explore(_ layer: ScenarioToken.Layer, from first: UInt64, budget: Int, on engine: String) -> (ScenarioOutcome, Int)? {
         var index = 0
         while index < budget {
             let count = min(batch, budget - index)
-            let tokens = (0..<count).map { String(first &+ UInt64(index + $0)) }
+            let tokens = (0..<count).map { ScenarioToken(layer, seed: first &+ UInt64(index + $0)).description }
             for (offset, outcome) in run(tokens, on: engine).enumerated() where outcome.disagreement != nil {
                 return (outcome, index + offset)
             }
@@ -184,13 +211,13 @@ private struct Explorer {
     {
         var last = like
         let result = ScenarioShrinker().shrink(Array(0..<steps)) { kept in
-            let candidate = ScenarioToken(seed: token.seed, kept: kept).description
+            let candidate = ScenarioToken(token.layer, seed: token.seed, kept: kept).description
             guard let found = run([candidate], on: engine, repeats: max(5, repeats))[0].disagreement, found.key == like.key
             else { return false }
             last = found
             return true
         }
         let kept = result.kept.count == steps ? nil : result.kept
-        return (ScenarioToken(seed: token.seed, kept: kept), last, result.tries)
+        return (ScenarioToken(token.layer, seed: token.seed, kept: kept), last, result.tries)
     }
 }

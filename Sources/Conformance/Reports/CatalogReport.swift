@@ -34,6 +34,7 @@ public enum CatalogReport {
         }
         lines += stateMatrix(.builtIn)
         lines += reachMatrix()
+        lines += operationReachMatrix()
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -103,6 +104,75 @@ public enum CatalogReport {
             "",
             "States are counted for the script's calls and the calls made in contexts, whose moment the model fixes; · is",
             "a state no program gives the object at the call (many do not exist for it: a semaphore is never inactive).",
+        ]
+        return lines
+    }
+
+    /// The subsection on the operation-queue programs: each call × where it is made, and each call on an operation ×
+    /// the operation's stage (`OperationReach`), over the default budget, with every feature; † where a layer without
+    /// `blocking-in-blocks` reaches none, ‡ where one without `remove-dependency` or `cancel-around-barriers` (the
+    /// reference, `foundation`) reaches none.
+    private static func operationReachMatrix() -> [String] {
+        let budget = ScenarioGenerator.defaultBudget
+        let full = OperationReach(OperationGenerator(features: .init()), from: 1, count: budget)
+        let plain = OperationReach(OperationGenerator(features: .init(blockingInBlocks: false)), from: 1, count: budget)
+        let reference = OperationReach(
+            OperationGenerator(features: .init(removeDependency: false, cancelAroundBarriers: false)), from: 1, count: budget)
+        func cell(_ n: Int, _ withoutBlocking: Int, _ inReference: Int) -> String {
+            n == 0 ? "**0**" : "\(n)" + (withoutBlocking == 0 ? " †" : "") + (inReference == 0 ? " ‡" : "")
+        }
+        var lines = [
+            "",
+            "### Operation-queue programs: call × place",
+            "",
+            "The programs `arena explore` runs on an operation-queue layer (tokens `op:SEED`, Sources/Conformance/Scenarios/",
+            "Operations): each call, made from the script's thread or from inside a running operation's body (a held",
+            "operation's, as it is released), counted over the default budget (\(budget) programs from seed 1) with every",
+            "feature. † marks a cell no program reaches on a layer whose bodies may not block (`blocking-in-blocks`: held",
+            "bodies are then asynchronous operations only, and no call is made from inside one); ‡ one none reaches on a",
+            "layer without `remove-dependency` and `cancel-around-barriers` (the reference, `foundation`, docs/FINDINGS.md",
+            "§1 and §15); — a call not made from a body. Counted by `OperationReach`; `arena explore` prints each engine's",
+            "count.",
+            "",
+            "| Call | the script's thread | a body |",
+            "| --- | --- | --- |",
+        ]
+        for kind in OperationCalls.all {
+            let cells = [false, true].map { inside -> String in
+                let call = OperationReach.Call(name: kind.name, inside: inside)
+                guard full.possible.contains(call) || kind == ReadCurrent.self && inside else { return "—" }
+                return cell(full.programs[call, default: 0], plain.programs[call, default: 0], reference.programs[call, default: 0])
+            }
+            lines.append("| \(kind.name) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
+            "\(full.reached.count) of the \(full.possible.count) calls are reached; without `blocking-in-blocks`, \(plain.reached.count) of the",
+            "\(plain.possible.count) a layer can make; without `remove-dependency` and `cancel-around-barriers`, \(reference.reached.count) of",
+            "\(reference.possible.count).",
+            "",
+            "### Operation-queue programs: call × stage of its operation",
+            "",
+        ]
+        let stages = OperationReach.Stage.allCases
+        lines.append("| Call | " + stages.map(\.rawValue).joined(separator: " | ") + " |")
+        lines.append("| --- |" + String(repeating: " --- |", count: stages.count))
+        for kind in OperationCalls.all {
+            let seen = stages.map { full.stages[.init(name: kind.name, stage: $0), default: 0] }
+            guard seen.contains(where: { $0 > 0 }) else { continue }
+            let cells = stages.map { stage -> String in
+                let standing = OperationReach.Standing(name: kind.name, stage: stage)
+                let n = full.stages[standing, default: 0]
+                return n == 0 ? "·" : cell(n, plain.stages[standing, default: 0], reference.stages[standing, default: 0])
+            }
+            lines.append("| \(kind.name) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
+            "A stage is the model's when the call is made, from the script or a body; · a stage no program gives the",
+            "operation at that call, most of which the contract rules out (an operation is added once, started by hand only",
+            "on no queue, released only while held and unfinished; a priority, dependency or removal is given before it",
+            "starts).",
         ]
         return lines
     }

@@ -54,9 +54,20 @@ public enum ScenarioChild {
         channel.armBackstop(request.limit)
         if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
         let generator = ScenarioGenerator(features: .init(engine.capabilities))
+        let operations = OperationGenerator(features: .init(engine.capabilities))
         for text in request.tokens {
-            let model: ScenarioModel
-            do { model = ScenarioModel(try ScenarioToken(parsing: text).scenario(generator)) } catch {
+            let run: @Sendable () -> ScenarioDisagreement?
+            do {
+                let token = try ScenarioToken(parsing: text)
+                switch token.layer {
+                case .dispatch:
+                    let model = ScenarioModel(try token.scenario(generator))
+                    run = { ScenarioRun.run(model, on: engine) }
+                case .operations:
+                    let program = try token.program(operations)
+                    run = { OperationRun.run(program, on: engine, features: operations.features) }
+                }
+            } catch {
                 channel.send(ScenarioOutcome(token: text, runs: 0, disagreement: .init("setup", error.description)))
                 continue
             }
@@ -64,12 +75,7 @@ public enum ScenarioChild {
             var found: ScenarioDisagreement?
             while runs < request.repeats && found == nil {
                 runs += 1
-                switch Watchdog.run(
-                    timeout: request.timeout,
-                    {
-                        if let found = ScenarioRun.run(model, on: engine) { throw RuleFailure(found.key, found.detail) }
-                    })
-                {
+                switch Watchdog.run(timeout: request.timeout, { if let found = run() { throw RuleFailure(found.key, found.detail) } }) {
                 case .returned: break
                 case .threw(let failure): found = .init(failure.outcome, failure.observed)
                 case .timedOut:

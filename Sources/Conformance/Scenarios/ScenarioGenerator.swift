@@ -691,23 +691,36 @@ private struct Making {
     }
 }
 
-/// What replays one scenario: its seed, and after shrinking, the steps of the seed's program that are kept
-/// (`SEED@I,J,K`, indices into the generated script). A seed alone is the whole program.
+/// What replays one scenario: the layer its program speaks, its seed, and after shrinking, the steps of the seed's
+/// program that are kept (`SEED@I,J,K`, indices into the generated script; `op:SEED…` for an operation-queue program).
+/// A seed alone is the whole program.
 public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
+    /// The layers a generated program speaks.
+    public enum Layer: String, Sendable, CaseIterable {
+        /// GCD's objects (`Scenario`, `ScenarioGenerator`).
+        case dispatch = ""
+        /// An operation-queue layer (`OperationProgram`, `OperationGenerator`).
+        case operations = "op:"
+    }
+
+    public let layer: Layer
     public let seed: UInt64
     /// The indices kept, ascending; `nil` for the whole program.
     public let kept: [Int]?
 
-    public init(seed: UInt64, kept: [Int]? = nil) {
+    public init(_ layer: Layer = .dispatch, seed: UInt64, kept: [Int]? = nil) {
+        self.layer = layer
         self.seed = seed
         self.kept = kept
     }
 
-    /// Reads `SEED` or `SEED@I,J,...` (decimal); the reason in one line otherwise.
+    /// Reads `[op:]SEED` or `[op:]SEED@I,J,...` (decimal); the reason in one line otherwise.
     public init(parsing text: String) throws(ScenarioTokenError) {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        layer = text.hasPrefix(Layer.operations.rawValue) ? .operations : .dispatch
+        let parts = text.dropFirst(layer.rawValue.count).split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard let seed = UInt64(parts[0]) else {
-            throw ScenarioTokenError("'\(text)' is not a seed: a decimal number below 2^64, optionally @ and step indices")
+            throw ScenarioTokenError(
+                "'\(text)' is not a seed: a decimal number below 2^64, optionally after op: and before @ and step indices")
         }
         self.seed = seed
         guard parts.count == 2 else {
@@ -724,7 +737,37 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
         kept = indices
     }
 
-    public var description: String { kept.map { "\(seed)@" + $0.map(String.init).joined(separator: ",") } ?? "\(seed)" }
+    public var description: String {
+        layer.rawValue + (kept.map { "\(seed)@" + $0.map(String.init).joined(separator: ",") } ?? "\(seed)")
+    }
+
+    /// The operation-queue program this token names, made with `generator`. Indices past its calls are an error.
+    public func program(_ generator: OperationGenerator) throws(ScenarioTokenError) -> OperationProgram {
+        var program = generator.program(seed: seed)
+        guard let kept else { return program }
+        if let last = kept.last, last >= program.calls.count {
+            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(program.calls.count) calls, so no call \(last)")
+        }
+        program.calls = kept.map { program.calls[$0] }
+        program.calls = OperationRun.accepted(program, features: generator.features)
+        return program
+    }
+
+    /// How many steps the program of this token has, kept ones only.
+    public func steps(_ capabilities: [Capability]) throws(ScenarioTokenError) -> Int {
+        switch layer {
+        case .dispatch: try scenario(ScenarioGenerator(features: .init(capabilities))).steps.count
+        case .operations: try program(OperationGenerator(features: .init(capabilities))).calls.count
+        }
+    }
+
+    /// The program of this token, as text.
+    public func listing(_ capabilities: [Capability]) throws(ScenarioTokenError) -> String {
+        switch layer {
+        case .dispatch: try scenario(ScenarioGenerator(features: .init(capabilities))).description
+        case .operations: try program(OperationGenerator(features: .init(capabilities))).description
+        }
+    }
 
     /// The program this token names, made with `generator`. Indices past the generated script are an error.
     public func scenario(_ generator: ScenarioGenerator) throws(ScenarioTokenError) -> Scenario {
