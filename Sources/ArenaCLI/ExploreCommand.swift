@@ -129,7 +129,7 @@ struct ExploreCommand: LineupCommand {
                 throw ValidationError("unknown engine '\(name)' (known: \(lineup.names.joined(separator: ", ")))")
             }
             guard Self.explorable(contender) else {
-                throw ValidationError("engine '\(name)' has neither GCD objects nor an operation-queue layer of its own to explore")
+                throw ValidationError("engine '\(name)' has no GCD objects, operation-queue layer or executor layer of its own to explore")
             }
             contenders.append(contender)
         }
@@ -155,6 +155,10 @@ struct ExploreCommand: LineupCommand {
         case .operations:
             let reach = OperationReach(OperationGenerator(features: .init(capabilities)), from: first, count: count)
             let missed = reach.possible.filter { reach.programs[$0, default: 0] == 0 }.map(\.description)
+            return (reach.reached.count, reach.possible.count, missed)
+        case .executors:
+            let reach = ExecutorReach(ExecutorGenerator(features: .init(capabilities)), from: first, count: count)
+            let missed = reach.possible.filter { reach.programs[$0, default: 0] == 0 }
             return (reach.reached.count, reach.possible.count, missed)
         }
     }

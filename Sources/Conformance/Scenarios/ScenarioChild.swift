@@ -55,6 +55,7 @@ public enum ScenarioChild {
         if request.stress { _ = StressLoad.start(until: .now() + request.limit) }
         let generator = ScenarioGenerator(features: .init(engine.capabilities))
         let operations = OperationGenerator(features: .init(engine.capabilities))
+        let executors = ExecutorGenerator(features: .init(engine.capabilities))
         for text in request.tokens {
             let run: @Sendable () -> ScenarioDisagreement?
             do {
@@ -66,6 +67,10 @@ public enum ScenarioChild {
                 case .operations:
                     let program = try token.program(operations)
                     run = { OperationRun.run(program, on: engine, features: operations.features) }
+                case .executors:
+                    let program = try token.program(executors)
+                    let timeout = request.timeout * 0.9
+                    run = { ExecutorRun.run(program, on: engine, features: executors.features, timeout: timeout) }
                 }
             } catch {
                 channel.send(ScenarioOutcome(token: text, runs: 0, disagreement: .init("setup", error.description)))

@@ -701,6 +701,8 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
         case dispatch = ""
         /// An operation-queue layer (`OperationProgram`, `OperationGenerator`).
         case operations = "op:"
+        /// An executor layer (`ExecutorProgram`, `ExecutorGenerator`).
+        case executors = "ex:"
     }
 
     public let layer: Layer
@@ -716,11 +718,11 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads `[op:]SEED` or `[op:]SEED@I,J,...` (decimal); the reason in one line otherwise.
     public init(parsing text: String) throws(ScenarioTokenError) {
-        layer = text.hasPrefix(Layer.operations.rawValue) ? .operations : .dispatch
+        layer = Layer.allCases.first { !$0.rawValue.isEmpty && text.hasPrefix($0.rawValue) } ?? .dispatch
         let parts = text.dropFirst(layer.rawValue.count).split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard let seed = UInt64(parts[0]) else {
             throw ScenarioTokenError(
-                "'\(text)' is not a seed: a decimal number below 2^64, optionally after op: and before @ and step indices")
+                "'\(text)' is not a seed: a decimal number below 2^64, optionally after op: or ex: and before @ and step indices")
         }
         self.seed = seed
         guard parts.count == 2 else {
@@ -753,11 +755,23 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
         return program
     }
 
+    /// The executor program this token names, made with `generator`. Indices past its top-level steps are an error.
+    public func program(_ generator: ExecutorGenerator) throws(ScenarioTokenError) -> ExecutorProgram {
+        var program = generator.program(seed: seed)
+        guard let kept else { return program }
+        if let last = kept.last, last >= program.steps.count {
+            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(program.steps.count) steps, so no step \(last)")
+        }
+        program.steps = kept.map { program.steps[$0] }
+        return program
+    }
+
     /// How many steps the program of this token has, kept ones only.
     public func steps(_ capabilities: [Capability]) throws(ScenarioTokenError) -> Int {
         switch layer {
         case .dispatch: try scenario(ScenarioGenerator(features: .init(capabilities))).steps.count
         case .operations: try program(OperationGenerator(features: .init(capabilities))).calls.count
+        case .executors: try program(ExecutorGenerator(features: .init(capabilities))).steps.count
         }
     }
 
@@ -766,6 +780,7 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
         switch layer {
         case .dispatch: try scenario(ScenarioGenerator(features: .init(capabilities))).description
         case .operations: try program(OperationGenerator(features: .init(capabilities))).description
+        case .executors: try program(ExecutorGenerator(features: .init(capabilities))).description
         }
     }
 

@@ -505,7 +505,7 @@ extension ArenaTests {
             arguments: [
                 ["explore", "--seed", "soon"], ["explore", "--seed", "-3"], ["explore", "--budget", "0"], ["explore", "--budget", "-5"],
                 ["explore", "--replay", "12@3,1"], ["explore", "--replay", "x"], ["explore", "--engine", "nope"],
-                ["explore", "--engine", "swift"], ["explore", "--repeat", "0"], ["explore", "--timeout", "0"],
+                ["explore", "--repeat", "0"], ["explore", "--timeout", "0"],
             ])
         func usage(_ arguments: [String]) throws {
             ArenaExecutable.expectUsageError(try ArenaExecutable.run(arguments), arguments)

@@ -87,6 +87,7 @@ extension ScenarioToken.Layer {
         switch self {
         case .dispatch: .dispatchObjects
         case .operations: .operationQueues
+        case .executors: .executors
         }
     }
 
@@ -95,6 +96,7 @@ extension ScenarioToken.Layer {
         switch self {
         case .dispatch: ""
         case .operations: " (operation queues)"
+        case .executors: " (executors)"
         }
     }
 }
