@@ -21,6 +21,10 @@ public enum Capability: String, CaseIterable, Sendable, Codable, Comparable {
     case priorityScheduling = "priority-scheduling"
     /// The user-interactive class is a class of its own, above user-initiated.
     case userInteractiveClass = "user-interactive-class"
+    /// A queue's own class applies to its blocks when it targets a queue of its own chain with another class: the
+    /// nearest class up a chain decides. libdispatch on Linux runs them at the class of the chain's root (see the
+    /// system engine's limits).
+    case queueClassUnderTarget = "queue-class-under-target"
     /// A work item's own class applies: enforced over a queue's lower class, and on a queue without one.
     case workItemQoS = "work-item-qos"
     /// Sources reporting a process's exit (`Engine.makeProcessSource`). On Linux the system Dispatch library has

@@ -209,14 +209,21 @@ public struct Scenario: Sendable, Equatable, CustomStringConvertible {
     /// How many once-objects the script and its blocks perform.
     public var onces: Int
     public var steps: [Step]
+    /// Whether the engine applies a queue's own class below a target with another (`queue-class-under-target`): the
+    /// model then checks the nearest class up a chain wherever one is set; otherwise only a chain with one class.
+    public var nearestClass: Bool
 
-    public init(queues: [QueueSpec], groups: Int = 0, counters: Int = 0, locks: Int = 0, onces: Int = 0, steps: [Step]) {
+    public init(
+        queues: [QueueSpec], groups: Int = 0, counters: Int = 0, locks: Int = 0, onces: Int = 0, steps: [Step],
+        nearestClass: Bool = false
+    ) {
         self.queues = queues
         self.groups = groups
         self.counters = counters
         self.locks = locks
         self.onces = onces
         self.steps = steps
+        self.nearestClass = nearestClass
     }
 
     /// The program as a reader follows it: the queues, then one numbered line per step.

@@ -14,10 +14,20 @@ public struct ScenarioGenerator: Sendable {
         /// Blocks may block their thread (here: wait on a lock semaphore), `blocking-in-blocks`.
         public var blockingInBlocks: Bool
 
-        public init(blockingInBlocks: Bool) { self.blockingInBlocks = blockingInBlocks }
+        /// A queue's own class applies below a target with another (`queue-class-under-target`): chains may then have
+        /// a class on any link, and the nearest decides.
+        public var classUnderTarget: Bool
+
+        public init(blockingInBlocks: Bool, classUnderTarget: Bool = false) {
+            self.blockingInBlocks = blockingInBlocks
+            self.classUnderTarget = classUnderTarget
+        }
 
         /// The features of an engine with `capabilities`.
-        public init(_ capabilities: [Capability]) { blockingInBlocks = capabilities.contains(.blockingInBlocks) }
+        public init(_ capabilities: [Capability]) {
+            blockingInBlocks = capabilities.contains(.blockingInBlocks)
+            classUnderTarget = capabilities.contains(.queueClassUnderTarget)
+        }
     }
 
     public let features: Features
@@ -161,13 +171,15 @@ private struct Making {
         }
         shape(for: aims)
         // Classes of service: one link of a chain at most has one (the nearest then decides alone), or a root targets
-        // the global queue of a class.
+        // the global queue of a class; where the engine applies a class below a target (`classUnderTarget`), any link
+        // may have one, the nearest deciding.
         let classes: [QoSClass] = [.background, .utility, .userInitiated]
         for index in queues.indices where chance(25) {
             let chain = QueueStates.chain(index, queues.map(\.target))
             let below = queues.indices.filter { QueueStates.chain($0, queues.map(\.target)).contains(index) }
             let related = Set(chain + below)
-            guard related.allSatisfy({ queues[$0].qos == nil && queues[$0].globalClass == nil }) else { continue }
+            guard features.classUnderTarget || related.allSatisfy({ queues[$0].qos == nil && queues[$0].globalClass == nil })
+            else { continue }
             if queues[index].target == nil && chance(40) {
                 queues[index].globalClass = pick(classes)
             } else {
@@ -175,7 +187,8 @@ private struct Making {
             }
         }
         script = Scenario(
-            queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, onces: 2, steps: [])
+            queues: queues, groups: 2, counters: 2, locks: features.blockingInBlocks ? 1 : 0, onces: 2, steps: [],
+            nearestClass: features.classUnderTarget)
         state = QueueStates(script)
         let length = Int.random(in: 3...24, using: &random)
         // A third of the programs wait on a semaphore first, before any block could signal it: that wait must time

@@ -643,17 +643,23 @@ private struct Builder {
     /// `queue`'s chain; none for the global queue, which the program does not make.
     func chain(_ queue: Int) -> [Int] { queue == ScenarioModel.global ? [] : QueueStates.chain(queue, finalTargets) }
 
-    /// The class a block on `queue` runs at: the one class of its chain's root (its own, or the global queue's it
-    /// targets), else `.default`; `nil` (unchecked) where the chain has two classes, a class on a link below the root
-    /// (libdispatch on Linux ignores it there, measured: `explore --engine system`, seed 7; the catalog states none;
-    /// the home engines apply the nearest class), or a link retargeted.
+    /// The class a block on `queue` runs at. On an engine with `queue-class-under-target` (`Scenario.nearestClass`):
+    /// the nearest class up its chain, else that of the global queue its root targets, else `.default`. Otherwise: the
+    /// one class of its chain's root (its own, or the global queue's it targets), else `.default`, and `nil`
+    /// (unchecked) where the chain has two classes or a class on a link below the root (libdispatch on Linux ignores
+    /// it there: the system engine's limits). `nil` too where a link was retargeted.
     func qos(_ queue: Int) -> QoSClass? {
         guard queue != ScenarioModel.global else { return nil }
         let links = chain(queue)
-        if links.dropLast().contains(where: { scenario.queues[$0].qos != nil }) { return nil }
         // Retargeted, a queue with a class ran at the new target's (measured: seed 196): left unchecked too.
         let retargeted = Set(scenario.steps.compactMap { if case .retarget(let q, _) = $0.call { q } else { nil } })
         if !retargeted.isDisjoint(with: links) { return nil }
+        if scenario.nearestClass {
+            // An engine with `queue-class-under-target`: the nearest class up the chain, else the root's global one.
+            if let nearest = links.lazy.compactMap({ self.scenario.queues[$0].qos }).first { return nearest }
+            return links.last.flatMap { scenario.queues[$0].globalClass } ?? .default
+        }
+        if links.dropLast().contains(where: { scenario.queues[$0].qos != nil }) { return nil }
         var classes = links.compactMap { scenario.queues[$0].qos }
         if let root = links.last, let global = scenario.queues[root].globalClass { classes.append(global) }
         return classes.count > 1 ? nil : classes.first ?? .default
