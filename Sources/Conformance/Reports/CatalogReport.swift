@@ -35,6 +35,7 @@ public enum CatalogReport {
         lines += stateMatrix(.builtIn)
         lines += reachMatrix()
         lines += operationReachMatrix()
+        lines += executorReachMatrix()
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -173,6 +174,36 @@ public enum CatalogReport {
             "operation at that call, most of which the contract rules out (an operation is added once, started by hand only",
             "on no queue, released only while held and unfinished; a priority, dependency or removal is given before it",
             "starts).",
+        ]
+        return lines
+    }
+
+    /// The subsection on the executor programs: each context entered from each context (`ExecutorReach`), over the
+    /// default budget, with every feature, and a mark where the reference (`swift`: no serial executors) reaches none.
+    private static func executorReachMatrix() -> [String] {
+        let budget = ScenarioGenerator.defaultBudget
+        let full = ExecutorReach(ExecutorGenerator(features: .init()), from: 1, count: budget)
+        let reference = ExecutorReach(ExecutorGenerator(features: .init(serialExecutors: false, colocated: false)), from: 1, count: budget)
+        var lines = [
+            "",
+            "### Executor programs: context × context",
+            "",
+            "The programs `arena explore` runs on an executor layer (tokens `ex:SEED`, Sources/Conformance/Scenarios/",
+            "Executors): each context entered from each context, counted over the default budget (\(budget) programs from",
+            "seed 1) with every feature; in each, a probe reads every serial executor's isolation, its co-located executor's",
+            "`isCurrent`, its queue's specific value and the pool's `isCurrent`, and the place decides each answer. ‡ marks",
+            "a pair the reference (`swift`, without serial executors) can make too. Counted by `ExecutorReach`.",
+            "",
+            "| Context entered, and from where | Programs |",
+            "| --- | --- |",
+        ]
+        for pair in full.possible {
+            let n = full.programs[pair, default: 0]
+            lines.append("| \(pair) | \(n == 0 ? "**0**" : "\(n)")\(reference.possible.contains(pair) ? " ‡" : "") |")
+        }
+        lines += [
+            "",
+            "\(full.reached.count) of the \(full.possible.count) pairs are reached; the reference's \(reference.reached.count) of \(reference.possible.count).",
         ]
         return lines
     }
