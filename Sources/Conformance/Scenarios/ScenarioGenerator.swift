@@ -79,6 +79,12 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// One of `values` at random; nil for none.
+    mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values[Int.random(in: 0..<values.count, using: &self)] }
+
+    /// True `percent` times in a hundred.
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
 }
 
 private struct Making {
@@ -110,9 +116,9 @@ private struct Making {
         self.features = features
     }
 
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+    mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
 
-    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+    mutating func pick<T>(_ values: [T]) -> T { random.pick(values)! }
 
     mutating func block(signals: Bool = true) -> Scenario.Block {
         let id = nextBlock
@@ -759,11 +765,8 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
     /// The operation-queue program this token names, made with `generator`. Indices past its calls are an error.
     public func program(_ generator: OperationGenerator) throws(ScenarioTokenError) -> OperationProgram {
         var program = generator.program(seed: seed)
-        guard let kept else { return program }
-        if let last = kept.last, last >= program.calls.count {
-            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(program.calls.count) calls, so no call \(last)")
-        }
-        program.calls = kept.map { program.calls[$0] }
+        guard kept != nil else { return program }
+        program.calls = try keeping(program.calls, "call")
         program.calls = OperationRun.accepted(program, features: generator.features)
         return program
     }
@@ -771,11 +774,7 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
     /// The executor program this token names, made with `generator`. Indices past its top-level steps are an error.
     public func program(_ generator: ExecutorGenerator) throws(ScenarioTokenError) -> ExecutorProgram {
         var program = generator.program(seed: seed)
-        guard let kept else { return program }
-        if let last = kept.last, last >= program.steps.count {
-            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(program.steps.count) steps, so no step \(last)")
-        }
-        program.steps = kept.map { program.steps[$0] }
+        program.steps = try keeping(program.steps, "step")
         return program
     }
 
@@ -800,12 +799,18 @@ public struct ScenarioToken: Sendable, Equatable, CustomStringConvertible {
     /// The program this token names, made with `generator`. Indices past the generated script are an error.
     public func scenario(_ generator: ScenarioGenerator) throws(ScenarioTokenError) -> Scenario {
         var scenario = generator.scenario(seed: seed)
-        guard let kept else { return scenario }
-        if let last = kept.last, last >= scenario.steps.count {
-            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(scenario.steps.count) steps, so no step \(last)")
-        }
-        scenario.steps = kept.map { scenario.steps[$0] }
+        guard kept != nil else { return scenario }
+        scenario.steps = try keeping(scenario.steps, "step")
         return scenario.normalized()
+    }
+
+    /// The `items` this token keeps (all of them without indices); an index past them is an error naming `noun`.
+    private func keeping<T>(_ items: [T], _ noun: String) throws(ScenarioTokenError) -> [T] {
+        guard let kept else { return items }
+        if let last = kept.last, last >= items.count {
+            throw ScenarioTokenError("'\(self)': seed \(seed) makes \(items.count) \(noun)s, so no \(noun) \(last)")
+        }
+        return kept.map { items[$0] }
     }
 }
 

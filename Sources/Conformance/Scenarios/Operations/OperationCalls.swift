@@ -20,12 +20,6 @@ enum OperationCalls {
 
 // MARK: - Picking
 
-extension SplitMix64 {
-    /// One of `values` at random; nil for none.
-    mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values[Int.random(in: 0..<values.count, using: &self)] }
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
-}
-
 extension OperationModel {
     /// The operations (barriers excluded) in `phases`.
     func ops(in phases: Phase...) -> [Int] { ops.indices.filter { ops[$0].spec.kind != .barrier && phases.contains(ops[$0].phase) } }
